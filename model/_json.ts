@@ -1,0 +1,93 @@
+// Private: JSON helpers for the validator (canonical keys, instance checks).
+
+import type { ValidationFailure } from "./errors.ts";
+
+/** Whether a value is a plain JSON object (not an array, not null, not a class instance). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** JSON text with object keys sorted at every level: equal schemas give equal text. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (isPlainObject(value)) {
+    const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+/** What is wrong with an instance before it reaches the validator, if anything. */
+export interface InstanceProblem {
+  /** Set when the value nests deeper than the limit. */
+  depth: boolean;
+  /** JSON Pointer of the offending value. */
+  location: string;
+  /** The failure to report when the value is not JSON. */
+  failure?: ValidationFailure;
+}
+
+function escape(token: string): string {
+  return token.replaceAll("~", "~0").replaceAll("/", "~1");
+}
+
+function describe(value: unknown): string | undefined {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return undefined;
+    case "number":
+      return Number.isFinite(value) ? undefined : `${value}`;
+    case "object":
+      if (value === null || Array.isArray(value) || isPlainObject(value)) return undefined;
+      return `a ${value.constructor?.name ?? "non-plain"} object`;
+    default:
+      return typeof value;
+  }
+}
+
+/**
+ * Checks nesting depth and JSON-ness without recursion (a cyclic value is
+ * reported as too deep). Returns `undefined` when the value is fine.
+ */
+export function checkInstance(value: unknown, maxDepth: number): InstanceProblem | undefined {
+  const stack: [unknown, number, string][] = [[value, 0, ""]];
+  while (stack.length > 0) {
+    const [current, depth, location] = stack.pop()!;
+    if (typeof current !== "object" || current === null) {
+      const bad = describe(current);
+      if (bad !== undefined) return notJson(location, bad);
+      continue;
+    }
+    if (depth >= maxDepth) return { depth: true, location };
+    if (Array.isArray(current)) {
+      for (let i = current.length - 1; i >= 0; i--) {
+        stack.push([current[i], depth + 1, `${location}/${i}`]);
+      }
+    } else if (isPlainObject(current)) {
+      const keys = Object.keys(current);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        stack.push([current[keys[i]], depth + 1, `${location}/${escape(keys[i])}`]);
+      }
+    } else {
+      return notJson(location, describe(current)!);
+    }
+  }
+  return undefined;
+}
+
+function notJson(location: string, what: string): InstanceProblem {
+  return {
+    depth: false,
+    location,
+    failure: {
+      instanceLocation: location,
+      keywordLocation: "",
+      absoluteKeywordLocation: "",
+      keyword: "",
+      message: `must be a JSON value, found ${what}`,
+    },
+  };
+}

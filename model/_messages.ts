@@ -1,0 +1,277 @@
+// Private: turns Hyperjump's DETAILED output (keyword URIs and locations, no
+// messages) into ValidationFailure records with human messages.
+
+import type { ValidationFailure } from "./errors.ts";
+import type { OutputUnit } from "./_hyperjump.ts";
+
+/** Looks up documents by base URI, for the keyword values messages quote. */
+export type DocumentLookup = (baseUri: string) => unknown;
+
+interface Context {
+  instance: unknown;
+  lookup: DocumentLookup;
+  rootUri: string;
+  out: ValidationFailure[];
+}
+
+const FALSE_SCHEMA = "https://json-schema.org/evaluation/validate";
+
+function decodePointer(fragment: string): string[] {
+  const pointer = decodeURIComponent(fragment);
+  if (pointer === "") return [];
+  return pointer.slice(1).split("/").map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~"));
+}
+
+function encodePointer(tokens: readonly string[]): string {
+  return tokens.map((t) => "/" + t.replaceAll("~", "~0").replaceAll("/", "~1")).join("");
+}
+
+function splitLocation(location: string): [string, string[]] {
+  const hash = location.indexOf("#");
+  return hash < 0
+    ? [location, []]
+    : [location.slice(0, hash), decodePointer(location.slice(hash + 1))];
+}
+
+function at(value: unknown, tokens: readonly string[]): unknown {
+  let current = value;
+  for (const token of tokens) {
+    if (typeof current !== "object" || current === null) return undefined;
+    current = (current as Record<string, unknown>)[token];
+  }
+  return current;
+}
+
+function quote(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? text.slice(0, 57) + "..." : text;
+}
+
+function list(values: unknown, limit = 10): string {
+  if (!Array.isArray(values)) return quote(values);
+  const shown = values.slice(0, limit).map(quote).join(", ");
+  return values.length > limit ? `${shown}, ... (${values.length} in all)` : shown;
+}
+
+function typeOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+  return typeof value;
+}
+
+function plural(n: unknown, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** Converts a DETAILED output's errors into failures, leaves first, in order. */
+export function toFailures(
+  errors: readonly OutputUnit[],
+  instance: unknown,
+  lookup: DocumentLookup,
+  rootUri: string,
+): ValidationFailure[] {
+  const ctx: Context = { instance, lookup, rootUri, out: [] };
+  for (const unit of errors) walk(unit, ctx);
+  const seen = new Set<string>();
+  return ctx.out.filter((f) => {
+    const key = `${f.instanceLocation}\n${f.keywordLocation}\n${f.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function walk(unit: OutputUnit, ctx: Context): void {
+  const [base, tokens] = splitLocation(unit.absoluteKeywordLocation);
+  const keyword = unit.keyword === FALSE_SCHEMA ? "false" : tokens[tokens.length - 1] ?? "";
+  const children = unit.errors ?? [];
+  if (keyword === "anyOf" || keyword === "oneOf") {
+    emit(unit, ctx, branchMessage(keyword, unit, children, ctx));
+    return;
+  }
+  if (
+    keyword === "additionalProperties" || keyword === "unevaluatedProperties" ||
+    keyword === "unevaluatedItems" || keyword === "additionalItems"
+  ) {
+    const falseChildren = children.filter((c) => c.keyword === FALSE_SCHEMA);
+    const word = keyword === "additionalProperties"
+      ? "additional property"
+      : keyword === "unevaluatedProperties"
+      ? "unevaluated property"
+      : keyword === "unevaluatedItems"
+      ? "unevaluated item"
+      : "additional item";
+    for (const child of falseChildren) {
+      const [, childTokens] = splitLocation(child.instanceLocation);
+      const name = childTokens[childTokens.length - 1];
+      emit(unit, ctx, `must NOT have ${word} ${quoteName(name)}`, keyword);
+    }
+    for (const child of children) if (child.keyword !== FALSE_SCHEMA) walk(child, ctx);
+    if (children.length === 0) emit(unit, ctx, `must NOT have ${word}s`, keyword);
+    return;
+  }
+  if (children.length > 0 && keyword !== "contains" && keyword !== "not") {
+    for (const child of children) walk(child, ctx);
+    return;
+  }
+  const value = at(ctx.lookup(base), tokens);
+  const schema = at(ctx.lookup(base), tokens.slice(0, -1)) as Record<string, unknown> | undefined;
+  emit(unit, ctx, leafMessage(keyword, value, schema, instanceAt(unit, ctx)), keyword, base);
+}
+
+function quoteName(name: string | undefined): string {
+  return `'${name ?? ""}'`;
+}
+
+function instanceAt(unit: OutputUnit, ctx: Context): unknown {
+  return at(ctx.instance, splitLocation(unit.instanceLocation)[1]);
+}
+
+function emit(
+  unit: OutputUnit,
+  ctx: Context,
+  message: string,
+  keyword?: string,
+  base?: string,
+): void {
+  const [docBase, tokens] = splitLocation(unit.absoluteKeywordLocation);
+  const absolute = docBase === ctx.rootUri
+    ? unit.absoluteKeywordLocation.slice(ctx.rootUri.length)
+    : unit.absoluteKeywordLocation;
+  const name = keyword ?? (tokens[tokens.length - 1] ?? "");
+  const messages = name === "required" || name === "dependentRequired" ||
+      name === "dependencies"
+    ? missingProperties(name, at(ctx.lookup(base ?? docBase), tokens), instanceAt(unit, ctx))
+    : [message];
+  for (const text of messages.length > 0 ? messages : [message]) {
+    ctx.out.push({
+      instanceLocation: encodePointer(splitLocation(unit.instanceLocation)[1]),
+      keywordLocation: encodePointer(tokens),
+      absoluteKeywordLocation: absolute,
+      keyword: name,
+      message: text,
+    });
+  }
+}
+
+function missingProperties(keyword: string, value: unknown, instance: unknown): string[] {
+  if (typeof instance !== "object" || instance === null || Array.isArray(instance)) return [];
+  const has = (p: string) => Object.hasOwn(instance, p);
+  if (keyword === "required" && Array.isArray(value)) {
+    return value.filter((p) => !has(p)).map((p) => `must have required property ${quoteName(p)}`);
+  }
+  if (typeof value !== "object" || value === null) return [];
+  const out: string[] = [];
+  for (const [trigger, needed] of Object.entries(value)) {
+    if (!has(trigger) || !Array.isArray(needed)) continue;
+    for (const p of needed) {
+      if (!has(p)) {
+        out.push(
+          `must have property ${quoteName(p)} when property ${quoteName(trigger)} is present`,
+        );
+      }
+    }
+  }
+  return out;
+}
+
+function branchMessage(
+  keyword: string,
+  unit: OutputUnit,
+  children: readonly OutputUnit[],
+  ctx: Context,
+): string {
+  const head = keyword === "oneOf"
+    ? "must match exactly one schema in oneOf"
+    : "must match at least one schema in anyOf";
+  if (children.length === 0) return `${head}, but matched more than one`;
+  const [, ownTokens] = splitLocation(unit.absoluteKeywordLocation);
+  const branches = new Map<string, string[]>();
+  for (const child of children) {
+    const sub: Context = { ...ctx, out: [] };
+    walk(child, sub);
+    const [, childTokens] = splitLocation(child.absoluteKeywordLocation);
+    const index = childTokens[ownTokens.length] ?? "?";
+    const messages = branches.get(index) ?? [];
+    for (const f of sub.out) {
+      const where = f.instanceLocation === encodePointer(splitLocation(unit.instanceLocation)[1])
+        ? ""
+        : `${f.instanceLocation}: `;
+      messages.push(where + f.message);
+    }
+    branches.set(index, messages);
+  }
+  const parts = [...branches].map(([i, m]) => `[${i}] ${m.join(", ")}`);
+  return `${head} (${parts.join("; ")})`;
+}
+
+function leafMessage(
+  keyword: string,
+  value: unknown,
+  schema: Record<string, unknown> | undefined,
+  instance: unknown,
+): string {
+  switch (keyword) {
+    case "false":
+      return "is not allowed (the schema here is false)";
+    case "type":
+      return `must be ${Array.isArray(value) ? value.join(" or ") : value}, found ${
+        typeOf(instance)
+      }`;
+    case "enum":
+      return `must be equal to one of the allowed values: ${list(value)}`;
+    case "const":
+      return `must be equal to constant ${quote(value)}`;
+    case "minimum":
+      return schema?.exclusiveMinimum === true ? `must be > ${value}` : `must be >= ${value}`;
+    case "maximum":
+      return schema?.exclusiveMaximum === true ? `must be < ${value}` : `must be <= ${value}`;
+    case "exclusiveMinimum":
+      return `must be > ${value}`;
+    case "exclusiveMaximum":
+      return `must be < ${value}`;
+    case "multipleOf":
+      return `must be a multiple of ${value}`;
+    case "minLength":
+      return `must NOT have fewer than ${plural(value, "character")}`;
+    case "maxLength":
+      return `must NOT have more than ${plural(value, "character")}`;
+    case "minItems":
+      return `must NOT have fewer than ${plural(value, "item")}`;
+    case "maxItems":
+      return `must NOT have more than ${plural(value, "item")}`;
+    case "minProperties":
+      return `must NOT have fewer than ${plural(value, "property")}`.replace(
+        "propertys",
+        "properties",
+      );
+    case "maxProperties":
+      return `must NOT have more than ${plural(value, "property")}`.replace(
+        "propertys",
+        "properties",
+      );
+    case "uniqueItems":
+      return "must NOT have duplicate items";
+    case "pattern":
+      return `must match pattern ${quote(value)}`;
+    case "format":
+      return `must match format ${quote(value)}`;
+    case "contains":
+      return `must contain at least ${schema?.minContains ?? 1} valid item(s)`;
+    case "minContains":
+      return `must contain at least ${value} valid item(s)`;
+    case "maxContains":
+      return `must contain at most ${value} valid item(s)`;
+    case "not":
+      return "must NOT be valid against the schema in 'not'";
+    case "propertyNames":
+      return "must have valid property names";
+    case "required":
+    case "dependentRequired":
+    case "dependencies":
+      return `must have the properties that '${keyword}' lists`;
+    default:
+      return `must pass '${keyword}'`;
+  }
+}

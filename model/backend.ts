@@ -1,0 +1,177 @@
+/**
+ * Backend bindings: where a tool is executed. Kinds `mcp` (a tool on an MCP
+ * server), `provider` (an external tool provider) and `local` (an in-process
+ * handler), in the JSON shape of seed 004.
+ *
+ * @module
+ */
+
+import { InvalidBackendError } from "./errors.ts";
+
+/** The kinds of backend, in the runner's default preference order reversed. */
+export type BackendKind = "mcp" | "provider" | "local";
+
+/** Every backend kind. */
+export const BACKEND_KINDS: readonly BackendKind[] = ["mcp", "provider", "local"];
+
+/** Metadata of an MCP server backend. */
+export interface McpBackend {
+  /** The MCP server, by its name in a registry or configuration. */
+  serverName: string;
+}
+
+/** Metadata of an external tool provider backend. */
+export interface ProviderBackend {
+  /** The provider, by its ID. */
+  providerId: string;
+  /** The tool, by the provider's own ID for it. */
+  toolId: string;
+}
+
+/** Metadata of a local (in-process) backend. */
+export interface LocalBackend {
+  /** The local handler, by name. */
+  name: string;
+}
+
+/** A tool served by an MCP server. */
+export interface McpToolBackend {
+  /** Always `"mcp"`. */
+  kind: "mcp";
+  /** The server. */
+  mcp: McpBackend;
+}
+
+/** A tool served by an external provider. */
+export interface ProviderToolBackend {
+  /** Always `"provider"`. */
+  kind: "provider";
+  /** The provider and its tool ID. */
+  provider: ProviderBackend;
+}
+
+/** A tool implemented by a local handler. */
+export interface LocalToolBackend {
+  /** Always `"local"`. */
+  kind: "local";
+  /** The handler. */
+  local: LocalBackend;
+}
+
+/** The binding of a tool to the backend that executes it. */
+export type ToolBackend = McpToolBackend | ProviderToolBackend | LocalToolBackend;
+
+/**
+ * An MCP backend.
+ *
+ * @example Seed 004's Example_backendBinding
+ * ```ts
+ * import { localBackend, mcpBackend, providerBackend } from "@toolfoundation/core/model";
+ *
+ * const m = mcpBackend("filesystem-server");
+ * console.log(`MCP Backend: kind=${m.kind}, server=${m.mcp.serverName}`);
+ * const p = providerBackend("openai", "gpt-4-vision");
+ * console.log(`Provider Backend: kind=${p.kind}, provider=${p.provider.providerId}, tool=${p.provider.toolId}`);
+ * const l = localBackend("custom-handler");
+ * console.log(`Local Backend: kind=${l.kind}, name=${l.local.name}`);
+ * ```
+ *
+ * @param serverName The MCP server's name.
+ * @returns The backend binding.
+ */
+export function mcpBackend(serverName: string): McpToolBackend {
+  return { kind: "mcp", mcp: { serverName } };
+}
+
+/**
+ * A provider backend.
+ *
+ * @example
+ * ```ts
+ * import { providerBackend } from "@toolfoundation/core/model";
+ *
+ * console.log(providerBackend("openai", "gpt-4-vision").provider.toolId); // gpt-4-vision
+ * ```
+ *
+ * @param providerId The provider's ID.
+ * @param toolId The provider's ID for the tool.
+ * @returns The backend binding.
+ */
+export function providerBackend(providerId: string, toolId: string): ProviderToolBackend {
+  return { kind: "provider", provider: { providerId, toolId } };
+}
+
+/**
+ * A local backend.
+ *
+ * @example
+ * ```ts
+ * import { localBackend } from "@toolfoundation/core/model";
+ *
+ * console.log(localBackend("custom-handler").local.name); // custom-handler
+ * ```
+ *
+ * @param name The local handler's name.
+ * @returns The backend binding.
+ */
+export function localBackend(name: string): LocalToolBackend {
+  return { kind: "local", local: { name } };
+}
+
+function nonEmpty(value: unknown): boolean {
+  return typeof value === "string" && value.length > 0;
+}
+
+/**
+ * Checks a backend binding: a known kind, and the field matching the kind
+ * present with its identifying strings non-empty.
+ *
+ * @example
+ * ```ts
+ * import { InvalidBackendError, validateBackend } from "@toolfoundation/core/model";
+ *
+ * try {
+ *   validateBackend({ kind: "mcp" } as never);
+ * } catch (error) {
+ *   console.log(error instanceof InvalidBackendError); // true
+ * }
+ * ```
+ *
+ * @param backend The binding (any value: it comes from JSON or YAML too).
+ * @throws {InvalidBackendError} When it is malformed.
+ */
+export function validateBackend(backend: unknown): asserts backend is ToolBackend {
+  if (typeof backend !== "object" || backend === null || Array.isArray(backend)) {
+    throw new InvalidBackendError("a backend must be an object with a `kind`");
+  }
+  const b = backend as Record<string, unknown>;
+  const field = b[b.kind as string] as Record<string, unknown> | undefined;
+  const hasField = typeof field === "object" && field !== null && !Array.isArray(field);
+  switch (b.kind) {
+    case "mcp":
+      if (!hasField) throw new InvalidBackendError("kind `mcp` requires an `mcp` object");
+      if (!nonEmpty(field.serverName)) {
+        throw new InvalidBackendError("`mcp.serverName` must be a non-empty string");
+      }
+      return;
+    case "provider":
+      if (!hasField) throw new InvalidBackendError("kind `provider` requires a `provider` object");
+      if (!nonEmpty(field.providerId)) {
+        throw new InvalidBackendError("`provider.providerId` must be a non-empty string");
+      }
+      if (!nonEmpty(field.toolId)) {
+        throw new InvalidBackendError("`provider.toolId` must be a non-empty string");
+      }
+      return;
+    case "local":
+      if (!hasField) throw new InvalidBackendError("kind `local` requires a `local` object");
+      if (!nonEmpty(field.name)) {
+        throw new InvalidBackendError("`local.name` must be a non-empty string");
+      }
+      return;
+    default:
+      throw new InvalidBackendError(
+        `unknown kind ${JSON.stringify(b.kind)}; expected one of ${BACKEND_KINDS.join(", ")}`,
+      );
+  }
+}

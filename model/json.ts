@@ -1,0 +1,129 @@
+/**
+ * JSON serialization of tools: the full form (with namespace, version and
+ * tags) and the MCP form (without them).
+ *
+ * @module
+ */
+
+import { InvalidToolError } from "./errors.ts";
+import type { McpTool, Tool } from "./tool.ts";
+import { validateTool } from "./validate_tool.ts";
+
+const EXTENSIONS = new Set(["namespace", "version", "tags"]);
+
+function withoutExtensions(tool: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(tool)) if (!EXTENSIONS.has(key)) out[key] = value;
+  return out;
+}
+
+function parseObject(text: string | Uint8Array): Record<string, unknown> {
+  const source = typeof text === "string" ? text : new TextDecoder().decode(text);
+  let value: unknown;
+  try {
+    value = JSON.parse(source);
+  } catch (cause) {
+    throw new InvalidToolError([{
+      path: "",
+      message: `is not valid JSON (${(cause as Error).message})`,
+    }], { cause });
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new InvalidToolError([{ path: "", message: "must be a JSON object" }]);
+  }
+  return value as Record<string, unknown>;
+}
+
+/**
+ * Serializes a tool with every field, extensions included.
+ *
+ * @example
+ * ```ts
+ * import { toJSON } from "@toolfoundation/core/model";
+ *
+ * const text = toJSON({ name: "greet", inputSchema: { type: "object" }, namespace: "example" });
+ * console.log(text); // {"name":"greet","inputSchema":{"type":"object"},"namespace":"example"}
+ * ```
+ *
+ * @param tool The tool.
+ * @returns JSON text.
+ */
+export function toJSON(tool: Tool): string {
+  return JSON.stringify(tool);
+}
+
+/**
+ * Parses and checks a tool from JSON text or bytes, keeping every field.
+ *
+ * @example
+ * ```ts
+ * import { fromJSON } from "@toolfoundation/core/model";
+ *
+ * const tool = fromJSON('{"name":"greet","inputSchema":{"type":"object"},"version":"2.0.0"}');
+ * console.log(tool.version); // 2.0.0
+ * ```
+ *
+ * @param text JSON text or UTF-8 bytes.
+ * @returns The tool.
+ * @throws {InvalidToolError} When the text is not JSON or not a valid tool.
+ */
+export function fromJSON(text: string | Uint8Array): Tool {
+  const value = parseObject(text);
+  validateTool(value);
+  return value;
+}
+
+/**
+ * Serializes a tool as an MCP `Tool`: `namespace`, `version` and `tags` are
+ * stripped; every MCP field is kept.
+ *
+ * @example Seed 004's Example_toolJSON
+ * ```ts
+ * import { toJSON, toMCPJSON, type Tool } from "@toolfoundation/core/model";
+ *
+ * const tool: Tool = {
+ *   name: "greet",
+ *   description: "Greet a user",
+ *   inputSchema: { type: "object", properties: { name: { type: "string" } } },
+ *   namespace: "example",
+ *   version: "2.0.0",
+ * };
+ * const mcp = JSON.parse(toMCPJSON(tool));
+ * console.log("Has namespace:", "namespace" in mcp); // Has namespace: false
+ * const full = JSON.parse(toJSON(tool));
+ * console.log(`namespace: ${full.namespace} version: ${full.version}`); // namespace: example version: 2.0.0
+ * ```
+ *
+ * @param tool The tool.
+ * @returns JSON text of the MCP tool.
+ */
+export function toMCPJSON(tool: Tool): string {
+  return JSON.stringify(withoutExtensions(tool as unknown as Record<string, unknown>));
+}
+
+/**
+ * Parses and checks an MCP `Tool` from JSON text or bytes. `namespace`,
+ * `version` and `tags` are ignored if present, so the result has none.
+ *
+ * @example Seed 004's Example_fromMCPJSON
+ * ```ts
+ * import { fromMCPJSON } from "@toolfoundation/core/model";
+ *
+ * const tool = fromMCPJSON(`{
+ *   "name": "calculate",
+ *   "description": "Perform calculations",
+ *   "inputSchema": {"type": "object", "properties": {"expression": {"type": "string"}}, "required": ["expression"]}
+ * }`);
+ * console.log(`Name: ${tool.name}`); // Name: calculate
+ * console.log(`Namespace: ${JSON.stringify(tool.namespace ?? "")} (empty from MCP JSON)`);
+ * ```
+ *
+ * @param text JSON text or UTF-8 bytes.
+ * @returns The tool, without extensions.
+ * @throws {InvalidToolError} When the text is not JSON or not a valid MCP tool.
+ */
+export function fromMCPJSON(text: string | Uint8Array): McpTool {
+  const value = withoutExtensions(parseObject(text));
+  validateTool(value);
+  return value;
+}
