@@ -30,6 +30,8 @@ export class ToolFoundationError extends Error {
   readonly code: string;
 
   /**
+   * Creates the instance.
+   *
    * @param code Stable error code.
    * @param message Human-readable message.
    * @param options The cause, if any.
@@ -71,6 +73,8 @@ export class InvalidToolError extends ToolFoundationError {
   readonly issues: readonly ToolIssue[];
 
   /**
+   * Creates the instance.
+   *
    * @param issues The problems found (at least one).
    * @param options The cause, if any.
    */
@@ -90,6 +94,8 @@ export class InvalidToolIdError extends ToolFoundationError {
   readonly id: string;
 
   /**
+   * Creates the instance.
+   *
    * @param id The rejected ID.
    * @param reason Why it was rejected.
    */
@@ -102,6 +108,8 @@ export class InvalidToolIdError extends ToolFoundationError {
 /** A backend binding is malformed or of an unknown kind. */
 export class InvalidBackendError extends ToolFoundationError {
   /**
+   * Creates the instance.
+   *
    * @param message What is wrong.
    */
   constructor(message: string) {
@@ -112,6 +120,8 @@ export class InvalidBackendError extends ToolFoundationError {
 /** A schema is missing, not JSON, not a JSON Schema, or fails its meta-schema. */
 export class InvalidSchemaError extends ToolFoundationError {
   /**
+   * Creates the instance.
+   *
    * @param message What is wrong.
    * @param options The cause, if any.
    */
@@ -128,6 +138,8 @@ export class UnsupportedSchemaError extends ToolFoundationError {
   readonly supported: readonly string[];
 
   /**
+   * Creates the instance.
+   *
    * @param dialect The `$schema` value found.
    * @param supported The supported dialect URIs (including trusted meta-schemas).
    */
@@ -151,6 +163,8 @@ export class ExternalRefError extends ToolFoundationError {
   readonly uri: string;
 
   /**
+   * Creates the instance.
+   *
    * @param ref The reference as written.
    * @param uri The absolute URI it resolved to.
    * @param options The cause, if any.
@@ -201,6 +215,8 @@ export class SchemaValidationError extends ToolFoundationError {
   readonly instance: unknown;
 
   /**
+   * Creates the instance.
+   *
    * @param failures The failures (at least one).
    * @param options Subject, instance and cause.
    */
@@ -223,6 +239,8 @@ export class InstanceDepthError extends ToolFoundationError {
   readonly instanceLocation: string;
 
   /**
+   * Creates the instance.
+   *
    * @param maxDepth The configured limit.
    * @param instanceLocation Where the limit was exceeded.
    */

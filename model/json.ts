@@ -107,9 +107,9 @@ export function toMCPJSON(tool: Tool): string {
  *
  * @example Seed 004's Example_fromMCPJSON
  * ```ts
- * import { fromMCPJSON } from "@toolfoundation/core/model";
+ * import { fromMCPJSON, type Tool } from "@toolfoundation/core/model";
  *
- * const tool = fromMCPJSON(`{
+ * const tool: Tool = fromMCPJSON(`{
  *   "name": "calculate",
  *   "description": "Perform calculations",
  *   "inputSchema": {"type": "object", "properties": {"expression": {"type": "string"}}, "required": ["expression"]}

@@ -23,8 +23,8 @@ export interface ParsedToolId {
  * ```ts
  * import { toolId } from "@toolfoundation/core/model";
  *
- * console.log(toolId({ name: "read", namespace: "filesystem", inputSchema: { type: "object" } }));
- * // filesystem:read
+ * console.log(toolId({ name: "read", namespace: "filesystem" })); // filesystem:read
+ * console.log(toolId({ name: "echo" })); // echo
  * ```
  *
  * @param tool The tool (only `name` and `namespace` are read).

@@ -197,6 +197,8 @@ export class DefaultValidator implements SchemaValidator {
   readonly #cache = new Map<string, Promise<CompiledSchema>>();
 
   /**
+   * Creates the instance.
+   *
    * @param options Trusted documents, format assertion, depth limit, cache size.
    */
   constructor(options: DefaultValidatorOptions = {}) {
@@ -456,9 +458,10 @@ export class DefaultValidator implements SchemaValidator {
       const uri = err.cause instanceof BlockedRetrieval
         ? err.cause.uri
         : /resource '([^']*)'/.exec(err.message ?? "")?.[1] ?? "";
+      const base = isPlainObject(schema) && typeof schema.$id === "string" ? schema.$id : "";
       const ref = collectRefs(schema, []).find((r) => {
         try {
-          return sameResource(new URL(r, ROOT_URI).href, uri);
+          return sameResource(new URL(r, new URL(base, ROOT_URI)).href, uri);
         } catch {
           return sameResource(r, uri);
         }

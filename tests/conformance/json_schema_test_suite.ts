@@ -1,0 +1,162 @@
+/**
+ * Runs the official JSON Schema Test Suite (draft2020-12 and draft7) through
+ * `DefaultValidator`, with the suite's `remotes/` passed in as trusted
+ * documents, and checks that without them every refRemote case fails with
+ * `ExternalRefError`. Exits non-zero on any unexpected result.
+ *
+ * Usage: deno task conformance [suite-dir]
+ * The suite directory defaults to $JSON_SCHEMA_TEST_SUITE, then
+ * ../shared/json-schema-test-suite.
+ *
+ * @module
+ */
+
+import { DefaultValidator, ExternalRefError, type JsonSchema } from "../../mod.ts";
+import { SKIPS } from "./skips.ts";
+
+interface Case {
+  description: string;
+  data: unknown;
+  valid: boolean;
+}
+interface Group {
+  description: string;
+  schema: JsonSchema;
+  tests: Case[];
+}
+
+const DIALECTS = {
+  "draft2020-12": {
+    uri: "https://json-schema.org/draft/2020-12/schema",
+    remotes: (path: string) => !/^(draft3|draft4|draft6|draft7|draft2019-09|v1)\//.test(path),
+    minimum: 1264,
+  },
+  draft7: {
+    uri: "http://json-schema.org/draft-07/schema#",
+    remotes: (path: string) => !/^(draft3|draft4|draft6|draft2019-09|draft2020-12|v1)\//.test(path),
+    minimum: 898,
+  },
+} as const;
+
+async function walk(dir: string, prefix = ""): Promise<string[]> {
+  const out: string[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    const rel = prefix + entry.name;
+    if (entry.isDirectory) out.push(...await walk(`${dir}/${entry.name}`, rel + "/"));
+    else if (entry.name.endsWith(".json")) out.push(rel);
+  }
+  return out.sort();
+}
+
+async function readJson(path: string): Promise<unknown> {
+  return JSON.parse(await Deno.readTextFile(path));
+}
+
+function withDialect(schema: JsonSchema, uri: string): JsonSchema {
+  if (typeof schema === "boolean" || schema.$schema !== undefined) return schema;
+  return { $schema: uri, ...schema };
+}
+
+/** Runs one dialect; returns the number of unexpected results. */
+async function runDialect(root: string, name: keyof typeof DIALECTS): Promise<number> {
+  const dialect = DIALECTS[name];
+  const schemas: Record<string, JsonSchema> = {};
+  for (const path of (await walk(`${root}/remotes`)).filter(dialect.remotes)) {
+    // Remotes without `$schema` belong to the dialect under test, as in the suite's own harness.
+    const remote = await readJson(`${root}/remotes/${path}`) as JsonSchema;
+    schemas[`http://localhost:1234/${path}`] = withDialect(remote, dialect.uri);
+  }
+  const withRemotes = new DefaultValidator({ schemas, cacheSize: 10_000 });
+  const withoutRemotes = new DefaultValidator();
+  const files = (await walk(`${root}/tests/${name}`)).filter((f) => !f.includes("/"));
+  let passed = 0, failed = 0, skipped = 0, remotePassed = 0, remoteTotal = 0, blocked = 0;
+  let unexpected = 0, remoteSkipped = 0;
+  for (const file of files) {
+    const groups = await readJson(`${root}/tests/${name}/${file}`) as Group[];
+    const isRemote = file === "refRemote.json";
+    for (const group of groups) {
+      const schema = withDialect(group.schema, dialect.uri);
+      let compiled: Awaited<ReturnType<DefaultValidator["compile"]>> | undefined;
+      let compileError: unknown;
+      try {
+        compiled = await withRemotes.compile(schema);
+      } catch (error) {
+        compileError = error;
+      }
+      for (const test of group.tests) {
+        const skip = SKIPS.find((s) =>
+          s.dialect === name && s.file === file && s.group === group.description &&
+          (s.test === undefined || s.test === test.description)
+        );
+        let ok: boolean;
+        try {
+          ok = compiled !== undefined && compiled.check(test.data).valid === test.valid;
+        } catch {
+          ok = false;
+        }
+        if (isRemote) remoteTotal++;
+        if (ok) {
+          if (isRemote) remotePassed++;
+          else passed++;
+          if (skip) {
+            console.log(
+              `UNEXPECTED PASS (remove from skips): ${name}/${file} | ${group.description} | ${test.description}`,
+            );
+            unexpected++;
+          }
+        } else if (skip) {
+          skipped++;
+        } else {
+          failed++;
+          unexpected++;
+          console.log(
+            `FAIL ${name}/${file} | ${group.description} | ${test.description}` +
+              (compileError ? ` | ${(compileError as Error).message}` : ""),
+          );
+        }
+      }
+      const groupSkip = SKIPS.find((s) =>
+        s.dialect === name && s.file === file && s.group === group.description &&
+        s.test === undefined
+      );
+      if (isRemote && groupSkip) {
+        remoteSkipped += group.tests.length;
+      } else if (isRemote) {
+        try {
+          await withoutRemotes.compile(schema);
+          unexpected++;
+          console.log(`NOT BLOCKED without remotes: ${name}/refRemote | ${group.description}`);
+        } catch (error) {
+          if (error instanceof ExternalRefError) blocked += group.tests.length;
+          else {
+            unexpected++;
+            console.log(`WRONG ERROR without remotes: ${name} | ${group.description}: ${error}`);
+          }
+        }
+      }
+    }
+  }
+  const nonRemoteTotal = passed + failed + skipped - (remoteTotal - remotePassed);
+  console.log(
+    `${name}: ${passed}/${nonRemoteTotal} required tests pass (without refRemote; minimum ${dialect.minimum}), ` +
+      `refRemote ${remotePassed}/${remoteTotal} with remotes, ${blocked}/${
+        remoteTotal - remoteSkipped
+      } fail with ExternalRefError without them, ` +
+      `${skipped} in the skip list`,
+  );
+  if (passed < dialect.minimum) {
+    console.log(`BELOW MINIMUM: ${name} passes ${passed}, needs ${dialect.minimum}`);
+    unexpected++;
+  }
+  if (blocked !== remoteTotal - remoteSkipped) unexpected++;
+  return unexpected;
+}
+
+const root = Deno.args[0] ?? Deno.env.get("JSON_SCHEMA_TEST_SUITE") ??
+  new URL("../../../shared/json-schema-test-suite", import.meta.url).pathname;
+let unexpected = 0;
+for (const name of Object.keys(DIALECTS) as (keyof typeof DIALECTS)[]) {
+  unexpected += await runDialect(root, name);
+}
+console.log(unexpected === 0 ? "conformance: ok" : `conformance: ${unexpected} unexpected results`);
+Deno.exit(unexpected === 0 ? 0 : 1);
