@@ -1,6 +1,7 @@
 // Private: JSON helpers for the validator (canonical keys, instance checks).
 
-import type { ValidationFailure } from "./errors.ts";
+import { InvalidSchemaError, type ValidationFailure } from "./errors.ts";
+import type { JsonSchema } from "./tool.ts";
 
 /** Whether a value is a plain JSON object (not an array, not null, not a class instance). */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -90,4 +91,32 @@ function notJson(location: string, what: string): InstanceProblem {
       message: `must be a JSON value, found ${what}`,
     },
   };
+}
+
+/** Parses a schema given as an object, a boolean, JSON text or bytes. */
+export function parseSchema(input: JsonSchema | string | Uint8Array): JsonSchema {
+  if (typeof input === "boolean" || isPlainObject(input)) return input as JsonSchema;
+  if (typeof input === "string" || input instanceof Uint8Array) {
+    const text = typeof input === "string" ? input : new TextDecoder().decode(input);
+    if (text.trim() === "") throw new InvalidSchemaError("the schema text is empty");
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (cause) {
+      throw new InvalidSchemaError(`the schema is not valid JSON (${(cause as Error).message})`, {
+        cause,
+      });
+    }
+    if (typeof value === "boolean" || isPlainObject(value)) return value as JsonSchema;
+    throw new InvalidSchemaError(`a schema must be an object or a boolean, found ${typeOf(value)}`);
+  }
+  throw new InvalidSchemaError(
+    `a schema must be an object, a boolean, JSON text or bytes, found ${typeOf(input)}`,
+  );
+}
+
+function typeOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  return typeof value;
 }

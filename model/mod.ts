@@ -36,4 +36,5 @@ export * from "./tags.ts";
 export * from "./backend.ts";
 export * from "./validate_tool.ts";
 export * from "./json.ts";
-export * from "./validator.ts";
+export * from "./schema_validator.ts";
+export * from "./default_validator.ts";

@@ -1,94 +1,37 @@
 /**
- * JSON Schema validation of tool inputs and outputs, backed by Hyperjump:
- * 2020-12 (the default) and draft-07 each with their own semantics, no remote
- * retrieval ever, failures as data with human messages.
+ * The default `SchemaValidator`, backed by Hyperjump: 2020-12 (the default) and
+ * draft-07 each with their own semantics, no remote retrieval ever, failures as
+ * data with human messages.
  *
  * @module
  */
 
 import {
-  ExternalRefError,
   InstanceDepthError,
   InvalidSchemaError,
   SchemaValidationError,
-  type ToolFoundationError,
   UnsupportedSchemaError,
-  type ValidationFailure,
 } from "./errors.ts";
 import { type JsonSchema, SCHEMA_DIALECT_2020_12, type Tool } from "./tool.ts";
 import { toolId } from "./tool_id.ts";
+import type {
+  CheckResult,
+  CompiledSchema,
+  SchemaInput,
+  SchemaValidator,
+} from "./schema_validator.ts";
 import {
-  BlockedRetrieval,
   BUILTIN_DIALECTS,
   compileSchema,
   interpret,
   type Interpreter,
-  metaValidator,
   normalizeDialect,
-  type OutputUnit,
-  registeredDocuments,
   ROOT_URI,
   type TrustedDocument,
 } from "./_hyperjump.ts";
 import { toFailures } from "./_messages.ts";
-import { canonicalJson, checkInstance, isPlainObject } from "./_json.ts";
-
-/** A schema as an object (or boolean), JSON text, or UTF-8 bytes of JSON. */
-export type SchemaInput = JsonSchema | string | Uint8Array;
-
-/** The outcome of a synchronous check. */
-export type CheckResult =
-  | { valid: true }
-  | { valid: false; failures: ValidationFailure[] };
-
-/** A compiled schema: synchronous checks for hot paths. */
-export interface CompiledSchema {
-  /** The dialect the schema is validated with (normalized, no trailing `#`). */
-  readonly dialect: string;
-  /**
-   * Checks an instance.
-   *
-   * @param instance The value to check.
-   * @returns `{ valid: true }` or the failures.
-   * @throws {InstanceDepthError} When the value nests deeper than `maxDepth`.
-   */
-  check(instance: unknown): CheckResult;
-  /**
-   * Checks an instance and throws when it does not match.
-   *
-   * @param instance The value to check.
-   * @param subject What is checked, for the error message (e.g. `input of tool "x"`).
-   * @throws {SchemaValidationError} With the failures and the instance.
-   * @throws {InstanceDepthError} When the value nests deeper than `maxDepth`.
-   */
-  assert(instance: unknown, subject?: string): void;
-}
-
-/** Validates JSON instances against JSON Schemas (seed 004's contract). */
-export interface SchemaValidator {
-  /**
-   * Validates an instance against a schema.
-   *
-   * @param schema The schema.
-   * @param instance The value.
-   */
-  validate(schema: SchemaInput, instance: unknown): Promise<void>;
-  /**
-   * Validates arguments against `tool.inputSchema`; rejects with
-   * {@linkcode InvalidSchemaError} when the tool or its input schema is missing.
-   *
-   * @param tool The tool.
-   * @param args The arguments.
-   */
-  validateInput(tool: Tool | null | undefined, args: unknown): Promise<void>;
-  /**
-   * Validates a result against `tool.outputSchema`; resolves when there is none.
-   *
-   * @param tool The tool.
-   * @param result The structured result.
-   */
-  validateOutput(tool: Tool | null | undefined, result: unknown): Promise<void>;
-}
+import { canonicalJson, checkInstance, isPlainObject, parseSchema } from "./_json.ts";
+import { compileError } from "./_compile_error.ts";
 
 /** Options of a {@linkcode DefaultValidator}. */
 export interface DefaultValidatorOptions {
@@ -107,48 +50,6 @@ export interface DefaultValidatorOptions {
 
 /** The default instance nesting limit. */
 export const DEFAULT_MAX_DEPTH = 256;
-
-function parseSchema(input: SchemaInput): JsonSchema {
-  if (typeof input === "boolean" || isPlainObject(input)) return input as JsonSchema;
-  if (typeof input === "string" || input instanceof Uint8Array) {
-    const text = typeof input === "string" ? input : new TextDecoder().decode(input);
-    if (text.trim() === "") throw new InvalidSchemaError("the schema text is empty");
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (cause) {
-      throw new InvalidSchemaError(`the schema is not valid JSON (${(cause as Error).message})`, {
-        cause,
-      });
-    }
-    if (typeof value === "boolean" || isPlainObject(value)) return value as JsonSchema;
-    throw new InvalidSchemaError(`a schema must be an object or a boolean, found ${typeOf(value)}`);
-  }
-  throw new InvalidSchemaError(
-    `a schema must be an object, a boolean, JSON text or bytes, found ${typeOf(input)}`,
-  );
-}
-
-function typeOf(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  return typeof value;
-}
-
-function collectRefs(schema: unknown, out: string[]): string[] {
-  if (Array.isArray(schema)) { for (const item of schema) collectRefs(item, out); }
-  else if (isPlainObject(schema)) {
-    for (const [key, value] of Object.entries(schema)) {
-      if ((key === "$ref" || key === "$dynamicRef") && typeof value === "string") out.push(value);
-      else collectRefs(value, out);
-    }
-  }
-  return out;
-}
-
-function sameResource(a: string, b: string): boolean {
-  return a.split("#")[0] === b.split("#")[0];
-}
 
 /**
  * The default {@linkcode SchemaValidator}, backed by Hyperjump.
@@ -407,7 +308,7 @@ export class DefaultValidator implements SchemaValidator {
     try {
       interpreter = await compileSchema(schema, this.#trustedFor(dialect));
     } catch (error) {
-      throw await this.#compileError(error, schema, dialect);
+      throw await compileError(error, schema, dialect);
     }
     const lookup = (base: string): unknown => {
       if (base === ROOT_URI) return schema;
@@ -447,51 +348,6 @@ export class DefaultValidator implements SchemaValidator {
       },
     };
   }
-
-  async #compileError(
-    error: unknown,
-    schema: JsonSchema,
-    dialect: string,
-  ): Promise<ToolFoundationError> {
-    const err = error as { name?: string; message?: string; cause?: unknown; output?: unknown };
-    if (err?.name === "RetrievalError") {
-      const uri = err.cause instanceof BlockedRetrieval
-        ? err.cause.uri
-        : /resource '([^']*)'/.exec(err.message ?? "")?.[1] ?? "";
-      const base = isPlainObject(schema) && typeof schema.$id === "string" ? schema.$id : "";
-      const ref = collectRefs(schema, []).find((r) => {
-        try {
-          return sameResource(new URL(r, new URL(base, ROOT_URI)).href, uri);
-        } catch {
-          return sameResource(r, uri);
-        }
-      }) ?? uri;
-      return new ExternalRefError(ref, uri, { cause: error });
-    }
-    if (err?.name === "InvalidSchemaError" && err.output !== undefined) {
-      let detail = "it does not match its meta-schema";
-      if (BUILTIN_DIALECTS.has(dialect)) {
-        const meta = await metaValidator(dialect);
-        const output = interpret(meta, schema, "DETAILED", false);
-        if (!output.valid) {
-          const units = output.errors ?? [];
-          const docs = await registeredDocuments(bases(units));
-          const failures = toFailures(units, schema, (base) => docs.get(base), "");
-          detail = failures.map((f) => `${f.instanceLocation || "/"}: ${f.message}`).join("; ");
-        }
-      }
-      return new InvalidSchemaError(detail, { cause: error });
-    }
-    return new InvalidSchemaError(err?.message ?? String(error), { cause: error });
-  }
-}
-
-function bases(units: readonly OutputUnit[], out = new Set<string>()): string[] {
-  for (const unit of units) {
-    out.add(unit.absoluteKeywordLocation.split("#")[0]);
-    bases(unit.errors ?? [], out);
-  }
-  return [...out].sort();
 }
 
 function isMetaSchema(schema: unknown): boolean {
