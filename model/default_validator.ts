@@ -96,6 +96,7 @@ export class DefaultValidator implements SchemaValidator {
   readonly #maxDepth: number;
   readonly #cacheSize: number;
   readonly #cache = new Map<string, Promise<CompiledSchema>>();
+  readonly #byObject = new WeakMap<object, { text: string; compiled: Promise<CompiledSchema> }>();
 
   /**
    * Creates the instance.
@@ -148,6 +149,9 @@ export class DefaultValidator implements SchemaValidator {
    * @throws {ExternalRefError} A `$ref` leaves the document.
    */
   compile(schema: SchemaInput): Promise<CompiledSchema> {
+    // Fast path for a schema object seen before: its JSON text must not have changed.
+    const seen = typeof schema === "object" ? this.#byObject.get(schema) : undefined;
+    if (seen !== undefined && seen.text === JSON.stringify(schema)) return seen.compiled;
     let parsed: JsonSchema;
     try {
       parsed = parseSchema(schema);
@@ -159,13 +163,16 @@ export class DefaultValidator implements SchemaValidator {
     if (found !== undefined) {
       this.#cache.delete(key);
       this.#cache.set(key, found);
-      return found;
+    } else {
+      found = this.#compile(structuredClone(parsed));
+      found.catch(() => undefined);
+      this.#cache.set(key, found);
+      if (this.#cache.size > this.#cacheSize) {
+        this.#cache.delete(this.#cache.keys().next().value!);
+      }
     }
-    found = this.#compile(structuredClone(parsed));
-    found.catch(() => undefined);
-    this.#cache.set(key, found);
-    if (this.#cache.size > this.#cacheSize) {
-      this.#cache.delete(this.#cache.keys().next().value!);
+    if (typeof schema === "object" && !(schema instanceof Uint8Array)) {
+      this.#byObject.set(schema, { text: JSON.stringify(schema), compiled: found });
     }
     return found;
   }

@@ -429,3 +429,12 @@ Deno.test("results are deterministic across runs and validators", async () => {
   assert.deepEqual(one, two);
   assert.equal(one.length, 4);
 });
+
+Deno.test("a schema object changed after its first use is compiled afresh", async () => {
+  const v = new DefaultValidator();
+  const schema: Record<string, unknown> = { type: "string" };
+  assert.equal(await valid(v, schema, "a"), true);
+  schema.type = "number";
+  assert.equal(await valid(v, schema, "a"), false);
+  assert.equal(await valid(v, schema, 1), true);
+});
