@@ -1,0 +1,83 @@
+/**
+ * The toolfoundation command line: run and chain tools defined in a YAML
+ * manifest under explicit Deno permissions. `main` is the whole program;
+ * this file only wires it to the process.
+ *
+ * ```sh
+ * deno run --allow-read=examples cli.ts run examples/tools.yaml math:calculate \
+ *   --args '{"operation":"add","a":2,"b":3}'
+ * ```
+ *
+ * Commands load lazily, so `--help` starts fast.
+ *
+ * @example
+ * ```ts ignore
+ * import { main } from "@toolfoundation/core/cli";
+ *
+ * const code = await main(["list", "examples/tools.yaml"]);
+ * ```
+ *
+ * @module
+ */
+
+import denoJson from "./deno.json" with { type: "json" };
+import { HELP, USAGE } from "./cli/_help.ts";
+import { type CliIo, EXIT, processIo } from "./cli/_io.ts";
+
+export type { CliIo } from "./cli/_io.ts";
+export * from "./cli/mod.ts";
+
+/** Options of {@linkcode main}. */
+export interface MainOptions {
+  /** Replaces parts of the process's standard streams (for tests and embedding). */
+  io?: Partial<CliIo>;
+}
+
+type Command = (argv: string[], io: CliIo) => Promise<number>;
+
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  run: () => import("./cli/commands/run.ts").then((m) => m.runCommand),
+  chain: () => import("./cli/commands/run.ts").then((m) => m.chainCommand),
+  list: () => import("./cli/commands/inspect.ts").then((m) => m.listCommand),
+  validate: () => import("./cli/commands/inspect.ts").then((m) => m.validateCommand),
+  convert: () => import("./cli/commands/inspect.ts").then((m) => m.convertCommand),
+  permissions: () => import("./cli/commands/inspect.ts").then((m) => m.permissionsCommand),
+};
+
+/**
+ * Runs the CLI with `args` (without the program name) and returns the exit
+ * code: 0 ok, 1 tool or validation failure, 2 usage or manifest error, 3
+ * missing permission, 130 interrupted.
+ *
+ * @param args The command-line arguments.
+ * @param options Standard stream replacements.
+ * @returns The exit code.
+ */
+export async function main(args: string[], options: MainOptions = {}): Promise<number> {
+  const io: CliIo = { ...processIo(), ...options.io };
+  const [command, ...rest] = args;
+  if (command === undefined || command === "-h" || command === "--help" || command === "help") {
+    (command === undefined ? io.stderr : io.stdout)(USAGE);
+    return command === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (command === "-V" || command === "--version") {
+    io.stdout(`toolfoundation ${denoJson.version}\n`);
+    return EXIT.ok;
+  }
+  const load = COMMANDS[command];
+  if (load === undefined) {
+    io.stderr(
+      `error: unknown command ${JSON.stringify(command)}; commands: ${
+        Object.keys(COMMANDS).join(", ")
+      }\n`,
+    );
+    return EXIT.usage;
+  }
+  if (rest.includes("--help") || rest.includes("-h")) {
+    io.stdout(HELP[command]);
+    return EXIT.ok;
+  }
+  return (await load())(rest, io);
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));

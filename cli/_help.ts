@@ -1,0 +1,80 @@
+// Private: help texts (kept free of imports so `--help` starts fast).
+
+export const USAGE =
+  `toolfoundation - run and chain LLM tools defined in YAML, under explicit Deno permissions
+
+Usage:
+  toolfoundation <command> [options]
+
+Commands:
+  run <manifest> <toolId>        Run a tool; arguments from --args, --args-file or stdin
+  chain <manifest> <chain>       Run a chain of tools
+  list <manifest>                List the manifest's tools and chains (JSON)
+  validate <manifest>            Check the manifest and its tool schemas [--target openai|anthropic|gemini]
+  convert <manifest> --to <fmt>  Convert the tools to mcp|openai|openai-responses|anthropic|gemini
+  permissions <manifest> [id]    Print the Deno flags a tool, a chain or the whole manifest needs
+
+Options:
+  -h, --help       Show help (also: <command> --help)
+  -V, --version    Show the version
+
+Exit codes:
+  0 ok, 1 tool or validation failure, 2 usage or manifest error,
+  3 missing permission, 130 interrupted
+
+Results go to stdout as JSON; diagnostics, warnings and progress go to stderr.
+Set NO_COLOR to turn colour off.
+`;
+
+export const HELP: Record<string, string> = {
+  run: `Usage: toolfoundation run <manifest> <toolId> [options]
+
+Runs one tool and prints its structured result as JSON on stdout.
+
+Options:
+  --args <json>        The arguments, a JSON object
+  --args-file <file>   Read the arguments from a JSON file
+                       (without either, arguments are read from stdin when it is not a terminal;
+                       otherwise they are {})
+  --timeout <ms>       Deadline of the run (default 60000)
+  --events             Write progress, chunk and done/error events to stderr as JSON Lines
+  -h, --help           Show this help
+
+Exit codes: 0 ok, 1 tool or validation failure, 2 usage or manifest error,
+3 missing permission (nothing is run), 130 interrupted (Ctrl-C cancels the tool)
+`,
+  chain: `Usage: toolfoundation chain <manifest> <chain> [options]
+
+Runs the chain's steps in order; a step with usePrevious gets the previous
+step's result as args.previous. Prints {ok, steps, result} as JSON on stdout;
+the chain stops at the first failing step.
+
+Options:
+  --timeout <ms>   Deadline of each step (default 60000)
+  --events         Write step and run events to stderr as JSON Lines
+  -h, --help       Show this help
+`,
+  list: `Usage: toolfoundation list <manifest>
+
+Prints the manifest's tools (id, backend, description) and chains as JSON.
+Connects to nothing.
+`,
+  validate: `Usage: toolfoundation validate <manifest> [--target openai|anthropic|gemini] [--strict]
+
+Checks the manifest against its JSON Schema and for meaning, compiles every
+tool schema, and with --target runs the provider's preflight on the converted
+tools. Exit 0 when everything holds, 1 when a schema or the preflight fails,
+2 when the manifest itself is invalid.
+`,
+  convert: `Usage: toolfoundation convert <manifest> --to <format> [--strict]
+
+Converts every tool with a schema to mcp, openai, openai-responses, anthropic
+or gemini. JSON on stdout; every feature-loss warning on stderr.
+`,
+  permissions: `Usage: toolfoundation permissions <manifest> [toolId|chain]
+
+Prints the exact Deno permission flags that running the tool, the chain (or,
+without a target, every tool) needs, as \`deno run\` and \`deno compile\`
+command lines, with the reason for each permission.
+`,
+};

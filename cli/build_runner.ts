@@ -1,0 +1,157 @@
+/**
+ * Turns a checked manifest into a configured `Runner`: built-in and module
+ * tools as local handlers, providers, and MCP servers (connected lazily, on
+ * first use). Secrets are resolved here and remembered by the redactor.
+ *
+ * @module
+ */
+
+import { localBackend, mcpBackend, providerBackend, type ToolBackend } from "../model/mod.ts";
+import {
+  commandProvider,
+  httpProvider,
+  type McpServerConfig,
+  Runner,
+  type RunnerOptions,
+  type ToolProvider,
+} from "../run/mod.ts";
+import { BUILTINS } from "./builtins.ts";
+import type { Manifest, ManifestEndpoint, ResolvedTool } from "./manifest.ts";
+import { moduleHandler } from "./module_tool.ts";
+import { resolvePath } from "./permissions.ts";
+import { Redactor, resolveSecrets } from "./secrets.ts";
+
+/** Options of {@linkcode buildRunner}. */
+export interface BuildRunnerOptions {
+  /** Tool IDs to set up (default: every tool). Only their servers and providers are configured. */
+  tools?: readonly string[];
+  /** Reads environment variables for `${env:NAME}` (default: `Deno.env.get`). */
+  env?: (name: string) => string | undefined;
+  /** Remembers resolved secrets so output can be scrubbed. */
+  redactor?: Redactor;
+  /** Passed on to the Runner (timeouts, output validation mode, ...). */
+  runner?: Omit<RunnerOptions, "handlers" | "providers" | "mcpServers">;
+  /** Cancels connecting to MCP servers whose tools take their schemas from the server. */
+  signal?: AbortSignal;
+}
+
+function serverConfig(manifest: Manifest, e: ManifestEndpoint): McpServerConfig {
+  if (e.url !== undefined) return { transport: "http", url: e.url, headers: e.headers };
+  return {
+    transport: "stdio",
+    command: e.command!,
+    args: e.args,
+    env: e.env,
+    cwd: e.cwd === undefined ? undefined : resolvePath(manifest.dir, e.cwd),
+  };
+}
+
+function provider(manifest: Manifest, id: string, e: ManifestEndpoint): ToolProvider {
+  if (e.url !== undefined) return httpProvider({ id, url: e.url, headers: e.headers });
+  return commandProvider({
+    id,
+    command: e.command!,
+    args: e.args,
+    env: e.env,
+    cwd: e.cwd === undefined ? undefined : resolvePath(manifest.dir, e.cwd),
+  });
+}
+
+function backendOf(t: ResolvedTool): ToolBackend {
+  const e = t.entry;
+  if (e.builtin !== undefined || e.module !== undefined) return localBackend(t.id);
+  if (e.provider !== undefined) return providerBackend(e.provider, e.providerTool ?? e.name);
+  return mcpBackend(e.server!);
+}
+
+/**
+ * A Runner for (some of) a manifest's tools.
+ *
+ * @example
+ * ```ts
+ * import { buildRunner, parseManifest } from "@toolfoundation/core/cli";
+ *
+ * const manifest = await parseManifest(
+ *   "version: 1\ntools:\n  - name: add\n    builtin: calculate\n",
+ *   { path: "tools.yaml" },
+ * );
+ * const runner = await buildRunner(manifest);
+ * const result = await runner.run("add", { operation: "add", a: 2, b: 3 });
+ * console.log(result.structured); // { result: 5 }
+ * await runner.close();
+ * ```
+ *
+ * @param manifest The checked manifest.
+ * @param options Which tools, secrets, runner options.
+ * @returns The runner (close it when done).
+ */
+export async function buildRunner(
+  manifest: Manifest,
+  options: BuildRunnerOptions = {},
+): Promise<Runner> {
+  const wanted = options.tools === undefined ? undefined : new Set(options.tools);
+  const tools = manifest.tools.filter((t) => wanted === undefined || wanted.has(t.id));
+  const lookup = options.env ?? ((name: string) => Deno.env.get(name));
+  const redactor = options.redactor ?? new Redactor();
+  const runner = new Runner(options.runner);
+  const servers = new Set<string>();
+  const providers = new Set<string>();
+  for (const t of tools) {
+    const e = t.entry;
+    if (e.builtin !== undefined) runner.setHandler(t.id, BUILTINS[e.builtin].handler);
+    if (e.module !== undefined) {
+      const file = resolvePath(manifest.dir, e.module);
+      const url = new URL(`file://${Deno.realPathSync(file)}`);
+      runner.setHandler(
+        t.id,
+        moduleHandler(url, { export: e.export, permissions: e.permissions, dir: manifest.dir }),
+      );
+    }
+    if (e.provider !== undefined && !providers.has(e.provider)) {
+      providers.add(e.provider);
+      runner.setProvider(
+        provider(
+          manifest,
+          e.provider,
+          resolveSecrets(manifest.providers[e.provider], lookup, redactor),
+        ),
+      );
+    }
+    if (e.server !== undefined && !servers.has(e.server)) {
+      servers.add(e.server);
+      await runner.setMcpServer(
+        e.server,
+        serverConfig(manifest, resolveSecrets(manifest.servers[e.server], lookup, redactor)),
+      );
+    }
+    if (!t.schemaFromServer) runner.registry.add(t.tool, backendOf(t));
+  }
+  const fromServer = tools.filter((t) => t.schemaFromServer);
+  for (const server of new Set(fromServer.map((t) => t.entry.server!))) {
+    for (
+      const namespace of new Set(
+        fromServer.filter((t) => t.entry.server === server).map((t) => t.entry.namespace),
+      )
+    ) {
+      const declared = new Set(
+        fromServer.filter((t) => t.entry.server === server && t.entry.namespace === namespace).map((
+          t,
+        ) => t.id),
+      );
+      const { imported } = await runner.importMcpTools(server, {
+        namespace: namespace ?? null,
+        signal: options.signal,
+      });
+      for (const entry of imported) if (!declared.has(entry.id)) runner.registry.remove(entry.id);
+      for (const id of declared) {
+        if (!runner.registry.has(id)) {
+          await runner.close();
+          throw new Error(
+            `server ${JSON.stringify(server)} does not list a tool for ${JSON.stringify(id)}`,
+          );
+        }
+      }
+    }
+  }
+  return runner;
+}

@@ -1,0 +1,124 @@
+// Private: what every command shares: opening a manifest with its permission
+// checked first, the permission check itself, and error reporting.
+
+import { ToolFoundationError } from "../../model/mod.ts";
+import { type CliIo, describeError, diagnose, EXIT, exitCodeOf, UsageError } from "../_io.ts";
+import { loadManifest, type Manifest, ManifestError } from "../manifest.ts";
+import {
+  formatFlags,
+  manifestNeeds,
+  missingPermissions,
+  type PermissionNeed,
+  type PermissionPlan,
+} from "../permissions.ts";
+import type { Redactor } from "../secrets.ts";
+
+/** Deno has not granted permissions a command needs; nothing was run. */
+export class MissingPermissionError extends ToolFoundationError {
+  /** The needs that are not granted. */
+  readonly missing: readonly PermissionNeed[];
+  /** Every flag the command needs. */
+  readonly flags: readonly string[];
+
+  /**
+   * Creates the error.
+   *
+   * @param missing The needs that are not granted.
+   * @param plan The whole plan.
+   */
+  constructor(missing: readonly PermissionNeed[], plan: Pick<PermissionPlan, "needs" | "workers">) {
+    const lines: string[] = [];
+    for (const flag of formatFlags({ needs: [...missing], workers: false })) {
+      const name = flag.slice("--allow-".length).split("=")[0];
+      const reasons = [...new Set(missing.filter((n) => n.name === name).map((n) => n.reason))];
+      lines.push(`  ${flag}  (${reasons.join("; ")})`);
+    }
+    const flags = formatFlags(plan);
+    super(
+      "missing_permission",
+      `missing permission; nothing was run. Add:\n${lines.join("\n")}\n` +
+        `All the flags this needs: ${flags.join(" ")}`,
+    );
+    this.missing = missing;
+    this.flags = flags;
+  }
+}
+
+/** Throws MissingPermissionError when the plan is not fully granted. */
+export function requirePermissions(plan: PermissionPlan): void {
+  const missing = missingPermissions(plan);
+  if (missing.length > 0) throw new MissingPermissionError(missing, plan);
+}
+
+/** Reads and checks a manifest, checking read permission first. */
+export function openManifest(path: string | undefined): Promise<Manifest> {
+  if (path === undefined) throw new UsageError("missing <manifest>; see --help");
+  requirePermissions({ needs: manifestNeeds(path), workers: false, modules: [] });
+  return loadManifest(path);
+}
+
+/** Prints an error the way its kind asks and returns the exit code. */
+export function report(io: CliIo, redactor: Redactor | undefined, error: unknown): number {
+  if (error instanceof ManifestError) {
+    for (const issue of error.issues) {
+      io.stderr(
+        `${issue.file}:${issue.line}:${issue.column}: ${issue.path || "/"}: ${issue.message}\n`,
+      );
+    }
+    diagnose(
+      io,
+      redactor,
+      "error",
+      `invalid manifest (${error.issues.length} problem${
+        error.issues.length === 1 ? "" : "s"
+      }); nothing was run`,
+    );
+    return EXIT.usage;
+  }
+  if (error instanceof MissingPermissionError) {
+    diagnose(io, redactor, "error", error.message);
+    return EXIT.permission;
+  }
+  if (
+    error instanceof UsageError ||
+    String((error as { code?: unknown })?.code).startsWith("ERR_PARSE_ARGS")
+  ) {
+    diagnose(io, redactor, "error", (error as Error).message);
+    return EXIT.usage;
+  }
+  if ((error as Error)?.name === "NotCapable") {
+    diagnose(io, redactor, "error", `missing permission: ${(error as Error).message}`);
+    return EXIT.permission;
+  }
+  diagnose(io, redactor, "error", describeError(error));
+  return exitCodeOf(error);
+}
+
+/** Parses `--timeout`. */
+export function parseTimeout(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) {
+    throw new UsageError(
+      `--timeout must be a positive integer of milliseconds, got ${JSON.stringify(value)}`,
+    );
+  }
+  return n;
+}
+
+/** Runs `work` with an AbortSignal that Ctrl-C (SIGINT) aborts. */
+export async function withInterrupt<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const onInterrupt = () =>
+    controller.abort(new DOMException("interrupted (SIGINT)", "AbortError"));
+  let listening = false;
+  try {
+    Deno.addSignalListener("SIGINT", onInterrupt);
+    listening = true;
+  } catch { /* no signals on this platform: Ctrl-C ends the process instead */ }
+  try {
+    return await work(controller.signal);
+  } finally {
+    if (listening) Deno.removeSignalListener("SIGINT", onInterrupt);
+  }
+}

@@ -1,0 +1,215 @@
+// The `list`, `validate`, `convert` and `permissions` commands: they read the
+// manifest and never run a tool or connect to a server.
+
+import { parseArgs } from "node:util";
+import { defaultRegistry, type FeatureLossWarning, preflight } from "../../adapter/mod.ts";
+import { DefaultValidator, ToolFoundationError } from "../../model/mod.ts";
+import { type CliIo, diagnose, EXIT, printJson, UsageError } from "../_io.ts";
+import type { Manifest, ResolvedTool } from "../manifest.ts";
+import { formatFlags, planPermissions } from "../permissions.ts";
+import { openManifest, report } from "./_shared.ts";
+
+const TARGETS = ["mcp", "openai", "openai-responses", "anthropic", "gemini"];
+
+function backendLabel(t: ResolvedTool): string {
+  const e = t.entry;
+  if (e.builtin !== undefined) return `builtin:${e.builtin}`;
+  if (e.module !== undefined) return `module:${e.module}`;
+  if (e.provider !== undefined) return `provider:${e.provider}`;
+  return `mcp:${e.server}`;
+}
+
+function oneManifest(argv: string[], options: Record<string, { type: "string" | "boolean" }>) {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options });
+  return { values, positionals };
+}
+
+/** `list <manifest>` */
+export async function listCommand(argv: string[], io: CliIo): Promise<number> {
+  try {
+    const { positionals } = oneManifest(argv, {});
+    if (positionals.length > 1) {
+      throw new UsageError(`unexpected argument ${JSON.stringify(positionals[1])}`);
+    }
+    const manifest = await openManifest(positionals[0]);
+    printJson(io, undefined, {
+      tools: manifest.tools.map((t) => ({
+        id: t.id,
+        backend: backendLabel(t),
+        ...(t.tool.description === undefined ? {} : { description: t.tool.description }),
+        ...(t.schemaFromServer ? { schema: "from the server at run time" } : {}),
+      })),
+      chains: Object.entries(manifest.chains).map(([name, c]) => ({
+        name,
+        ...(c.description === undefined ? {} : { description: c.description }),
+        steps: c.steps.map((s) => s.tool),
+      })),
+    });
+    return EXIT.ok;
+  } catch (error) {
+    return report(io, undefined, error);
+  }
+}
+
+function withSchemas(manifest: Manifest, io: CliIo): ResolvedTool[] {
+  const skipped = manifest.tools.filter((t) => t.schemaFromServer);
+  for (const t of skipped) {
+    diagnose(
+      io,
+      undefined,
+      "note",
+      `${t.id}: its schemas come from server "${t.entry.server}" at run time; not checked here`,
+    );
+  }
+  return manifest.tools.filter((t) => !t.schemaFromServer);
+}
+
+function printWarnings(io: CliIo, id: string, warnings: readonly FeatureLossWarning[]): void {
+  for (const w of warnings) {
+    diagnose(
+      io,
+      undefined,
+      "warning",
+      `${id}: ${w.path}: ${w.feature} ${w.action} (${w.effect}): ${w.message}`,
+    );
+  }
+}
+
+/** `validate <manifest> [--target t] [--strict]` */
+export async function validateCommand(argv: string[], io: CliIo): Promise<number> {
+  try {
+    const { values, positionals } = oneManifest(argv, {
+      target: { type: "string" },
+      strict: { type: "boolean" },
+    });
+    const target = values.target as string | undefined;
+    if (target !== undefined && !TARGETS.includes(target)) {
+      throw new UsageError(
+        `--target must be one of ${TARGETS.join(", ")}, got ${JSON.stringify(target)}`,
+      );
+    }
+    const manifest = await openManifest(positionals[0]);
+    const validator = new DefaultValidator();
+    let failures = 0;
+    const tools = withSchemas(manifest, io);
+    for (const t of tools) {
+      for (const key of ["inputSchema", "outputSchema"] as const) {
+        if (t.tool[key] === undefined) continue;
+        try {
+          await validator.compile(t.tool[key]!);
+        } catch (error) {
+          failures++;
+          diagnose(io, undefined, "error", `${t.id}: /${key}: ${(error as Error).message}`);
+        }
+      }
+    }
+    if (target !== undefined) {
+      const registry = defaultRegistry();
+      const converted = tools.map((t) =>
+        registry.convert(t.tool, "mcp", target, values.strict ? { strict: true } : undefined).tool
+      );
+      for (const p of preflight(converted, target)) {
+        failures++;
+        const index = Number(p.path.split("/")[1]);
+        diagnose(
+          io,
+          undefined,
+          "error",
+          `${
+            tools[index]?.id ?? p.tool
+          }: ${target} would reject ${p.path}: [${p.code}] ${p.message}`,
+        );
+      }
+    }
+    const summary = `${manifest.tools.length} tool(s), ${
+      Object.keys(manifest.chains).length
+    } chain(s)`;
+    if (failures > 0) {
+      diagnose(io, undefined, "error", `${failures} problem(s) in ${summary}`);
+      return EXIT.failure;
+    }
+    diagnose(
+      io,
+      undefined,
+      "ok",
+      `${summary} valid${target ? `; ${target} preflight passed` : ""}`,
+    );
+    return EXIT.ok;
+  } catch (error) {
+    return report(io, undefined, error);
+  }
+}
+
+/** `convert <manifest> --to <format> [--strict]` */
+export async function convertCommand(argv: string[], io: CliIo): Promise<number> {
+  try {
+    const { values, positionals } = oneManifest(argv, {
+      to: { type: "string" },
+      strict: { type: "boolean" },
+    });
+    const to = values.to as string | undefined;
+    if (to === undefined || !TARGETS.includes(to)) {
+      throw new UsageError(
+        `--to must be one of ${TARGETS.join(", ")}${
+          to === undefined ? "" : `, got ${JSON.stringify(to)}`
+        }`,
+      );
+    }
+    const manifest = await openManifest(positionals[0]);
+    const registry = defaultRegistry();
+    const out: unknown[] = [];
+    for (const t of withSchemas(manifest, io)) {
+      try {
+        const result = registry.convert(
+          t.tool,
+          "mcp",
+          to,
+          values.strict ? { strict: true } : undefined,
+        );
+        printWarnings(io, t.id, result.warnings);
+        out.push(result.tool);
+      } catch (error) {
+        if (!(error instanceof ToolFoundationError)) throw error;
+        diagnose(io, undefined, "error", `${t.id}: ${error.message}`);
+        return EXIT.failure;
+      }
+    }
+    printJson(io, undefined, out);
+    return EXIT.ok;
+  } catch (error) {
+    return report(io, undefined, error);
+  }
+}
+
+/** `permissions <manifest> [toolId|chain]` */
+export async function permissionsCommand(argv: string[], io: CliIo): Promise<number> {
+  try {
+    const { positionals } = oneManifest(argv, {});
+    const [path, target] = positionals;
+    const manifest = await openManifest(path);
+    let tools: string[] | undefined;
+    if (target !== undefined) {
+      if (manifest.tools.some((t) => t.id === target)) tools = [target];
+      else if (manifest.chains[target] !== undefined) {
+        tools = [...new Set(manifest.chains[target].steps.map((s) => s.tool))];
+      } else {
+        throw new UsageError(`${JSON.stringify(target)} is neither a tool nor a chain of ${path}`);
+      }
+    }
+    const plan = planPermissions(manifest, { tools });
+    const flags = formatFlags(plan);
+    const include = plan.modules.map((m) => `--include=${m}`);
+    io.stdout(`deno run ${flags.join(" ")} cli.ts\n`);
+    io.stdout(`deno compile ${[...flags, ...include].join(" ")} cli.ts\n`);
+    for (const need of plan.needs) {
+      io.stderr(
+        `  --allow-${need.name}${
+          need.value === undefined ? "" : `=${need.value}`
+        }: ${need.reason}\n`,
+      );
+    }
+    return EXIT.ok;
+  } catch (error) {
+    return report(io, undefined, error);
+  }
+}

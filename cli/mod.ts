@@ -1,0 +1,14 @@
+/**
+ * The CLI's building blocks, for embedding: YAML manifests, the permission
+ * planner, built-in tools, sandboxed module tools, secrets and the Runner
+ * built from a manifest. The command line itself is `main` in `cli.ts`.
+ *
+ * @module
+ */
+
+export * from "./manifest.ts";
+export * from "./permissions.ts";
+export * from "./builtins.ts";
+export * from "./module_tool.ts";
+export * from "./secrets.ts";
+export * from "./build_runner.ts";
