@@ -8,7 +8,9 @@
  *   --args '{"operation":"add","a":2,"b":3}'
  * ```
  *
- * Commands load lazily, so `--help` starts fast.
+ * Commands load lazily, so `--help` starts fast. The building blocks
+ * (manifests, permissions, built-ins) are in `cli/mod.ts`, exported as
+ * `@toolfoundation/core/cli` together with `main`.
  *
  * @example
  * ```ts ignore
@@ -25,7 +27,6 @@ import { HELP, USAGE } from "./cli/_help.ts";
 import { type CliIo, EXIT, processIo } from "./cli/_io.ts";
 
 export type { CliIo } from "./cli/_io.ts";
-export * from "./cli/mod.ts";
 
 /** Options of {@linkcode main}. */
 export interface MainOptions {
@@ -77,7 +78,17 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
     io.stdout(HELP[command]);
     return EXIT.ok;
   }
-  return (await load())(rest, io);
+  try {
+    return await (await load())(rest, io);
+  } catch (error) {
+    // Commands report their own errors; this is the last resort (e.g. a module
+    // that cannot be loaded under the granted permissions).
+    const notCapable = (error as Error)?.name === "NotCapable";
+    io.stderr(
+      `error: ${notCapable ? "missing permission: " : ""}${(error as Error)?.message ?? error}\n`,
+    );
+    return notCapable ? EXIT.permission : EXIT.failure;
+  }
 }
 
 if (import.meta.main) Deno.exit(await main(Deno.args));

@@ -1,6 +1,5 @@
 // Private: the CLI's input and output, exit codes, and error printing.
 
-import { ToolFoundationError } from "../model/mod.ts";
 import type { Redactor } from "./secrets.ts";
 
 /** Exit codes (documented in the README and in --help). */
@@ -42,18 +41,6 @@ export function processIo(): CliIo {
   };
 }
 
-/** A usage error: wrong arguments or options (exit 2). */
-export class UsageError extends ToolFoundationError {
-  /**
-   * Creates the error.
-   *
-   * @param message What is wrong and how to fix it.
-   */
-  constructor(message: string) {
-    super("usage", message);
-  }
-}
-
 /** Prints a diagnostic line on stderr, secrets scrubbed. */
 export function diagnose(
   io: CliIo,
@@ -76,7 +63,7 @@ export function exitCodeOf(error: unknown): number {
   const code = (error as { code?: unknown })?.code;
   if (code === "cancelled") return EXIT.interrupted;
   if (code === "permission_denied") return EXIT.permission;
-  if (code === "usage" || code === "invalid_manifest" || code === "tool_not_found") {
+  if (["usage", "invalid_manifest", "tool_not_found", "missing_secret"].includes(String(code))) {
     return EXIT.usage;
   }
   return EXIT.failure;

@@ -6,6 +6,8 @@
  * @module
  */
 
+export { main, type MainOptions } from "../cli.ts";
+export type { CliIo } from "./_io.ts";
 export * from "./manifest.ts";
 export * from "./permissions.ts";
 export * from "./builtins.ts";

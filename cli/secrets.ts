@@ -6,6 +6,8 @@
  * @module
  */
 
+import { ToolFoundationError } from "../model/mod.ts";
+
 const REFERENCE = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const ANY_PLACEHOLDER = /\$\{([^}]*)\}/g;
 
@@ -83,8 +85,8 @@ export class Redactor {
   }
 }
 
-/** A variable a reference names is not set. */
-export class MissingSecretError extends Error {
+/** A variable a reference names is not set (exit code 2: a configuration error). */
+export class MissingSecretError extends ToolFoundationError {
   /** The variable's name. */
   readonly variable: string;
 
@@ -94,8 +96,10 @@ export class MissingSecretError extends Error {
    * @param variable The variable's name.
    */
   constructor(variable: string) {
-    super(`environment variable ${variable} is not set (referenced as \${env:${variable}})`);
-    this.name = "MissingSecretError";
+    super(
+      "missing_secret",
+      `environment variable ${variable} is not set (referenced as \${env:${variable}})`,
+    );
     this.variable = variable;
   }
 }

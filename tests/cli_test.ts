@@ -372,3 +372,112 @@ Deno.test("Ctrl-C cancels a running tool and exits 130", async () => {
   assert.ok(Date.now() - started < 5000, "the tool stopped promptly");
   assert.match(seen, /"kind":"error".*"code":"cancelled"/);
 });
+
+async function everythingFlags(): Promise<string[]> {
+  return await flagsFor("examples/everything.yaml");
+}
+
+Deno.test("run and chain drive server-everything over stdio with the flags `permissions` gives", async () => {
+  const flags = await everythingFlags();
+  assert.ok(flags.includes("--allow-run=deno"));
+  const echo = await cli([
+    "run",
+    "examples/everything.yaml",
+    "everything:echo",
+    "--args",
+    '{"message":"hi"}',
+  ], {
+    flags,
+  });
+  assert.equal(echo.code, 0, echo.stderr);
+  assert.equal(JSON.parse(echo.stdout), "Echo: hi");
+  const invalid = await cli([
+    "run",
+    "examples/everything.yaml",
+    "everything:echo",
+    "--args",
+    '{"message":5}',
+  ], {
+    flags,
+  });
+  assert.equal(invalid.code, 1);
+  assert.match(invalid.stderr, /\[input_validation\].*\/message: must be string/);
+  const chain = await cli(["chain", "examples/everything.yaml", "sum-and-echo"], { flags });
+  assert.equal(chain.code, 0, chain.stderr);
+  const result = JSON.parse(chain.stdout);
+  assert.equal(result.ok, true);
+  assert.match(JSON.stringify(result.steps[0].structured), /42/);
+});
+
+Deno.test("Ctrl-C during a long MCP call cancels it on the server and exits 130", async () => {
+  const flags = await everythingFlags();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--quiet",
+      ...flags,
+      "cli.ts",
+      "run",
+      "examples/everything.yaml",
+      "everything:trigger-long-running-operation",
+      "--events",
+      "--args",
+      '{"duration":30,"steps":30}',
+    ],
+    cwd: ROOT,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).spawn();
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  while (!seen.includes('"kind":"progress"')) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    seen += value;
+  }
+  assert.match(seen, /"kind":"progress"/);
+  const started = Date.now();
+  child.kill("SIGINT");
+  while (true) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    seen += value;
+  }
+  const status = await child.status;
+  await child.stdout.cancel();
+  assert.equal(status.code, 130, seen);
+  assert.ok(Date.now() - started < 10_000, "cancelled promptly, not after the 30 s operation");
+  assert.match(seen, /"code":"cancelled"/);
+});
+
+Deno.test("secrets are resolved from the environment and never echoed", async () => {
+  const dir = await tempManifest(
+    [
+      "version: 1",
+      "providers:",
+      "  api: { url: 'http://127.0.0.1:9/tools/${env:API_TOKEN}' }",
+      "tools:",
+      "  - { name: t, provider: api, inputSchema: { type: object } }",
+    ].join("\n"),
+  );
+  const manifest = `${dir}/tools.yaml`;
+  const flags = await flagsFor(manifest);
+  assert.ok(flags.includes("--allow-net=127.0.0.1:9"));
+  assert.ok(flags.some((f) => f.startsWith("--allow-env=") && f.includes("API_TOKEN")));
+  const secret = "sk-very-secret-value";
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", ...flags, "cli.ts", "run", manifest, "t", "--args", "{}"],
+    cwd: ROOT,
+    env: { API_TOKEN: secret, NO_COLOR: "1" },
+    stdin: "null",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  assert.equal(out.code, 1);
+  assert.match(text, /\[execution\]/);
+  assert.ok(!text.includes(secret), text);
+  const unset = await cli(["run", manifest, "t", "--args", "{}"], { flags });
+  assert.equal(unset.code, 2);
+  assert.match(unset.stderr, /environment variable API_TOKEN is not set/);
+});

@@ -2,7 +2,7 @@
 // checked first, the permission check itself, and error reporting.
 
 import { ToolFoundationError } from "../../model/mod.ts";
-import { type CliIo, describeError, diagnose, EXIT, exitCodeOf, UsageError } from "../_io.ts";
+import { type CliIo, describeError, diagnose, EXIT, exitCodeOf } from "../_io.ts";
 import { loadManifest, type Manifest, ManifestError } from "../manifest.ts";
 import {
   formatFlags,
@@ -12,6 +12,18 @@ import {
   type PermissionPlan,
 } from "../permissions.ts";
 import type { Redactor } from "../secrets.ts";
+
+/** A usage error: wrong arguments or options (exit 2). */
+export class UsageError extends ToolFoundationError {
+  /**
+   * Creates the error.
+   *
+   * @param message What is wrong and how to fix it.
+   */
+  constructor(message: string) {
+    super("usage", message);
+  }
+}
 
 /** Deno has not granted permissions a command needs; nothing was run. */
 export class MissingPermissionError extends ToolFoundationError {

@@ -4,10 +4,10 @@
 import { parseArgs } from "node:util";
 import { defaultRegistry, type FeatureLossWarning, preflight } from "../../adapter/mod.ts";
 import { DefaultValidator, ToolFoundationError } from "../../model/mod.ts";
-import { type CliIo, diagnose, EXIT, printJson, UsageError } from "../_io.ts";
+import { type CliIo, diagnose, EXIT, printJson } from "../_io.ts";
 import type { Manifest, ResolvedTool } from "../manifest.ts";
 import { formatFlags, planPermissions } from "../permissions.ts";
-import { openManifest, report } from "./_shared.ts";
+import { openManifest, report, UsageError } from "./_shared.ts";
 
 const TARGETS = ["mcp", "openai", "openai-responses", "anthropic", "gemini"];
 

@@ -8,7 +8,7 @@ import {
   serializeError,
 } from "../../run/mod.ts";
 import { buildRunner } from "../build_runner.ts";
-import { type CliIo, diagnose, EXIT, printJson, UsageError } from "../_io.ts";
+import { type CliIo, diagnose, EXIT, printJson } from "../_io.ts";
 import { planPermissions } from "../permissions.ts";
 import { Redactor } from "../secrets.ts";
 import {
@@ -16,6 +16,7 @@ import {
   parseTimeout,
   report,
   requirePermissions,
+  UsageError,
   withInterrupt,
 } from "./_shared.ts";
 
