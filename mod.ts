@@ -27,3 +27,4 @@
  */
 
 export * from "./model/mod.ts";
+export * from "./adapter/mod.ts";

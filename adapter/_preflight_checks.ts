@@ -1,0 +1,306 @@
+// Private: the schema checks of preflight (JSON Schema modes and Gemini's OpenAPI subset).
+
+import { esc, isObj, type Obj } from "./_json.ts";
+import { isSimplePattern, LIST, MAP, SINGLE } from "./_keywords.ts";
+import { RefResolver } from "./_refs.ts";
+import type { ProviderProfile, SchemaProfile } from "./profile.ts";
+import type { PreflightProblem } from "./preflight.ts";
+
+const OPENAPI_TYPES = new Set([
+  "STRING",
+  "NUMBER",
+  "INTEGER",
+  "BOOLEAN",
+  "ARRAY",
+  "OBJECT",
+  "NULL",
+]);
+
+/** Sizes counted over one tool's schemas. */
+export interface Counts {
+  properties: number;
+  depth: number;
+  chars: number;
+  enums: number;
+  optional: number;
+  unions: number;
+}
+
+type Visit = (node: Obj, path: string, depth: number) => void;
+
+function traverse(node: unknown, path: string, depth: number, visit: Visit): void {
+  if (!isObj(node)) return;
+  visit(node, path, depth);
+  for (const [key, value] of Object.entries(node)) {
+    const p = `${path}/${esc(key)}`;
+    if (SINGLE.has(key) || (key === "items" && !Array.isArray(value))) {
+      traverse(value, p, depth, visit);
+    } else if ((LIST.has(key) || key === "items") && Array.isArray(value)) {
+      value.forEach((v, i) => traverse(v, `${p}/${i}`, depth, visit));
+    } else if (MAP.has(key) && isObj(value)) {
+      const next = key === "properties" ? depth + 1 : depth;
+      for (const [name, v] of Object.entries(value)) traverse(v, `${p}/${esc(name)}`, next, visit);
+    }
+  }
+}
+
+/** Checks a JSON Schema (strict rules when `mode` is set). */
+export function checkJson(
+  schema: unknown,
+  path: string,
+  tool: string | undefined,
+  mode: SchemaProfile | undefined,
+  strictName: string,
+  format: string,
+  counts: Counts,
+  out: PreflightProblem[],
+  opts: { rootCombinators: boolean; noRootSchema: boolean; requireAll: boolean },
+): void {
+  if (!isObj(schema)) {
+    out.push({
+      code: "root_not_object",
+      path,
+      tool,
+      message: "the schema must be a JSON Schema object",
+    });
+    return;
+  }
+  if (schema.type !== "object") {
+    out.push({
+      code: "root_not_object",
+      path: `${path}/type`,
+      tool,
+      message: `the root must be type "object", found ${JSON.stringify(schema.type)}`,
+    });
+  }
+  if (!opts.rootCombinators) {
+    for (const key of ["anyOf", "oneOf", "allOf"]) {
+      if (schema[key] !== undefined) {
+        out.push({
+          code: "root_combinator",
+          path: `${path}/${key}`,
+          tool,
+          message: `${format} rejects ${key} at the root`,
+        });
+      }
+    }
+  }
+  if (opts.noRootSchema && schema.$schema !== undefined) {
+    out.push({
+      code: "unsupported_keyword",
+      path: `${path}/$schema`,
+      tool,
+      message: `${format} rejects a root $schema`,
+    });
+  }
+  const refs = new RefResolver(schema);
+  const keywords = mode === undefined || mode.keywords === "any"
+    ? undefined
+    : new Set(mode.keywords);
+  const formats = mode?.formats === undefined ? undefined : new Set(mode.formats);
+  traverse(schema, path, 0, (node, p, depth) => {
+    counts.depth = Math.max(counts.depth, depth);
+    if (typeof node.$ref === "string") {
+      const target = refs.resolve(node.$ref);
+      if (target === undefined) {
+        out.push({
+          code: "unresolved_ref",
+          path: `${p}/$ref`,
+          tool,
+          message: `${JSON.stringify(node.$ref)} does not resolve inside the schema`,
+        });
+      } else if (mode !== undefined && !mode.recursion && refs.isRecursive(target)) {
+        out.push({
+          code: "recursion",
+          path: `${p}/$ref`,
+          tool,
+          message: `recursive schemas are not supported in ${strictName}`,
+        });
+      }
+      if (
+        mode !== undefined && !mode.refSiblings &&
+        Object.keys(node).some((k) => k !== "$ref" && k !== "$defs")
+      ) {
+        out.push({
+          code: "ref_siblings",
+          path: p,
+          tool,
+          message: `${strictName} rejects keywords beside $ref`,
+        });
+      }
+    }
+    if (Array.isArray(node.enum)) {
+      counts.enums += node.enum.length;
+      for (const v of node.enum) if (typeof v === "string") counts.chars += v.length;
+    }
+    if (typeof node.const === "string") counts.chars += node.const.length;
+    if (Array.isArray(node.anyOf) || (Array.isArray(node.type) && node.type.length > 1)) {
+      counts.unions++;
+    }
+    if (isObj(node.properties)) {
+      const names = Object.keys(node.properties);
+      counts.properties += names.length;
+      for (const n of names) counts.chars += n.length;
+      const required = Array.isArray(node.required) ? node.required : [];
+      counts.optional += names.filter((n) => !required.includes(n)).length;
+      if (opts.requireAll) {
+        for (const n of names) {
+          if (!required.includes(n)) {
+            out.push({
+              code: "not_required",
+              path: `${p}/properties/${esc(n)}`,
+              tool,
+              message:
+                `${strictName} requires every property in required; make it nullable instead`,
+            });
+          }
+        }
+      }
+    }
+    if (mode === undefined) return;
+    for (const [key, value] of Object.entries(node)) {
+      if (keywords !== undefined && !keywords.has(key) && key !== "$defs") {
+        out.push({
+          code: "unsupported_keyword",
+          path: `${p}/${esc(key)}`,
+          tool,
+          message: `${strictName} does not support ${key}`,
+        });
+      } else if (key === "format" && formats !== undefined && !formats.has(value as string)) {
+        out.push({
+          code: "unsupported_format",
+          path: `${p}/format`,
+          tool,
+          message: `${strictName} does not support format ${JSON.stringify(value)}`,
+        });
+      } else if (key === "pattern" && mode.simplePatterns && !isSimplePattern(value)) {
+        out.push({
+          code: "unsupported_pattern",
+          path: `${p}/pattern`,
+          tool,
+          message: `${strictName} supports only simple patterns`,
+        });
+      } else if (
+        key === "minItems" && mode.maxMinItems !== undefined && typeof value === "number" &&
+        value > mode.maxMinItems
+      ) {
+        out.push({
+          code: "unsupported_keyword",
+          path: `${p}/minItems`,
+          tool,
+          message: `${strictName} supports minItems up to ${mode.maxMinItems}`,
+        });
+      }
+    }
+    const isObject = node.type === "object" ||
+      (Array.isArray(node.type) && node.type.includes("object"));
+    if (mode.closeObjects && isObject && node.additionalProperties !== false) {
+      out.push({
+        code: "not_closed",
+        path: `${p}/additionalProperties`,
+        tool,
+        message: `${strictName} requires additionalProperties: false on every object`,
+      });
+    }
+    if (
+      mode.typeRequired && node.type === undefined && node.anyOf === undefined &&
+      node.enum === undefined && !Object.hasOwn(node, "const") && node.$ref === undefined
+    ) {
+      out.push({
+        code: "missing_type",
+        path: p,
+        tool,
+        message: `${strictName} requires a type on every schema`,
+      });
+    }
+  });
+}
+
+/** Checks a Gemini OpenAPI-subset schema. */
+export function checkOpenApi(
+  schema: unknown,
+  path: string,
+  tool: string | undefined,
+  profile: ProviderProfile,
+  root: boolean,
+  out: PreflightProblem[],
+): void {
+  if (!isObj(schema)) {
+    out.push({ code: "root_not_object", path, tool, message: "the schema must be an object" });
+    return;
+  }
+  const allowed = profile.schema.keywords === "any" ? undefined : new Set(profile.schema.keywords);
+  const formats = profile.schema.formats === undefined
+    ? undefined
+    : new Set(profile.schema.formats);
+  if (root && schema.type !== "OBJECT") {
+    out.push({
+      code: "root_not_object",
+      path: `${path}/type`,
+      tool,
+      message: `the root must be type OBJECT, found ${JSON.stringify(schema.type)}`,
+    });
+  }
+  if (
+    root && schema.type === "OBJECT" &&
+    !(isObj(schema.properties) && Object.keys(schema.properties).length > 0)
+  ) {
+    out.push({
+      code: "empty_object",
+      path: `${path}/properties`,
+      tool,
+      message:
+        "properties must be non-empty for an OBJECT; omit parameters for a function without arguments",
+    });
+  }
+  for (const [key, value] of Object.entries(schema)) {
+    const p = `${path}/${esc(key)}`;
+    if (allowed !== undefined && !allowed.has(key)) {
+      out.push({
+        code: "unsupported_keyword",
+        path: p,
+        tool,
+        message: `Gemini's Schema has no field ${key}`,
+      });
+      continue;
+    }
+    if (key === "type" && (typeof value !== "string" || !OPENAPI_TYPES.has(value))) {
+      out.push({
+        code: "invalid_type",
+        path: p,
+        tool,
+        message: `type must be one of ${[...OPENAPI_TYPES].join(", ")}`,
+      });
+    } else if (
+      key === "enum" && (!Array.isArray(value) || value.some((v) => typeof v !== "string"))
+    ) {
+      out.push({ code: "invalid_enum", path: p, tool, message: "enum values must be strings" });
+    } else if (key === "format" && formats !== undefined && !formats.has(value as string)) {
+      out.push({
+        code: "unsupported_format",
+        path: p,
+        tool,
+        message: `format ${JSON.stringify(value)} is not supported`,
+      });
+    } else if (key === "required" && Array.isArray(value)) {
+      const props = isObj(schema.properties) ? schema.properties : {};
+      value.forEach((n, i) => {
+        if (typeof n !== "string" || !Object.hasOwn(props, n)) {
+          out.push({
+            code: "required_missing",
+            path: `${p}/${i}`,
+            tool,
+            message: `required ${JSON.stringify(n)} is not in properties`,
+          });
+        }
+      });
+    } else if (key === "properties" && isObj(value)) {
+      for (const [name, v] of Object.entries(value)) {
+        checkOpenApi(v, `${p}/${esc(name)}`, tool, profile, false, out);
+      }
+    } else if (key === "items") checkOpenApi(value, p, tool, profile, false, out);
+    else if (key === "anyOf" && Array.isArray(value)) {
+      value.forEach((v, i) => checkOpenApi(v, `${p}/${i}`, tool, profile, false, out));
+    }
+  }
+}

@@ -1,0 +1,143 @@
+// Private: pieces shared by the provider adapters (names, tool-level fields, shape checks).
+
+import type { ToolIssue } from "../model/errors.ts";
+import { parseToolId } from "../model/tool_id.ts";
+import type { CanonicalTool } from "./canonical_tool.ts";
+import { InvalidProviderToolError } from "./errors.ts";
+import { clone, isObj, type Obj } from "./_json.ts";
+import { decodeToolName, encodeToolName } from "./names.ts";
+import type { ProviderProfile } from "./profile.ts";
+import type { ConvertOptions } from "./registry.ts";
+import type { WarningSink } from "./_walk.ts";
+
+const TOOL_FIELDS = [
+  "title",
+  "outputSchema",
+  "annotations",
+  "icons",
+  "execution",
+  "_meta",
+  "version",
+  "tags",
+] as const;
+
+/** Warns about every tool-level field the target has no place for. */
+export function dropToolFields(
+  tool: CanonicalTool,
+  sink: WarningSink,
+  keep: readonly string[] = [],
+): void {
+  for (const field of TOOL_FIELDS) {
+    if (tool[field] === undefined || keep.includes(field)) continue;
+    sink.add(`/${field}`, field, "dropped", "none", `${sink.to} tools have no ${field}`);
+  }
+}
+
+/** The provider name of a canonical tool, warning when it needs a name map to decode. */
+export function providerName(
+  tool: CanonicalTool,
+  profile: ProviderProfile,
+  options: ConvertOptions | undefined,
+  sink: WarningSink,
+): string {
+  const id = tool.namespace ? `${tool.namespace}:${tool.name}` : tool.name;
+  const name = options?.names !== undefined
+    ? options.names.toProvider(id)
+    : encodeToolName(id, profile);
+  if (decodeToolName(name, profile) !== id) {
+    sink.add(
+      "/name",
+      "name",
+      "rewritten",
+      "none",
+      `tool ID ${JSON.stringify(id)} is written as ${
+        JSON.stringify(name)
+      }; map tool calls back with a ToolNameMap`,
+    );
+  }
+  return name;
+}
+
+/** The canonical name and namespace of a provider name. */
+export function canonicalName(
+  name: string,
+  profile: ProviderProfile,
+  options: ConvertOptions | undefined,
+  sink: WarningSink,
+): { name: string; namespace?: string } {
+  let id: string | undefined;
+  if (options?.names?.has(name)) id = options.names.toCanonical(name);
+  else id = decodeToolName(name, profile);
+  if (id !== undefined) {
+    const parsed = parseToolId(id);
+    return parsed.namespace === ""
+      ? { name: parsed.name }
+      : { name: parsed.name, namespace: parsed.namespace };
+  }
+  const safe = name.replace(/[^A-Za-z0-9_.-]/g, "_").slice(0, 128) || "_";
+  sink.add(
+    "/name",
+    "name",
+    "rewritten",
+    "none",
+    `provider name ${
+      JSON.stringify(name)
+    } cannot be decoded into a tool ID without a ToolNameMap; it is kept as the name ${
+      JSON.stringify(safe)
+    }`,
+  );
+  return { name: safe };
+}
+
+/** Throws when issues were found. */
+export function check(format: string, issues: ToolIssue[]): void {
+  if (issues.length > 0) throw new InvalidProviderToolError(format, issues);
+}
+
+/** Reads an input schema: an object schema, `type: "object"` added when absent. */
+export function readInputSchema(
+  format: string,
+  value: unknown,
+  path: string,
+  sink: WarningSink,
+  issues: ToolIssue[],
+): Obj {
+  if (value === undefined) return { type: "object" };
+  if (!isObj(value)) {
+    issues.push({ path, message: "must be a JSON Schema object" });
+    return { type: "object" };
+  }
+  const schema = clone(value);
+  if (schema.type === undefined) {
+    sink.add(
+      "/inputSchema/type",
+      "type",
+      "rewritten",
+      "none",
+      `${format} schema has no root type; tool arguments are objects, so type "object" is added`,
+    );
+    return { type: "object", ...schema };
+  }
+  if (schema.type !== "object") {
+    issues.push({
+      path: `${path}/type`,
+      message: `must be "object", found ${JSON.stringify(schema.type)}`,
+    });
+  }
+  return schema;
+}
+
+/** The fields of `tool` other than `known`, copied. */
+export function otherFields(tool: Obj, known: readonly string[]): Obj {
+  const out: Obj = {};
+  for (const [key, value] of Object.entries(tool)) {
+    if (!known.includes(key)) out[key] = clone(value);
+  }
+  return out;
+}
+
+/** Provider fields of a format from a canonical tool (empty object when none). */
+export function fieldsOf(tool: CanonicalTool, format: string): Obj {
+  const found = tool.providerFields?.[format];
+  return isObj(found) ? found : {};
+}

@@ -1,0 +1,237 @@
+/**
+ * The Gemini adapter: function declarations with `parameters` (the OpenAPI 3.0
+ * subset) or `parametersJsonSchema`, and `response` / `responseJsonSchema`.
+ *
+ * @module
+ */
+
+import type { ToolIssue } from "../model/errors.ts";
+import type { ToolObjectSchema as ToolObjectSchemaLike } from "../model/tool.ts";
+import type { CanonicalTool } from "./canonical_tool.ts";
+import { clone, isObj, type Obj } from "./_json.ts";
+import { IDENTITY_NORMALIZER } from "./normalizer.ts";
+import { GEMINI_JSON_SCHEMA_PROFILE, GEMINI_PROFILE } from "./profile.ts";
+import type { Adapter, CanonicalResult, ConversionResult, ConvertOptions } from "./registry.ts";
+import { walkSchema, WarningSink } from "./_walk.ts";
+import { fromOpenApi, toOpenApi } from "./_openapi.ts";
+import {
+  canonicalName,
+  check,
+  dropToolFields,
+  fieldsOf,
+  otherFields,
+  providerName,
+} from "./_provider.ts";
+
+/** A Gemini function declaration. */
+export interface GeminiFunctionDeclaration {
+  /** The function name (`[A-Za-z0-9_:.-]`, at most 128). */
+  name: string;
+  /** What the function does. */
+  description?: string;
+  /** The arguments as an OpenAPI 3.0 Schema subset (exclusive with `parametersJsonSchema`). */
+  parameters?: Record<string, unknown>;
+  /** The arguments as JSON Schema (exclusive with `parameters`). */
+  parametersJsonSchema?: Record<string, unknown>;
+  /** The result as an OpenAPI 3.0 Schema subset. */
+  response?: Record<string, unknown>;
+  /** The result as JSON Schema. */
+  responseJsonSchema?: Record<string, unknown>;
+  /** Any other field of the API, kept as it is. */
+  [field: string]: unknown;
+}
+
+const FIELDS = [
+  "name",
+  "description",
+  "parameters",
+  "parametersJsonSchema",
+  "response",
+  "responseJsonSchema",
+];
+const EXTRA = ["const", "examples", "exclusiveMinimum", "exclusiveMaximum"];
+
+function hasProperties(schema: Obj): boolean {
+  return isObj(schema.properties) && Object.keys(schema.properties).length > 0;
+}
+
+function write(
+  schema: Obj,
+  base: string,
+  json: boolean,
+  sink: WarningSink,
+  describe: boolean,
+): Obj {
+  if (json) {
+    const walked = walkSchema(schema, {
+      profile: GEMINI_JSON_SCHEMA_PROFILE,
+      from: "canonical",
+      to: "gemini",
+      base,
+      describe,
+      dropSchema: true,
+    });
+    for (const w of walked.warnings) sink.add(w.path, w.feature, w.action, w.effect, w.message);
+    return walked.schema;
+  }
+  const walked = walkSchema(schema, {
+    profile: GEMINI_PROFILE.schema,
+    from: "canonical",
+    to: "gemini",
+    base,
+    describe,
+    extra: EXTRA,
+  });
+  for (const w of walked.warnings) sink.add(w.path, w.feature, w.action, w.effect, w.message);
+  return toOpenApi(walked.schema, walked.origin, sink, base, describe) as Obj;
+}
+
+/**
+ * Gemini function declarations. `parameters` by default (types mapped to
+ * `STRING`, `OBJECT`, ..., `nullable`, string-only enums, local `$ref`s
+ * inlined with recursion cut and reported); `{ geminiSchema:
+ * "parametersJsonSchema" }` writes near-full JSON Schema instead. An output
+ * schema becomes `response` / `responseJsonSchema`.
+ *
+ * @example
+ * ```ts
+ * import { defaultRegistry } from "@toolfoundation/core/adapter";
+ *
+ * const tool = {
+ *   name: "search",
+ *   inputSchema: {
+ *     type: "object",
+ *     properties: { q: { type: ["string", "null"] }, n: { type: "integer", exclusiveMinimum: 0 } },
+ *   },
+ * };
+ * const out = defaultRegistry().convert(tool, "mcp", "gemini");
+ * console.log(JSON.stringify(out.tool));
+ * // {"name":"search","parameters":{"type":"OBJECT","properties":{"q":{"type":"STRING","nullable":true},"n":{"type":"INTEGER","minimum":1}}}}
+ * ```
+ */
+export const geminiAdapter: Adapter<GeminiFunctionDeclaration> = {
+  format: "gemini",
+  profile: GEMINI_PROFILE,
+
+  toCanonical(tool: unknown, options?: ConvertOptions): CanonicalResult {
+    const profile = options?.profile ?? GEMINI_PROFILE;
+    const sink = new WarningSink("gemini", "canonical");
+    if (!isObj(tool)) {
+      check("gemini", [{ path: "", message: "must be an object" }]);
+      return undefined as never;
+    }
+    const issues: ToolIssue[] = [];
+    if (typeof tool.name !== "string" || tool.name === "") {
+      issues.push({ path: "/name", message: "must be a non-empty string" });
+    }
+    if (tool.description !== undefined && typeof tool.description !== "string") {
+      issues.push({ path: "/description", message: "must be a string" });
+    }
+    if (tool.parameters !== undefined && tool.parametersJsonSchema !== undefined) {
+      issues.push({
+        path: "/parametersJsonSchema",
+        message: "parameters and parametersJsonSchema are mutually exclusive",
+      });
+    }
+    for (const key of ["parameters", "parametersJsonSchema", "response", "responseJsonSchema"]) {
+      if (tool[key] !== undefined && !isObj(tool[key])) {
+        issues.push({ path: `/${key}`, message: "must be a schema object" });
+      }
+    }
+    check("gemini", issues);
+    const json = tool.parametersJsonSchema !== undefined;
+    let input: Obj = json
+      ? clone(tool.parametersJsonSchema as Obj)
+      : tool.parameters !== undefined
+      ? fromOpenApi(tool.parameters) as Obj
+      : { type: "object" };
+    if (input.type === undefined) input = { type: "object", ...input };
+    if (input.type !== "object") {
+      check("gemini", [{
+        path: json ? "/parametersJsonSchema/type" : "/parameters/type",
+        message: `must be OBJECT, found ${JSON.stringify(input.type)}`,
+      }]);
+    }
+    const canonical: CanonicalTool = {
+      ...canonicalName(tool.name as string, profile, options, sink),
+      ...(typeof tool.description === "string" ? { description: tool.description } : {}),
+      inputSchema: input as ToolObjectSchemaLike,
+    };
+    const response = tool.responseJsonSchema !== undefined
+      ? clone(tool.responseJsonSchema as Obj)
+      : tool.response !== undefined
+      ? fromOpenApi(tool.response) as Obj
+      : undefined;
+    if (response !== undefined) {
+      if (response.type === "object") canonical.outputSchema = response as ToolObjectSchemaLike;
+      else {
+        const key = tool.responseJsonSchema !== undefined ? "responseJsonSchema" : "response";
+        sink.add(
+          `/${key}`,
+          key,
+          "dropped",
+          "none",
+          "an MCP output schema must describe an object; this response schema does not",
+        );
+      }
+    }
+    const extra = otherFields(tool, FIELDS);
+    if (json) extra.schemaField = "parametersJsonSchema";
+    if (Object.keys(extra).length > 0) canonical.providerFields = { gemini: extra };
+    return {
+      tool: canonical,
+      warnings: sink.list.map((w) => ({ ...w, path: geminiAdapter.sourcePointer(w.path, tool) })),
+    };
+  },
+
+  fromCanonical(
+    tool: CanonicalTool,
+    options?: ConvertOptions,
+  ): ConversionResult<GeminiFunctionDeclaration> {
+    const profile = options?.profile ?? GEMINI_PROFILE;
+    const sink = new WarningSink("canonical", "gemini");
+    const name = providerName(tool, profile, options, sink);
+    dropToolFields(tool, sink, ["outputSchema"]);
+    const fields = fieldsOf(tool, "gemini");
+    const json = (options?.geminiSchema ?? fields.schemaField) === "parametersJsonSchema";
+    const describe = options?.describeDropped ?? true;
+    const out: Obj = { name };
+    if (tool.description !== undefined) out.description = tool.description;
+    const params = write(tool.inputSchema, "/inputSchema", json, sink, describe);
+    if (json) out.parametersJsonSchema = params;
+    else if (hasProperties(params) || params.anyOf !== undefined) out.parameters = params;
+    else if (tool.inputSchema.properties !== undefined) {
+      sink.add(
+        "/inputSchema/properties",
+        "properties",
+        "dropped",
+        "none",
+        "a function without arguments is declared without parameters (Gemini rejects an OBJECT without properties)",
+      );
+    }
+    if (tool.outputSchema !== undefined) {
+      const response = write(tool.outputSchema, "/outputSchema", json, sink, describe);
+      out[json ? "responseJsonSchema" : "response"] = response;
+    }
+    for (const [key, value] of Object.entries(fields)) {
+      if (key !== "schemaField" && !Object.hasOwn(out, key)) out[key] = clone(value);
+    }
+    return {
+      tool: out as GeminiFunctionDeclaration,
+      warnings: sink.list,
+      normalizer: IDENTITY_NORMALIZER,
+    };
+  },
+
+  sourcePointer(pointer: string, tool: unknown): string {
+    const json = isObj(tool) && tool.parametersJsonSchema !== undefined;
+    const jsonOut = isObj(tool) && tool.responseJsonSchema !== undefined;
+    if (pointer.startsWith("/inputSchema")) {
+      return `/${json ? "parametersJsonSchema" : "parameters"}${pointer.slice(12)}`;
+    }
+    if (pointer.startsWith("/outputSchema")) {
+      return `/${jsonOut ? "responseJsonSchema" : "response"}${pointer.slice(13)}`;
+    }
+    return pointer;
+  },
+};

@@ -1,0 +1,80 @@
+/**
+ * The MCP adapter: MCP `Tool` (with toolfoundation's namespace, version and
+ * tags) ↔ canonical, lossless both ways.
+ *
+ * @module
+ */
+
+import type { Tool } from "../model/tool.ts";
+import { validateTool } from "../model/validate_tool.ts";
+import {
+  type CanonicalTool,
+  PROVIDER_FIELDS_META_KEY,
+  type ProviderFields,
+} from "./canonical_tool.ts";
+import { clone, deepEqual, isObj } from "./_json.ts";
+import { MCP_PROFILE } from "./profile.ts";
+import type { Adapter, CanonicalResult, ConversionResult, ConvertOptions } from "./registry.ts";
+import { IDENTITY_NORMALIZER } from "./normalizer.ts";
+import { WarningSink } from "./_walk.ts";
+
+/**
+ * MCP ↔ canonical. Reading validates the tool (`validateTool`) and keeps every
+ * field and keyword; provider-only fields of the canonical tool are kept in
+ * `_meta["dev.toolfoundation/provider-fields"]` so that they survive a trip
+ * through MCP.
+ *
+ * @example Lossless round trip
+ * ```ts
+ * import { mcpAdapter } from "@toolfoundation/core/adapter";
+ *
+ * const tool = {
+ *   name: "t",
+ *   inputSchema: { type: "object" as const, properties: { x: { const: null, "x-note": 1 } } },
+ *   outputSchema: { type: "object" as const },
+ *   annotations: { readOnlyHint: true },
+ *   tags: ["a"],
+ * };
+ * const back = mcpAdapter.fromCanonical(mcpAdapter.toCanonical(tool).tool).tool;
+ * console.log(JSON.stringify(back) === JSON.stringify(tool)); // true
+ * ```
+ */
+export const mcpAdapter: Adapter<Tool> = {
+  format: "mcp",
+  profile: MCP_PROFILE,
+
+  toCanonical(tool: unknown, _options?: ConvertOptions): CanonicalResult {
+    validateTool(tool);
+    const canonical: CanonicalTool = clone(tool);
+    const stash = isObj(tool._meta) ? tool._meta[PROVIDER_FIELDS_META_KEY] : undefined;
+    if (isObj(stash)) canonical.providerFields = clone(stash) as ProviderFields;
+    return { tool: canonical, warnings: [] };
+  },
+
+  fromCanonical(tool: CanonicalTool, _options?: ConvertOptions): ConversionResult<Tool> {
+    const sink = new WarningSink("canonical", "mcp");
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(tool)) {
+      if (key !== "providerFields") out[key] = clone(value);
+    }
+    const fields = tool.providerFields;
+    if (fields !== undefined && Object.keys(fields).length > 0) {
+      const meta = isObj(out._meta) ? out._meta : {};
+      if (!deepEqual(meta[PROVIDER_FIELDS_META_KEY], fields)) {
+        out._meta = { ...meta, [PROVIDER_FIELDS_META_KEY]: clone(fields) };
+        sink.add(
+          `/_meta/${PROVIDER_FIELDS_META_KEY.replaceAll("~", "~0").replaceAll("/", "~1")}`,
+          "providerFields",
+          "rewritten",
+          "none",
+          `provider-only fields (${Object.keys(fields).join(", ")}) are kept in _meta`,
+        );
+      }
+    }
+    return { tool: out as unknown as Tool, warnings: sink.list, normalizer: IDENTITY_NORMALIZER };
+  },
+
+  sourcePointer(pointer: string, _tool: unknown): string {
+    return pointer;
+  },
+};

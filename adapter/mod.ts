@@ -1,0 +1,74 @@
+/**
+ * Adapters: exact, loud conversion of tools between MCP, OpenAI (Chat
+ * Completions and Responses), Anthropic and Gemini, through one canonical
+ * form.
+ *
+ * - {@linkcode defaultRegistry} converts between any two formats; every
+ *   keyword or field that is dropped, rewritten or moved comes back as a
+ *   {@linkcode FeatureLossWarning} with a JSON Pointer into the source tool.
+ * - Strict modes produce schemas the provider accepts, with an
+ *   {@linkcode InputNormalizer} that maps the model's `null`s back to "absent".
+ * - {@linkcode ToolNameMap} maps `namespace:name` to provider names and back.
+ * - {@linkcode preflight} finds what a provider would reject before a request.
+ * - Provider rules are dated data ({@linkcode ProviderProfile}).
+ *
+ * Pure: no I/O, inputs are never mutated, output (warnings included) is
+ * deterministic. No `node:` modules and no MCP SDK.
+ *
+ * @example MCP → OpenAI strict, and the model's arguments back
+ * ```ts
+ * import { defaultRegistry } from "@toolfoundation/core/adapter";
+ *
+ * const tool = {
+ *   name: "send",
+ *   namespace: "email",
+ *   inputSchema: {
+ *     type: "object",
+ *     properties: {
+ *       to: { type: "array", items: { type: "string", format: "email" }, minItems: 1 },
+ *       subject: { type: "string", minLength: 1, maxLength: 200 },
+ *       cc: { type: "array", items: { type: "string", format: "email" } },
+ *     },
+ *     required: ["to", "subject"],
+ *     additionalProperties: false,
+ *   },
+ * };
+ * const result = defaultRegistry().convert(tool, "mcp", "openai", { strict: true });
+ * const fn = (result.tool as { function: { name: string } }).function;
+ * console.log(fn.name); // email__send
+ * for (const w of result.warnings) console.log(w.path, w.feature, w.action, w.effect);
+ * // /inputSchema/properties/subject/minLength moved-to-description widens
+ * // /inputSchema/properties/subject/maxLength moved-to-description widens
+ * // /inputSchema/properties/cc required rewritten none
+ * console.log(result.normalizer.normalize({ to: ["a@b.c"], subject: "hi", cc: null }));
+ * // { to: [ "a@b.c" ], subject: "hi" }
+ * ```
+ *
+ * @module
+ */
+
+export * from "./canonical_tool.ts";
+export * from "./warning.ts";
+export * from "./errors.ts";
+export * from "./profile.ts";
+export * from "./names.ts";
+export * from "./normalizer.ts";
+export * from "./registry.ts";
+export * from "./default_registry.ts";
+export * from "./mcp_adapter.ts";
+export * from "./openai_adapter.ts";
+export * from "./anthropic_adapter.ts";
+export * from "./gemini_adapter.ts";
+export * from "./preflight.ts";
+export * from "./tool_call.ts";
+
+// The model types the adapters' public API refers to.
+export type {
+  McpTool,
+  Tool,
+  ToolAnnotations,
+  ToolExecution,
+  ToolIcon,
+  ToolObjectSchema,
+} from "../model/tool.ts";
+export { ToolFoundationError, type ToolIssue } from "../model/errors.ts";

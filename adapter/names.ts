@@ -1,0 +1,195 @@
+/**
+ * Tool names: a reversible, collision-free mapping from canonical tool IDs
+ * (`namespace:name`) to each provider's allowed characters and length, and
+ * back from the name in a provider's tool call.
+ *
+ * The encoding joins namespace and name with the profile's separator (`__`
+ * where `:` is illegal). When that is lossy (a `.` where dots are illegal, a
+ * `__` that would split wrongly, an illegal first character) or too long, the
+ * readable part is cut and a short hash of the full ID is appended
+ * (`_` + 8 hex digits); such names are decoded through a {@linkcode ToolNameMap}.
+ *
+ * @module
+ */
+
+import { parseToolId } from "../model/tool_id.ts";
+import { hash8 } from "./_json.ts";
+import { resolveProfile } from "./_profiles.ts";
+import { NameCollisionError, UnknownToolNameError } from "./errors.ts";
+import type { NameRules, ProviderProfile } from "./profile.ts";
+
+const HASHED = /_[0-9a-f]{8}$/;
+const cache = new WeakMap<NameRules, { all: RegExp; bad: RegExp; first?: RegExp }>();
+
+function compiled(rules: NameRules): { all: RegExp; bad: RegExp; first?: RegExp } {
+  let found = cache.get(rules);
+  if (found === undefined) {
+    found = {
+      all: new RegExp(`^[${rules.allowed}]+$`),
+      bad: new RegExp(`[^${rules.allowed}]`, "g"),
+      first: rules.firstChar === undefined ? undefined : new RegExp(`^[${rules.firstChar}]`),
+    };
+    cache.set(rules, found);
+  }
+  return found;
+}
+
+function splitId(id: string): [string, string] {
+  const i = id.indexOf(":");
+  return i < 0 ? ["", id] : [id.slice(0, i), id.slice(i + 1)];
+}
+
+function plainDecode(name: string, rules: NameRules): string {
+  const i = name.indexOf(rules.separator);
+  return i <= 0 ? name : `${name.slice(0, i)}:${name.slice(i + rules.separator.length)}`;
+}
+
+function encodeWith(id: string, rules: NameRules): string {
+  const [namespace, name] = splitId(id);
+  const simple = namespace === "" ? name : `${namespace}${rules.separator}${name}`;
+  const re = compiled(rules);
+  const lossless = simple.length > 0 &&
+    simple.length <= rules.maxLength &&
+    re.all.test(simple) &&
+    (re.first === undefined || re.first.test(simple)) &&
+    !HASHED.test(simple) &&
+    plainDecode(simple, rules) === id;
+  if (lossless) return simple;
+  let readable = simple.replace(re.bad, "_");
+  if (re.first !== undefined && !re.first.test(readable)) readable = `_${readable}`;
+  const suffix = `_${hash8(id)}`;
+  return readable.slice(0, Math.max(0, rules.maxLength - suffix.length)) + suffix;
+}
+
+function rulesOf(target: string | ProviderProfile): NameRules {
+  return resolveProfile(target).names;
+}
+
+/**
+ * The provider name of a canonical tool ID: deterministic, within the
+ * target's characters and length, and distinct for distinct IDs.
+ *
+ * @example
+ * ```ts
+ * import { encodeToolName } from "@toolfoundation/core/adapter";
+ *
+ * console.log(encodeToolName("filesystem:read_file", "openai")); // filesystem__read_file
+ * console.log(encodeToolName("filesystem:read_file", "gemini")); // filesystem:read_file
+ * console.log(encodeToolName("files.v2:read", "openai")); // files_v2__read_35f1165c
+ * ```
+ *
+ * @param id The canonical tool ID (`namespace:name` or `name`).
+ * @param target A format name or a profile.
+ * @returns The provider name.
+ */
+export function encodeToolName(id: string, target: string | ProviderProfile): string {
+  return encodeWith(id, rulesOf(target));
+}
+
+/**
+ * The canonical tool ID of a provider name, when it can be decoded without a
+ * {@linkcode ToolNameMap} (names that carry no hash suffix); else `undefined`.
+ *
+ * @example
+ * ```ts
+ * import { decodeToolName } from "@toolfoundation/core/adapter";
+ *
+ * console.log(decodeToolName("filesystem__read_file", "openai")); // filesystem:read_file
+ * console.log(decodeToolName("files_v2__read_35f1165c", "openai")); // undefined
+ * ```
+ *
+ * @param providerName The name as the provider knows it.
+ * @param target A format name or a profile.
+ * @returns The tool ID, or `undefined` when it needs a name map.
+ */
+export function decodeToolName(
+  providerName: string,
+  target: string | ProviderProfile,
+): string | undefined {
+  const rules = rulesOf(target);
+  if (typeof providerName !== "string" || providerName === "") return undefined;
+  if (HASHED.test(providerName)) return undefined;
+  const id = plainDecode(providerName, rules);
+  try {
+    parseToolId(id);
+  } catch {
+    return undefined;
+  }
+  return encodeWith(id, rules) === providerName ? id : undefined;
+}
+
+/**
+ * A two-way name table for one set of tools and one target: every ID gets a
+ * distinct provider name, and every provider name maps back to its ID.
+ *
+ * @example Mapping a model's tool call back
+ * ```ts
+ * import { ToolNameMap } from "@toolfoundation/core/adapter";
+ *
+ * const names = new ToolNameMap(["files.v2:read", "math:add"], "openai");
+ * const providerName = names.toProvider("files.v2:read");
+ * console.log(providerName); // files_v2__read_35f1165c
+ * console.log(names.toCanonical(providerName)); // files.v2:read
+ * ```
+ */
+export class ToolNameMap {
+  readonly #rules: NameRules;
+  readonly #toProvider = new Map<string, string>();
+  readonly #toCanonical = new Map<string, string>();
+
+  /**
+   * Builds the table.
+   *
+   * @param ids The canonical tool IDs (duplicates are a collision).
+   * @param target A format name or a profile.
+   * @throws {NameCollisionError} When two IDs would share a provider name.
+   */
+  constructor(ids: Iterable<string>, target: string | ProviderProfile) {
+    this.#rules = rulesOf(target);
+    for (const id of ids) {
+      const name = encodeWith(id, this.#rules);
+      const other = this.#toCanonical.get(name);
+      if (other !== undefined) throw new NameCollisionError(name, [other, id]);
+      this.#toProvider.set(id, name);
+      this.#toCanonical.set(name, id);
+    }
+  }
+
+  /** The number of tools in the table. */
+  get size(): number {
+    return this.#toProvider.size;
+  }
+
+  /**
+   * The provider name of a tool ID (computed the same way for IDs not in the table).
+   *
+   * @param id The canonical tool ID.
+   * @returns The provider name.
+   */
+  toProvider(id: string): string {
+    return this.#toProvider.get(id) ?? encodeWith(id, this.#rules);
+  }
+
+  /**
+   * The canonical ID of a provider name.
+   *
+   * @param providerName The name in the provider's tool call.
+   * @returns The canonical tool ID.
+   * @throws {UnknownToolNameError} When the name is neither in the table nor decodable.
+   */
+  toCanonical(providerName: string): string {
+    const found = this.#toCanonical.get(providerName);
+    if (found !== undefined) return found;
+    throw new UnknownToolNameError(providerName, "no tool in this name map has that name");
+  }
+
+  /**
+   * Whether a provider name is in the table.
+   *
+   * @param providerName The provider name.
+   * @returns `true` when it maps to a tool.
+   */
+  has(providerName: string): boolean {
+    return this.#toCanonical.has(providerName);
+  }
+}

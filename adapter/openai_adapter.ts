@@ -1,0 +1,209 @@
+/**
+ * The OpenAI adapters: Chat Completions (`{type, function: {...}}`) and the
+ * Responses API (flat) function tools, with strict mode.
+ *
+ * @module
+ */
+
+import type { ToolIssue } from "../model/errors.ts";
+import type { CanonicalTool } from "./canonical_tool.ts";
+import { clone, isObj, type Obj } from "./_json.ts";
+import { createNormalizer } from "./_normalizer.ts";
+import { IDENTITY_NORMALIZER } from "./normalizer.ts";
+import { OPENAI_PROFILE, OPENAI_RESPONSES_PROFILE, type ProviderProfile } from "./profile.ts";
+import type { Adapter, CanonicalResult, ConversionResult, ConvertOptions } from "./registry.ts";
+import { walkSchema, WarningSink } from "./_walk.ts";
+import {
+  canonicalName,
+  check,
+  dropToolFields,
+  fieldsOf,
+  otherFields,
+  providerName,
+  readInputSchema,
+} from "./_provider.ts";
+import { strictOrNot } from "./_strict.ts";
+
+/** An OpenAI Chat Completions function tool. */
+export interface OpenAIChatTool {
+  /** Always `"function"`. */
+  type: "function";
+  /** The function. */
+  function: {
+    /** The function name (`[A-Za-z0-9_-]`, at most 64). */
+    name: string;
+    /** What the function does. */
+    description?: string;
+    /** JSON Schema of the arguments. */
+    parameters?: Record<string, unknown>;
+    /** Strict mode. */
+    strict?: boolean;
+  };
+}
+
+/** An OpenAI Responses API function tool. */
+export interface OpenAIResponsesTool {
+  /** Always `"function"`. */
+  type: "function";
+  /** The function name (`[A-Za-z0-9_-]`, at most 64). */
+  name: string;
+  /** What the function does. */
+  description?: string;
+  /** JSON Schema of the arguments. */
+  parameters?: Record<string, unknown>;
+  /** Strict mode (the API's default is strict when absent, so it is always written). */
+  strict?: boolean;
+}
+
+const FIELDS = ["name", "description", "parameters", "strict"];
+
+function make<T>(format: string, flat: boolean, builtin: ProviderProfile): Adapter<T> {
+  const root = flat ? "" : "/function";
+  const sourcePointer = (pointer: string): string => {
+    if (pointer.startsWith("/inputSchema")) return `${root}/parameters${pointer.slice(12)}`;
+    if (pointer === "/name" || pointer === "/description") return `${root}${pointer}`;
+    return pointer;
+  };
+  return {
+    format,
+    profile: builtin,
+
+    toCanonical(tool: unknown, options?: ConvertOptions): CanonicalResult {
+      const profile = options?.profile ?? builtin;
+      const sink = new WarningSink(format, "canonical");
+      const issues: ToolIssue[] = [];
+      if (!isObj(tool)) {
+        check(format, [{ path: "", message: "must be an object" }]);
+        return undefined as never;
+      }
+      if (tool.type !== "function") issues.push({ path: "/type", message: 'must be "function"' });
+      const fn = flat ? tool : tool.function;
+      if (!isObj(fn)) {
+        issues.push({ path: "/function", message: "must be an object with name and parameters" });
+        check(format, issues);
+        return undefined as never;
+      }
+      if (typeof fn.name !== "string" || fn.name === "") {
+        issues.push({ path: `${root}/name`, message: "must be a non-empty string" });
+      }
+      if (fn.description !== undefined && typeof fn.description !== "string") {
+        issues.push({ path: `${root}/description`, message: "must be a string" });
+      }
+      const inputSchema = readInputSchema(
+        format,
+        fn.parameters,
+        `${root}/parameters`,
+        sink,
+        issues,
+      );
+      check(format, issues);
+      const canonical: CanonicalTool = {
+        ...canonicalName(fn.name as string, profile, options, sink),
+        ...(typeof fn.description === "string" ? { description: fn.description } : {}),
+        inputSchema: inputSchema as CanonicalTool["inputSchema"],
+      };
+      const extra: Obj = otherFields(fn, flat ? [...FIELDS, "type"] : FIELDS);
+      if (fn.strict !== undefined) extra.strict = fn.strict;
+      if (Object.keys(extra).length > 0) canonical.providerFields = { openai: extra };
+      return {
+        tool: canonical,
+        warnings: sink.list.map((w) => ({ ...w, path: sourcePointer(w.path) })),
+      };
+    },
+
+    fromCanonical(tool: CanonicalTool, options?: ConvertOptions): ConversionResult<T> {
+      const profile = options?.profile ?? builtin;
+      const sink = new WarningSink("canonical", format);
+      const name = providerName(tool, profile, options, sink);
+      dropToolFields(tool, sink);
+      const fields = fieldsOf(tool, "openai");
+      const requested = options?.strict ??
+        (typeof fields.strict === "boolean" ? fields.strict : "auto");
+      const decision = strictOrNot(
+        requested,
+        profile.strictSchema,
+        sink,
+        (strictProfile) =>
+          strictProfile === undefined
+            ? { schema: clone(tool.inputSchema) as Obj, warnings: [], nullable: new Map() }
+            : walkSchema(tool.inputSchema, {
+              profile: strictProfile,
+              from: "canonical",
+              to: format,
+              base: "/inputSchema",
+              describe: options?.describeDropped ?? true,
+            }),
+      );
+      const fn: Obj = { name };
+      if (tool.description !== undefined) fn.description = tool.description;
+      fn.parameters = decision.schema;
+      fn.strict = decision.applied;
+      for (const [key, value] of Object.entries(fields)) {
+        if (key !== "strict" && !Object.hasOwn(fn, key)) fn[key] = clone(value);
+      }
+      const out = flat ? { type: "function", ...fn } : { type: "function", function: fn };
+      const normalizer = decision.applied
+        ? createNormalizer(decision.schema, decision.nullable) ?? IDENTITY_NORMALIZER
+        : IDENTITY_NORMALIZER;
+      return {
+        tool: out as T,
+        warnings: sink.list,
+        normalizer,
+        strict: { requested, applied: decision.applied, reasons: decision.reasons },
+      };
+    },
+
+    sourcePointer(pointer: string, _tool: unknown): string {
+      return sourcePointer(pointer);
+    },
+  };
+}
+
+/**
+ * OpenAI Chat Completions function tools. `strict` defaults to `"auto"`.
+ *
+ * @example
+ * ```ts
+ * import { mcpAdapter, openaiAdapter } from "@toolfoundation/core/adapter";
+ *
+ * const canonical = mcpAdapter.toCanonical({
+ *   name: "get_weather",
+ *   inputSchema: {
+ *     type: "object",
+ *     properties: { city: { type: "string" }, unit: { enum: ["c", "f"] } },
+ *     required: ["city"],
+ *     additionalProperties: false,
+ *   },
+ * }).tool;
+ * const { tool, strict } = openaiAdapter.fromCanonical(canonical);
+ * console.log(strict?.applied, tool.function.parameters?.required); // true [ "city", "unit" ]
+ * ```
+ */
+export const openaiAdapter: Adapter<OpenAIChatTool> = make<OpenAIChatTool>(
+  "openai",
+  false,
+  OPENAI_PROFILE,
+);
+
+/**
+ * OpenAI Responses API function tools (flat shape). `strict` is always
+ * written, because the API treats an absent flag as strict.
+ *
+ * @example
+ * ```ts
+ * import { openaiResponsesAdapter } from "@toolfoundation/core/adapter";
+ *
+ * const { tool } = openaiResponsesAdapter.toCanonical({
+ *   type: "function",
+ *   name: "math__add",
+ *   parameters: { type: "object", properties: { a: { type: "number" } } },
+ *   strict: false,
+ * });
+ * console.log(tool.namespace, tool.name); // math add
+ * ```
+ */
+export const openaiResponsesAdapter: Adapter<OpenAIResponsesTool> = make<OpenAIResponsesTool>(
+  "openai-responses",
+  true,
+  OPENAI_RESPONSES_PROFILE,
+);
