@@ -1,0 +1,135 @@
+// Private: runChain and runChainStream.
+
+import { RunError } from "./errors.ts";
+import type { ChainResult, ChainStep, ChainStepResult, ChainStreamEvent } from "./chain.ts";
+import { classify } from "./_execute.ts";
+import { AsyncQueue } from "./_queue.ts";
+import type { Execute, RunHooks } from "./_hooks.ts";
+import { StreamClosedError } from "./_stream_run.ts";
+import { serializeError } from "./stream.ts";
+
+/** Options of a chain (the public `ChainOptions`). */
+export interface ChainRunOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+interface ChainHooks {
+  started?(index: number, step: ChainStep, args: Record<string, unknown>): void;
+  finished?(step: ChainStepResult): void;
+  hooks?(index: number, step: ChainStep): RunHooks;
+}
+
+function stepArgs(step: ChainStep, previous: ChainStepResult | undefined): Record<string, unknown> {
+  const args = { ...(step.args ?? {}) };
+  if (step.usePrevious && previous?.result !== undefined) {
+    args.previous = previous.result.structured;
+  }
+  return args;
+}
+
+async function drive(
+  execute: Execute,
+  steps: readonly ChainStep[],
+  options: ChainRunOptions | undefined,
+  on: ChainHooks,
+): Promise<ChainResult> {
+  if (!Array.isArray(steps)) throw new TypeError("runChain: steps must be an array");
+  const results: ChainStepResult[] = [];
+  let previous: ChainStepResult | undefined;
+  for (let index = 0; index < steps.length; index++) {
+    const step = steps[index];
+    const args = stepArgs(step, previous);
+    on.started?.(index, step, args);
+    const record: ChainStepResult = { index, toolId: step.toolId, args };
+    try {
+      record.result = await execute(step.toolId, args, {
+        signal: options?.signal,
+        timeoutMs: step.timeoutMs ?? options?.timeoutMs,
+      }, on.hooks?.(index, step));
+    } catch (error) {
+      record.error = error instanceof RunError ? error : classify(error, { toolId: step.toolId });
+    }
+    results.push(record);
+    on.finished?.(record);
+    if (record.error !== undefined) {
+      return {
+        ok: false,
+        steps: results,
+        failed: record,
+        structured: previous?.result?.structured,
+      };
+    }
+    previous = record;
+  }
+  return { ok: true, steps: results, structured: previous?.result?.structured };
+}
+
+export function runChainSteps(
+  execute: Execute,
+  steps: readonly ChainStep[],
+  options: ChainRunOptions | undefined,
+): Promise<ChainResult> {
+  try {
+    return drive(execute, steps, options, {});
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+export async function* streamChain(
+  execute: Execute,
+  steps: readonly ChainStep[],
+  options: ChainRunOptions | undefined,
+): AsyncGenerator<ChainStreamEvent, void, undefined> {
+  const queue = new AsyncQueue<ChainStreamEvent>();
+  const stop = new AbortController();
+  const signal = options?.signal === undefined
+    ? stop.signal
+    : AbortSignal.any([options.signal, stop.signal]);
+  const running = drive(execute, steps, { ...options, signal }, {
+    started: (index, step, args) =>
+      queue.push({ kind: "step_started", index, toolId: step.toolId, data: { args } }),
+    finished: (record) =>
+      queue.push({
+        kind: "step_finished",
+        index: record.index,
+        toolId: record.toolId,
+        data: record,
+      }),
+    hooks: (index, step) => ({
+      onProgress: (data) => queue.push({ kind: "progress", index, toolId: step.toolId, data }),
+      onChunk: (data) => queue.push({ kind: "chunk", index, toolId: step.toolId, data }),
+    }),
+  }).then(
+    (chain) => {
+      const last = chain.steps[chain.steps.length - 1];
+      if (chain.ok) {
+        queue.push({
+          kind: "done",
+          index: last?.index ?? -1,
+          toolId: last?.toolId ?? "",
+          data: chain,
+        });
+      } else {
+        queue.push({
+          kind: "error",
+          index: chain.failed!.index,
+          toolId: chain.failed!.toolId,
+          data: serializeError(chain.failed!.error),
+          chain,
+        });
+      }
+    },
+    (error) => {
+      const chain: ChainResult = { ok: false, steps: [] };
+      queue.push({ kind: "error", index: -1, toolId: "", data: serializeError(error), chain });
+    },
+  ).finally(() => queue.end());
+  try {
+    for await (const event of queue) yield event;
+  } finally {
+    stop.abort(new StreamClosedError());
+    await running;
+  }
+}

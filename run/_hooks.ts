@@ -1,0 +1,25 @@
+// Private: the shape of the runner's internal pipeline, shared with the stream and chain helpers.
+
+import type { ProgressUpdate } from "./local.ts";
+import type { RunResult } from "./result.ts";
+
+/** Progress and chunk hooks of one execution. */
+export interface RunHooks {
+  onProgress?: (update: ProgressUpdate) => void;
+  onChunk?: (chunk: unknown) => void;
+}
+
+/** Options the pipeline accepts (the public `RunOptions`). */
+export interface ExecuteOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  onProgress?: (update: ProgressUpdate) => void;
+}
+
+/** The runner's pipeline. */
+export type Execute = (
+  toolId: string,
+  args: Record<string, unknown> | undefined,
+  options: ExecuteOptions | undefined,
+  hooks: RunHooks | undefined,
+) => Promise<RunResult>;

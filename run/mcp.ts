@@ -1,0 +1,154 @@
+/**
+ * MCP backends: how to reach an MCP server (stdio or Streamable HTTP), and the
+ * conversion of the tools it lists into model tools.
+ *
+ * The MCP SDK is loaded only when the first connection opens, so importing the
+ * runner costs nothing for programs that never talk MCP.
+ *
+ * @module
+ */
+
+import type { Tool, ToolObjectSchema } from "../model/mod.ts";
+import type { RegisteredTool } from "./registry.ts";
+
+/** An MCP server started as a subprocess and spoken to over stdin/stdout. */
+export interface McpStdioServerConfig {
+  /** Always `"stdio"`. */
+  transport: "stdio";
+  /** The program to start. */
+  command: string;
+  /** Its arguments. */
+  args?: string[];
+  /** Extra environment variables (added to the SDK's safe default environment). */
+  env?: Record<string, string>;
+  /** The working directory. */
+  cwd?: string;
+}
+
+/** An MCP server reached over Streamable HTTP. */
+export interface McpHttpServerConfig {
+  /** Always `"http"`. */
+  transport: "http";
+  /** The endpoint URL, e.g. `http://127.0.0.1:3001/mcp`. */
+  url: string | URL;
+  /** Extra request headers (e.g. `Authorization`). */
+  headers?: Record<string, string>;
+}
+
+/** How to reach an MCP server. */
+export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
+
+/** A tool as an MCP server lists it (`tools/list`). */
+export interface McpListedTool {
+  /** The tool name on the server. */
+  name: string;
+  /** Display title. */
+  title?: string;
+  /** Description. */
+  description?: string;
+  /** Input schema. */
+  inputSchema: { type: "object"; [keyword: string]: unknown };
+  /** Output schema. */
+  outputSchema?: { type: "object"; [keyword: string]: unknown };
+  /** Annotations. */
+  annotations?: Record<string, unknown>;
+  /** Any other field. */
+  [field: string]: unknown;
+}
+
+/** A server asks the user for input (MCP `elicitation/create`). */
+export interface ElicitationRequest {
+  /** The server name. */
+  server: string;
+  /** The question for the user. */
+  message: string;
+  /** The schema of the requested form (flat object of primitive fields), for form mode. */
+  requestedSchema?: Record<string, unknown>;
+  /** Every parameter of the request, as sent. */
+  params: Record<string, unknown>;
+}
+
+/** The user's answer to an elicitation. Omitted fields that have a `default` get it. */
+export interface ElicitationResponse {
+  /** Whether the user accepted, declined or dismissed the request. */
+  action: "accept" | "decline" | "cancel";
+  /** The form values, when accepted. */
+  content?: Record<string, unknown>;
+}
+
+/**
+ * Answers elicitation requests from MCP servers. When a runner has one, its
+ * MCP clients advertise form elicitation (with defaults applied).
+ *
+ * @example
+ * ```ts
+ * import { type ElicitationHandler, Runner } from "@toolfoundation/core/run";
+ *
+ * const acceptDefaults: ElicitationHandler = () => ({ action: "accept", content: {} });
+ * const runner = new Runner({ onElicitation: acceptDefaults });
+ * await runner.close();
+ * ```
+ */
+export type ElicitationHandler = (
+  request: ElicitationRequest,
+  signal: AbortSignal,
+) => ElicitationResponse | Promise<ElicitationResponse>;
+
+/** Options of `Runner.importMcpTools`. */
+export interface ImportMcpToolsOptions {
+  /**
+   * Namespace of the imported tools. Default: the server name, so `echo` on
+   * server `everything` becomes `everything:echo`; `null` for none.
+   */
+  namespace?: string | null;
+  /** Cancels the listing. */
+  signal?: AbortSignal;
+}
+
+/** The outcome of `Runner.importMcpTools`. */
+export interface ImportMcpToolsResult {
+  /** The tools registered, each with an mcp backend. */
+  imported: RegisteredTool[];
+  /** Tools the server listed that break the model's rules, with the reason. */
+  skipped: { name: string; error: Error }[];
+}
+
+const MCP_FIELDS = [
+  "title",
+  "description",
+  "outputSchema",
+  "annotations",
+  "icons",
+  "execution",
+  "_meta",
+] as const;
+
+/**
+ * Converts a listed MCP tool into a model tool: every MCP field kept as
+ * listed, plus the namespace.
+ *
+ * @example
+ * ```ts
+ * import { fromMcpTool } from "@toolfoundation/core/run";
+ *
+ * const tool = fromMcpTool({ name: "echo", inputSchema: { type: "object" } }, "everything");
+ * console.log(tool.namespace, tool.name); // everything echo
+ * ```
+ *
+ * @param listed The tool as the server listed it.
+ * @param namespace The namespace to give it, if any.
+ * @returns The model tool.
+ */
+export function fromMcpTool(listed: McpListedTool, namespace?: string): Tool {
+  const tool: Tool = {
+    name: listed.name,
+    inputSchema: structuredClone(listed.inputSchema) as ToolObjectSchema,
+  };
+  for (const field of MCP_FIELDS) {
+    if (listed[field] !== undefined) {
+      (tool as unknown as Record<string, unknown>)[field] = structuredClone(listed[field]);
+    }
+  }
+  if (namespace) tool.namespace = namespace;
+  return tool;
+}

@@ -1,0 +1,57 @@
+/**
+ * The interface of external tool providers. Built in: `commandProvider`
+ * (a subprocess speaking JSON) and `httpProvider` (JSON over HTTP POST).
+ *
+ * @module
+ */
+
+import type { Tool } from "../model/mod.ts";
+import type { ToolContext } from "./local.ts";
+
+/** One call to a provider. */
+export interface ProviderRequest {
+  /** The provider's own ID for the tool (from the provider backend). */
+  toolId: string;
+  /** The validated arguments. */
+  args: Record<string, unknown>;
+  /** The tool definition. */
+  tool: Tool;
+}
+
+/**
+ * An external tool provider. `call` returns the structured result (a value, a
+ * promise, or an async iterable of chunks, as local handlers do) and must
+ * honour `ctx.signal`; it reports failures by throwing (a `RunError` passes
+ * through unchanged, anything else becomes an `ExecutionError`).
+ *
+ * @example A provider of one tool
+ * ```ts
+ * import { providerBackend } from "@toolfoundation/core/model";
+ * import { Runner, type ToolProvider } from "@toolfoundation/core/run";
+ *
+ * const upper: ToolProvider = {
+ *   id: "strings",
+ *   call: ({ args }) => ({ text: String(args.text).toUpperCase() }),
+ * };
+ * const runner = new Runner({ providers: [upper] });
+ * runner.registry.add(
+ *   { name: "upper", inputSchema: { type: "object" } },
+ *   providerBackend("strings", "upper"),
+ * );
+ * console.log((await runner.run("upper", { text: "hi" })).structured); // { text: "HI" }
+ * ```
+ */
+export interface ToolProvider {
+  /** The provider ID that provider backends name. */
+  readonly id: string;
+  /**
+   * Executes one tool call.
+   *
+   * @param request The provider tool ID, arguments and tool.
+   * @param ctx Signal and progress reporter.
+   * @returns The structured result.
+   */
+  call(request: ProviderRequest, ctx: ToolContext): unknown;
+  /** Releases whatever the provider holds; called by `Runner.close()`. */
+  close?(): Promise<void>;
+}

@@ -1,0 +1,65 @@
+import assert from "node:assert/strict";
+import {
+  InvalidBackendError,
+  InvalidToolError,
+  localBackend,
+  mcpBackend,
+  providerBackend,
+  type Tool,
+} from "../../model/mod.ts";
+import { ToolRegistry } from "../../run/mod.ts";
+
+const tool: Tool = { name: "add", namespace: "math", inputSchema: { type: "object" } };
+
+Deno.test("registry add stores a tool under its namespaced ID with its backends", () => {
+  const registry = new ToolRegistry();
+  const entry = registry.add(tool, [localBackend("add"), mcpBackend("calc")]);
+  assert.equal(entry.id, "math:add");
+  assert.equal(registry.get("math:add"), entry);
+  assert.deepEqual(entry.backends.map((b) => b.kind), ["local", "mcp"]);
+  assert.equal(registry.size, 1);
+  assert.deepEqual(registry.list().map((e) => e.id), ["math:add"]);
+});
+
+Deno.test("registry add keeps a frozen copy so later caller changes have no effect", () => {
+  const registry = new ToolRegistry();
+  const mine: Tool = structuredClone(tool);
+  registry.add(mine, localBackend("add"));
+  mine.description = "changed";
+  (mine.inputSchema as Record<string, unknown>).required = ["x"];
+  const stored = registry.get("math:add")!.tool;
+  assert.equal(stored.description, undefined);
+  assert.equal(stored.inputSchema.required, undefined);
+  assert.ok(Object.isFrozen(stored.inputSchema));
+});
+
+Deno.test("registry add of an existing ID replaces the tool and merges backends without duplicates", () => {
+  const registry = new ToolRegistry();
+  registry.add(tool, localBackend("add"));
+  const entry = registry.add(
+    { ...tool, description: "v2" },
+    [localBackend("add"), providerBackend("p", "add")],
+  );
+  assert.equal(entry.tool.description, "v2");
+  assert.deepEqual(entry.backends.map((b) => b.kind), ["local", "provider"]);
+});
+
+Deno.test("registry add rejects an invalid tool or backend", () => {
+  const registry = new ToolRegistry();
+  assert.throws(
+    () => registry.add({ name: "bad name", inputSchema: { type: "object" } }, localBackend("x")),
+    InvalidToolError,
+  );
+  assert.throws(() => registry.add(tool, { kind: "mcp" } as never), InvalidBackendError);
+  assert.equal(registry.size, 0);
+});
+
+Deno.test("registry remove and has reflect registration", () => {
+  const registry = new ToolRegistry();
+  registry.add(tool, localBackend("add"));
+  assert.ok(registry.has("math:add"));
+  assert.ok(registry.remove("math:add"));
+  assert.ok(!registry.has("math:add"));
+  assert.ok(!registry.remove("math:add"));
+  assert.equal(registry.get("math:add"), undefined);
+});
