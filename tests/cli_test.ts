@@ -3,6 +3,7 @@
 // for temporary manifests, exactly the flags `permissions` prints for them.
 import assert from "node:assert/strict";
 import denoJson from "../deno.json" with { type: "json" };
+import { main } from "../cli.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const COMPILE_FLAGS = denoJson.tasks.compile.split(" ").filter((a) => a.startsWith("--allow-"));
@@ -480,4 +481,28 @@ Deno.test("secrets are resolved from the environment and never echoed", async ()
   const unset = await cli(["run", manifest, "t", "--args", "{}"], { flags });
   assert.equal(unset.code, 2);
   assert.match(unset.stderr, /environment variable API_TOKEN is not set/);
+});
+
+Deno.test("on a terminal, progress is a live line on stderr, cleared before the result", async () => {
+  let out = "";
+  let err = "";
+  const code = await main(
+    ["run", "examples/tools.yaml", "util:wait", "--args", '{"ms":30,"steps":3}'],
+    {
+      io: {
+        stdout: (t) => out += t,
+        stderr: (t) => err += t,
+        stdinIsTerminal: true,
+        stderrIsTerminal: true,
+        noColor: true,
+      },
+    },
+  );
+  assert.equal(code, 0, err);
+  assert.equal(
+    err,
+    "\r\x1b[2Kutil:wait: 1/3 step 1 of 3\r\x1b[2Kutil:wait: 2/3 step 2 of 3" +
+      "\r\x1b[2Kutil:wait: 3/3 step 3 of 3\r\x1b[2K",
+  );
+  assert.ok(JSON.parse(out).waitedMs >= 0);
 });
