@@ -60,6 +60,8 @@ const OPERATIONS: Record<string, (a: number, b: number) => number> = {
 };
 
 const number = { type: "number" };
+/** Pure functions of their arguments. */
+const PURE = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
 
 /** Every built-in tool, by the name a manifest's `builtin` gives. */
 export const BUILTINS: Readonly<Record<string, BuiltinTool>> = {
@@ -83,7 +85,7 @@ export const BUILTINS: Readonly<Record<string, BuiltinTool>> = {
         additionalProperties: false,
       },
       outputSchema: { type: "object", properties: { result: number }, required: ["result"] },
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: PURE,
     },
     handler: (args) => {
       const result = OPERATIONS[args.operation as string](args.a as number, args.b as number);
@@ -111,7 +113,7 @@ export const BUILTINS: Readonly<Record<string, BuiltinTool>> = {
         properties: { text: { type: "string" } },
         required: ["text"],
       },
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: PURE,
     },
     handler: (args) => {
       const scope = { ...(args.values as object ?? {}), previous: args.previous };
@@ -157,7 +159,7 @@ export const BUILTINS: Readonly<Record<string, BuiltinTool>> = {
         },
         required: ["result"],
       },
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: PURE,
     },
     handler: (args) => {
       const previous = args.previous as { text?: unknown } | string | undefined;
@@ -198,7 +200,7 @@ export const BUILTINS: Readonly<Record<string, BuiltinTool>> = {
         properties: { value: { description: "The value found (any JSON value)" } },
         required: ["value"],
       },
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: PURE,
     },
     handler: (args) => ({
       value: pointerGet("value" in args ? args.value : args.previous, args.pointer as string),
@@ -222,7 +224,7 @@ export const BUILTINS: Readonly<Record<string, BuiltinTool>> = {
         properties: { text: { type: "string" } },
         required: ["text"],
       },
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: PURE,
     },
     handler: (args) => ({
       text: JSON.stringify(

@@ -332,20 +332,13 @@ Deno.test("a module tool runs sandboxed: reaching outside its grant is permissio
   assert.equal(outside.stdout, "");
 });
 
-Deno.test("Ctrl-C cancels a running tool and exits 130", async () => {
+/** Starts the CLI with --events, sends SIGINT after the first progress event, and waits. */
+async function interruptAfterProgress(
+  flags: string[],
+  args: string[],
+): Promise<{ code: number; stderr: string; afterSignalMs: number }> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--quiet",
-      ...COMPILE_FLAGS,
-      "cli.ts",
-      "run",
-      "examples/tools.yaml",
-      "util:wait",
-      "--events",
-      "--args",
-      '{"ms":30000,"steps":300}',
-    ],
+    args: ["run", "--quiet", ...flags, "cli.ts", ...args, "--events"],
     cwd: ROOT,
     stdin: "null",
     stdout: "piped",
@@ -353,25 +346,35 @@ Deno.test("Ctrl-C cancels a running tool and exits 130", async () => {
     env: { NO_COLOR: "1" },
   }).spawn();
   const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
-  while (!seen.includes('"kind":"progress"')) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    seen += value;
-  }
-  assert.match(seen, /"kind":"progress","toolId":"util:wait"/);
-  const started = Date.now();
-  child.kill("SIGINT");
+  let stderr = "";
+  let signalled = 0;
   while (true) {
     const { value, done } = await reader.read();
     if (done) break;
-    seen += value;
+    stderr += value;
+    if (signalled === 0 && stderr.includes('"kind":"progress"')) {
+      signalled = Date.now();
+      child.kill("SIGINT");
+    }
   }
   const status = await child.status;
   await child.stdout.cancel();
-  assert.equal(status.code, 130);
-  assert.ok(Date.now() - started < 5000, "the tool stopped promptly");
-  assert.match(seen, /"kind":"error".*"code":"cancelled"/);
+  assert.ok(signalled > 0, `no progress event before the end: ${stderr}`);
+  return { code: status.code, stderr, afterSignalMs: Date.now() - signalled };
+}
+
+Deno.test("Ctrl-C cancels a running tool and exits 130", async () => {
+  const out = await interruptAfterProgress(COMPILE_FLAGS, [
+    "run",
+    "examples/tools.yaml",
+    "util:wait",
+    "--args",
+    '{"ms":30000,"steps":300}',
+  ]);
+  assert.equal(out.code, 130, out.stderr);
+  assert.ok(out.afterSignalMs < 5000, "the tool stopped promptly");
+  assert.match(out.stderr, /"kind":"progress","toolId":"util:wait"/);
+  assert.match(out.stderr, /"kind":"error".*"code":"cancelled"/);
 });
 
 async function everythingFlags(): Promise<string[]> {
@@ -411,46 +414,16 @@ Deno.test("run and chain drive server-everything over stdio with the flags `perm
 });
 
 Deno.test("Ctrl-C during a long MCP call cancels it on the server and exits 130", async () => {
-  const flags = await everythingFlags();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--quiet",
-      ...flags,
-      "cli.ts",
-      "run",
-      "examples/everything.yaml",
-      "everything:trigger-long-running-operation",
-      "--events",
-      "--args",
-      '{"duration":30,"steps":30}',
-    ],
-    cwd: ROOT,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).spawn();
-  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
-  while (!seen.includes('"kind":"progress"')) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    seen += value;
-  }
-  assert.match(seen, /"kind":"progress"/);
-  const started = Date.now();
-  child.kill("SIGINT");
-  while (true) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    seen += value;
-  }
-  const status = await child.status;
-  await child.stdout.cancel();
-  assert.equal(status.code, 130, seen);
-  assert.ok(Date.now() - started < 10_000, "cancelled promptly, not after the 30 s operation");
-  assert.match(seen, /"code":"cancelled"/);
+  const out = await interruptAfterProgress(await everythingFlags(), [
+    "run",
+    "examples/everything.yaml",
+    "everything:trigger-long-running-operation",
+    "--args",
+    '{"duration":30,"steps":30}',
+  ]);
+  assert.equal(out.code, 130, out.stderr);
+  assert.ok(out.afterSignalMs < 10_000, "cancelled promptly, not after the 30 s operation");
+  assert.match(out.stderr, /"code":"cancelled"/);
 });
 
 Deno.test("secrets are resolved from the environment and never echoed", async () => {

@@ -8,6 +8,7 @@ import {
   serializeError,
 } from "../../run/mod.ts";
 import { buildRunner } from "../build_runner.ts";
+import type { Runner } from "../../run/mod.ts";
 import { type CliIo, diagnose, EXIT, printJson } from "../_io.ts";
 import { planPermissions } from "../permissions.ts";
 import { Redactor } from "../secrets.ts";
@@ -78,6 +79,33 @@ function resultJson(result: RunResult): unknown {
   return result.structured === undefined ? null : result.structured;
 }
 
+type Line = ReturnType<typeof progressLine>;
+
+/**
+ * Builds the runner for `ids`, runs `work` with Ctrl-C wired to its signal,
+ * reports any error, and always clears the progress line and closes the runner.
+ */
+async function execute(
+  io: CliIo,
+  redactor: Redactor,
+  events: boolean,
+  manifest: Awaited<ReturnType<typeof openManifest>>,
+  ids: string[],
+  work: (runner: Runner, signal: AbortSignal, line: Line) => Promise<number>,
+): Promise<number> {
+  const runner = await buildRunner(manifest, { tools: ids, redactor });
+  const line = progressLine(io, events);
+  try {
+    return await withInterrupt((signal) => work(runner, signal, line));
+  } catch (error) {
+    line.clear();
+    return report(io, redactor, error);
+  } finally {
+    line.clear();
+    await runner.close();
+  }
+}
+
 /** `run <manifest> <toolId>` */
 export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const redactor = new Redactor();
@@ -107,10 +135,13 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     const extraReads = values["args-file"] === undefined ? [] : [values["args-file"]];
     requirePermissions(planPermissions(manifest, { tools: [id], extraReads }));
     const args = await readArguments(io, values);
-    const runner = await buildRunner(manifest, { tools: [id], redactor });
-    const line = progressLine(io, values.events === true);
-    try {
-      return await withInterrupt(async (signal) => {
+    return await execute(
+      io,
+      redactor,
+      values.events === true,
+      manifest,
+      [id],
+      async (runner, signal, line) => {
         if (values.events) {
           let exit: number = EXIT.ok;
           for await (const event of runner.runStream(id, args, { signal, timeoutMs })) {
@@ -135,13 +166,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
         for (const w of result.warnings ?? []) diagnose(io, redactor, "warning", w.message);
         printJson(io, redactor, resultJson(result));
         return EXIT.ok;
-      });
-    } catch (error) {
-      line.clear();
-      return report(io, redactor, error);
-    } finally {
-      await runner.close();
-    }
+      },
+    );
   } catch (error) {
     return report(io, redactor, error);
   }
@@ -173,46 +199,44 @@ export async function chainCommand(argv: string[], io: CliIo): Promise<number> {
     }
     const ids = [...new Set(chain.steps.map((s) => s.tool))];
     requirePermissions(planPermissions(manifest, { tools: ids }));
-    const runner = await buildRunner(manifest, { tools: ids, redactor });
     const steps = chain.steps.map((s) => ({
       toolId: s.tool,
       args: s.args ?? {},
       usePrevious: s.usePrevious ?? false,
       timeoutMs: s.timeoutMs,
     }));
-    const line = progressLine(io, values.events === true);
-    try {
-      const result = await withInterrupt(async (signal) => {
+    return await execute(
+      io,
+      redactor,
+      values.events === true,
+      manifest,
+      ids,
+      async (runner, signal) => {
+        let result: ChainResult;
         if (!values.events) {
-          return await runner.runChain(steps, { signal, timeoutMs });
+          result = await runner.runChain(steps, { signal, timeoutMs });
+        } else {
+          let final: ChainResult | undefined;
+          for await (const event of runner.runChainStream(steps, { signal, timeoutMs })) {
+            let data: unknown = event.data;
+            if (event.kind === "step_finished") data = stepJson(event.data);
+            if (event.kind === "done") data = { ok: true, result: event.data.structured ?? null };
+            const line = { kind: event.kind, index: event.index, toolId: event.toolId, data };
+            io.stderr(redactor.redact(JSON.stringify(line)) + "\n");
+            if (event.kind === "done") final = event.data;
+            if (event.kind === "error") final = event.chain;
+          }
+          result = final!;
         }
-        let final: ChainResult | undefined;
-        for await (const event of runner.runChainStream(steps, { signal, timeoutMs })) {
-          let data: unknown = event.data;
-          if (event.kind === "step_finished") data = stepJson(event.data);
-          if (event.kind === "done") data = { ok: true, result: event.data.structured ?? null };
-          const line = { kind: event.kind, index: event.index, toolId: event.toolId, data };
-          io.stderr(redactor.redact(JSON.stringify(line)) + "\n");
-          if (event.kind === "done") final = event.data;
-          if (event.kind === "error") final = event.chain;
-        }
-        return final!;
-      });
-      line.clear();
-      printJson(io, redactor, {
-        chain: name,
-        ok: result.ok,
-        steps: result.steps.map(stepJson),
-        result: result.structured ?? null,
-      });
-      if (result.ok) return EXIT.ok;
-      return report(io, redactor, result.failed!.error);
-    } catch (error) {
-      line.clear();
-      return report(io, redactor, error);
-    } finally {
-      await runner.close();
-    }
+        printJson(io, redactor, {
+          chain: name,
+          ok: result.ok,
+          steps: result.steps.map(stepJson),
+          result: result.structured ?? null,
+        });
+        return result.ok ? EXIT.ok : report(io, redactor, result.failed!.error);
+      },
+    );
   } catch (error) {
     return report(io, redactor, error);
   }
