@@ -5,14 +5,9 @@ import type { ChainResult, ChainStep, ChainStepResult, ChainStreamEvent } from "
 import { classify } from "./_execute.ts";
 import { AsyncQueue } from "./_queue.ts";
 import type { Execute, RunHooks } from "./_hooks.ts";
+import type { ChainOptions } from "./runner_options.ts";
 import { StreamClosedError } from "./_stream_run.ts";
 import { serializeError } from "./stream.ts";
-
-/** Options of a chain (the public `ChainOptions`). */
-export interface ChainRunOptions {
-  signal?: AbortSignal;
-  timeoutMs?: number;
-}
 
 interface ChainHooks {
   started?(index: number, step: ChainStep, args: Record<string, unknown>): void;
@@ -31,7 +26,7 @@ function stepArgs(step: ChainStep, previous: ChainStepResult | undefined): Recor
 async function drive(
   execute: Execute,
   steps: readonly ChainStep[],
-  options: ChainRunOptions | undefined,
+  options: ChainOptions | undefined,
   on: ChainHooks,
 ): Promise<ChainResult> {
   if (!Array.isArray(steps)) throw new TypeError("runChain: steps must be an array");
@@ -68,7 +63,7 @@ async function drive(
 export function runChainSteps(
   execute: Execute,
   steps: readonly ChainStep[],
-  options: ChainRunOptions | undefined,
+  options: ChainOptions | undefined,
 ): Promise<ChainResult> {
   try {
     return drive(execute, steps, options, {});
@@ -80,7 +75,7 @@ export function runChainSteps(
 export async function* streamChain(
   execute: Execute,
   steps: readonly ChainStep[],
-  options: ChainRunOptions | undefined,
+  options: ChainOptions | undefined,
 ): AsyncGenerator<ChainStreamEvent, void, undefined> {
   const queue = new AsyncQueue<ChainStreamEvent>();
   const stop = new AbortController();

@@ -2,6 +2,7 @@
 
 import type { ProgressUpdate } from "./local.ts";
 import type { RunResult } from "./result.ts";
+import type { RunOptions } from "./runner_options.ts";
 
 /** Progress and chunk hooks of one execution. */
 export interface RunHooks {
@@ -9,17 +10,10 @@ export interface RunHooks {
   onChunk?: (chunk: unknown) => void;
 }
 
-/** Options the pipeline accepts (the public `RunOptions`). */
-export interface ExecuteOptions {
-  signal?: AbortSignal;
-  timeoutMs?: number;
-  onProgress?: (update: ProgressUpdate) => void;
-}
-
 /** The runner's pipeline. */
 export type Execute = (
   toolId: string,
   args: Record<string, unknown> | undefined,
-  options: ExecuteOptions | undefined,
+  options: RunOptions | undefined,
   hooks: RunHooks | undefined,
 ) => Promise<RunResult>;

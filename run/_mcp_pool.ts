@@ -10,7 +10,9 @@ import type * as HttpModule from "@modelcontextprotocol/sdk/client/streamableHtt
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/types.d.ts"
 import type * as TypesModule from "@modelcontextprotocol/sdk/types.js";
 
-import { ExecutionError, RunError, RunTimeoutError } from "./errors.ts";
+import { RunTimeoutError } from "./cancellation_errors.ts";
+import { RunError } from "./errors.ts";
+import { ExecutionError } from "./execution_errors.ts";
 import type { ToolContext } from "./local.ts";
 import type { ElicitationHandler, McpListedTool, McpServerConfig } from "./mcp.ts";
 import type { McpCallResult } from "./result.ts";

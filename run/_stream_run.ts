@@ -3,7 +3,8 @@
 import { RunError } from "./errors.ts";
 import { classify } from "./_execute.ts";
 import { AsyncQueue } from "./_queue.ts";
-import type { Execute, ExecuteOptions } from "./_hooks.ts";
+import type { Execute } from "./_hooks.ts";
+import type { RunOptions } from "./runner_options.ts";
 import { serializeError, type StreamEvent } from "./stream.ts";
 
 /** Ends the run of a stream whose consumer stopped reading. */
@@ -23,7 +24,7 @@ export async function* streamRun(
   execute: Execute,
   toolId: string,
   args: Record<string, unknown> | undefined,
-  options: ExecuteOptions | undefined,
+  options: RunOptions | undefined,
 ): AsyncGenerator<StreamEvent, void, undefined> {
   const queue = new AsyncQueue<StreamEvent>();
   const stop = new AbortController();

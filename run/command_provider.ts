@@ -8,7 +8,7 @@
  * @module
  */
 
-import { ExecutionError } from "./errors.ts";
+import { ExecutionError } from "./execution_errors.ts";
 import type { ProviderRequest, ToolProvider } from "./provider.ts";
 import type { ToolContext } from "./local.ts";
 import { excerpt, tail, TailBuffer } from "./_text.ts";

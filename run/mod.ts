@@ -29,6 +29,10 @@
  */
 
 export * from "./errors.ts";
+export * from "./lookup_errors.ts";
+export * from "./validation_errors.ts";
+export * from "./execution_errors.ts";
+export * from "./cancellation_errors.ts";
 export * from "./registry.ts";
 export * from "./result.ts";
 export * from "./local.ts";
@@ -38,6 +42,7 @@ export * from "./http_provider.ts";
 export * from "./mcp.ts";
 export * from "./stream.ts";
 export * from "./chain.ts";
+export * from "./runner_options.ts";
 export * from "./runner.ts";
 
 // The model types the runner's API refers to, re-exported for convenience.

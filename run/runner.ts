@@ -6,99 +6,22 @@
  * @module
  */
 
-import {
-  type BackendKind,
-  DefaultValidator,
-  localBackend,
-  parseToolId,
-  type SchemaValidator,
-  type Tool,
-  type ToolBackend,
-  toolId as idOf,
-} from "../model/mod.ts";
-import {
-  NoBackendError,
-  type OutputValidationError,
-  RunCancelledError,
-  ToolIdError,
-  ToolNotFoundError,
-  ToolResultError,
-} from "./errors.ts";
-import {
-  type LocalHandler,
-  normalizeProgress,
-  type ProgressUpdate,
-  type ToolContext,
-} from "./local.ts";
+import { localBackend, type Tool, toolId as idOf } from "../model/mod.ts";
+import type { LocalHandler } from "./local.ts";
 import type { ToolProvider } from "./provider.ts";
 import { type RegisteredTool, ToolRegistry } from "./registry.ts";
-import { type McpCallResult, normalizeMcpResult, type RunResult } from "./result.ts";
-import {
-  type ElicitationHandler,
-  fromMcpTool,
-  type ImportMcpToolsOptions,
-  type ImportMcpToolsResult,
-  type McpServerConfig,
-} from "./mcp.ts";
+import type { RunResult } from "./result.ts";
+import type { ImportMcpToolsOptions, ImportMcpToolsResult, McpServerConfig } from "./mcp.ts";
 import type { StreamEvent } from "./stream.ts";
 import type { ChainResult, ChainStep, ChainStreamEvent } from "./chain.ts";
-import { classify, collect, guard, isAsyncIterable, isPromiseLike, LazyAbort } from "./_execute.ts";
-import { McpPool } from "./_mcp_pool.ts";
-import { type Checkers, ToolChecks } from "./_checks.ts";
-import type { Execute, RunHooks } from "./_hooks.ts";
+import type { ChainOptions, RunnerOptions, RunOptions } from "./runner_options.ts";
+import { Backends } from "./_backends.ts";
+import type { Execute } from "./_hooks.ts";
+import { InFlight } from "./_in_flight.ts";
+import { importMcpTools } from "./_mcp_import.ts";
+import { Pipeline } from "./_pipeline.ts";
 import { streamRun } from "./_stream_run.ts";
 import { runChainSteps, streamChain } from "./_chain_run.ts";
-
-/** Options of a {@linkcode Runner}. */
-export interface RunnerOptions {
-  /** The registry to run from (default: a new, empty one). */
-  registry?: ToolRegistry;
-  /** The schema validator (default: a `DefaultValidator`). */
-  validator?: SchemaValidator;
-  /** Validate arguments before executing (default `true`). */
-  validateInput?: boolean;
-  /** Validate results against the output schema (default `true`). */
-  validateOutput?: boolean;
-  /** `error` (default) throws `OutputValidationError`; `warn` returns the result with `warnings`. */
-  outputValidation?: "error" | "warn";
-  /** Called with each output-validation failure in `warn` mode. */
-  onWarning?: (warning: OutputValidationError) => void;
-  /** Default deadline of a run in milliseconds (default 60000; `0` or `Infinity` for none). */
-  timeoutMs?: number;
-  /** How long `close()` waits for abandoned executions to settle, in ms (default 5000). */
-  closeTimeoutMs?: number;
-  /** Backend preference, best first (default `["local", "provider", "mcp"]`). */
-  backendOrder?: readonly BackendKind[];
-  /** Local handlers, by the name local backends give. */
-  handlers?: Readonly<Record<string, LocalHandler>>;
-  /** External providers. */
-  providers?: readonly ToolProvider[];
-  /** MCP servers, by the server name mcp backends give. */
-  mcpServers?: Readonly<Record<string, McpServerConfig>>;
-  /** Answers MCP servers' elicitation requests (without it, elicitation is not offered). */
-  onElicitation?: ElicitationHandler;
-}
-
-/** Options of one run. */
-export interface RunOptions {
-  /** Aborting it cancels the run (`RunCancelledError`). */
-  signal?: AbortSignal;
-  /** Deadline of this run in milliseconds, overriding the runner's default. */
-  timeoutMs?: number;
-  /** Receives normalized progress reports. */
-  onProgress?: (update: ProgressUpdate) => void;
-}
-
-/** Options of a chain. */
-export interface ChainOptions {
-  /** Aborting it cancels the running step and stops the chain. */
-  signal?: AbortSignal;
-  /** Per-step deadline in milliseconds, unless a step sets its own. */
-  timeoutMs?: number;
-}
-
-const DEFAULT_ORDER: readonly BackendKind[] = ["local", "provider", "mcp"];
-const EMPTY_ARGS: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
 /**
  * Runs tools on local handlers, external providers and MCP servers.
@@ -128,18 +51,10 @@ const EMPTY_ARGS: Record<string, unknown> = Object.freeze({}) as Record<string, 
  */
 export class Runner {
   readonly #registry: ToolRegistry;
-  readonly #validateInput: boolean;
-  readonly #validateOutput: boolean;
-  readonly #warn: boolean;
-  readonly #onWarning: ((warning: OutputValidationError) => void) | undefined;
-  readonly #timeoutMs: number;
+  readonly #backends: Backends;
+  readonly #inFlight = new InFlight();
+  readonly #pipeline: Pipeline;
   readonly #closeTimeoutMs: number;
-  readonly #order: readonly BackendKind[];
-  readonly #handlers = new Map<string, LocalHandler>();
-  readonly #providers = new Map<string, ToolProvider>();
-  readonly #mcp = new McpPool();
-  readonly #checks: ToolChecks;
-  readonly #pending = new Set<Promise<unknown>>();
 
   /**
    * Creates the instance.
@@ -148,22 +63,9 @@ export class Runner {
    */
   constructor(options: RunnerOptions = {}) {
     this.#registry = options.registry ?? new ToolRegistry();
-    this.#checks = new ToolChecks(options.validator ?? new DefaultValidator());
-    this.#validateInput = options.validateInput ?? true;
-    this.#validateOutput = options.validateOutput ?? true;
-    this.#warn = options.outputValidation === "warn";
-    this.#onWarning = options.onWarning;
-    this.#timeoutMs = options.timeoutMs ?? 60_000;
+    this.#backends = new Backends(options);
+    this.#pipeline = new Pipeline(this.#registry, this.#backends, this.#inFlight, options);
     this.#closeTimeoutMs = options.closeTimeoutMs ?? 5000;
-    this.#order = options.backendOrder ?? DEFAULT_ORDER;
-    for (const [name, handler] of Object.entries(options.handlers ?? {})) {
-      this.#handlers.set(name, handler);
-    }
-    for (const provider of options.providers ?? []) this.#providers.set(provider.id, provider);
-    this.#mcp.onElicitation = options.onElicitation;
-    for (const [name, config] of Object.entries(options.mcpServers ?? {})) {
-      void this.#mcp.add(name, config);
-    }
   }
 
   /** The registry this runner runs from. */
@@ -189,7 +91,7 @@ export class Runner {
    * @param handler The handler.
    */
   setHandler(name: string, handler: LocalHandler): void {
-    this.#handlers.set(name, handler);
+    this.#backends.setHandler(name, handler);
   }
 
   /**
@@ -211,7 +113,7 @@ export class Runner {
   addLocalTool(tool: Tool, handler: LocalHandler): RegisteredTool {
     const id = idOf(tool);
     const entry = this.#registry.add(tool, localBackend(id));
-    this.#handlers.set(id, handler);
+    this.#backends.setHandler(id, handler);
     return entry;
   }
 
@@ -229,7 +131,7 @@ export class Runner {
    * @param provider The provider.
    */
   setProvider(provider: ToolProvider): void {
-    this.#providers.set(provider.id, provider);
+    this.#backends.setProvider(provider);
   }
 
   /**
@@ -253,7 +155,7 @@ export class Runner {
    * @param config How to reach it.
    */
   async setMcpServer(name: string, config: McpServerConfig): Promise<void> {
-    await this.#mcp.add(name, config);
+    await this.#backends.setMcpServer(name, config);
   }
 
   /**
@@ -281,22 +183,7 @@ export class Runner {
     server: string,
     options: ImportMcpToolsOptions = {},
   ): Promise<ImportMcpToolsResult> {
-    const listed = await this.#mcp.listTools(server, options.signal);
-    const namespace = options.namespace === undefined ? server : options.namespace ?? undefined;
-    const result: ImportMcpToolsResult = { imported: [], skipped: [] };
-    for (const item of listed) {
-      try {
-        result.imported.push(
-          this.#registry.add(fromMcpTool(item, namespace), {
-            kind: "mcp",
-            mcp: { serverName: server },
-          }),
-        );
-      } catch (error) {
-        result.skipped.push({ name: String(item.name), error: error as Error });
-      }
-    }
-    return result;
+    return await importMcpTools(this.#registry, this.#backends, server, options);
   }
 
   /**
@@ -333,7 +220,7 @@ export class Runner {
    * @throws {RunError} One of the run error classes, by `code`.
    */
   run(toolId: string, args?: Record<string, unknown>, options?: RunOptions): Promise<RunResult> {
-    return this.#execute(toolId, args, options, undefined);
+    return this.#pipeline.execute(toolId, args, options, undefined);
   }
 
   /**
@@ -437,181 +324,10 @@ export class Runner {
    * ```
    */
   async close(): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const abandoned = this.#pending.size === 0 ? undefined : Promise.race([
-      Promise.allSettled(this.#pending),
-      new Promise((resolve) => (timer = setTimeout(resolve, this.#closeTimeoutMs))),
-    ]);
-    await Promise.allSettled([
-      this.#mcp.close(),
-      ...[...this.#providers.values()].map((p) => p.close?.()),
-      abandoned,
-    ]);
-    if (timer !== undefined) clearTimeout(timer);
+    const abandoned = this.#inFlight.settled(this.#closeTimeoutMs);
+    await Promise.allSettled([this.#backends.close(), abandoned]);
   }
 
   readonly #exec: Execute = (toolId, args, options, hooks) =>
-    this.#execute(toolId, args, options, hooks);
-
-  /** The pipeline behind `run`, `runStream` and `runChain`. */
-  async #execute(
-    toolId: string,
-    args: Record<string, unknown> | undefined,
-    options: RunOptions | undefined,
-    hooks: RunHooks | undefined,
-  ): Promise<RunResult> {
-    const started = performance.now();
-    const signal = options?.signal;
-    if (signal?.aborted) throw new RunCancelledError({ toolId, cause: signal.reason });
-    const entry = this.#registry.get(toolId) ?? this.#missing(toolId);
-    const backend = this.#select(entry);
-    const input = args ?? EMPTY_ARGS;
-    const tool = entry.tool;
-
-    let checkers: Checkers | undefined;
-    if (this.#validateInput || this.#validateOutput) {
-      const found = this.#checks.get(entry);
-      checkers = found instanceof Promise ? await found : found;
-    }
-    if (this.#validateInput) {
-      const pending = this.#checks.input(entry, backend, input, checkers!);
-      if (pending !== undefined) await pending;
-    }
-
-    const control = new LazyAbort();
-    const onProgress = options?.onProgress;
-    const hookProgress = hooks?.onProgress;
-    const ctx: ToolContext = {
-      toolId,
-      get signal() {
-        return control.signal;
-      },
-      progress(update) {
-        if (control.aborted) return;
-        const normalized = normalizeProgress(update);
-        if (normalized === undefined) return;
-        hookProgress?.(normalized);
-        onProgress?.(normalized);
-      },
-    };
-    const site = { toolId, backend };
-    const timeoutMs = options?.timeoutMs ?? this.#timeoutMs;
-
-    let outcome: unknown;
-    try {
-      outcome = this.#start(entry, backend, input, ctx, timeoutMs);
-    } catch (error) {
-      throw classify(error, site);
-    }
-    let value = outcome;
-    if (isPromiseLike(outcome) || isAsyncIterable(outcome)) {
-      const work = isAsyncIterable(outcome)
-        ? collect(outcome, control, hooks?.onChunk)
-        : Promise.resolve(outcome);
-      if (backend.kind !== "mcp") this.#track(work); // MCP calls settle when connections close
-      // On an open MCP connection the request carries its deadline to the SDK,
-      // whose own timer (it always sets one) sends the cancellation; a second
-      // timer here would only add latency to every call. While connecting, our
-      // timer covers the connection phase too.
-      const sdkDeadline = backend.kind === "mcp" && this.#mcp.ready(backend.mcp.serverName);
-      value = await guard(work, control, site, sdkDeadline ? 0 : timeoutMs, signal);
-    }
-
-    let structured = value;
-    let mcpResult: McpCallResult | undefined;
-    if (backend.kind === "mcp") {
-      mcpResult = value as McpCallResult;
-      if (mcpResult.isError === true) {
-        throw new ToolResultError(mcpResult.content ?? [], { ...site, mcpResult });
-      }
-      structured = normalizeMcpResult(mcpResult);
-    }
-    const result: RunResult = { tool, backend, structured, durationMs: 0 };
-    if (mcpResult !== undefined) result.mcpResult = mcpResult;
-    if (this.#validateOutput && tool.outputSchema !== undefined) {
-      const error = await this.#checks.output(entry, result, checkers!);
-      if (error !== undefined) {
-        if (!this.#warn) throw error;
-        (result.warnings ??= []).push(error);
-        this.#onWarning?.(error);
-      }
-    }
-    result.durationMs = performance.now() - started;
-    return result;
-  }
-
-  #missing(toolId: string): never {
-    try {
-      parseToolId(toolId);
-    } catch (error) {
-      throw new ToolIdError(String(toolId), (error as Error).message, { cause: error });
-    }
-    throw new ToolNotFoundError(toolId);
-  }
-
-  #available(backend: ToolBackend): boolean {
-    switch (backend.kind) {
-      case "local":
-        return this.#handlers.has(backend.local.name);
-      case "provider":
-        return this.#providers.has(backend.provider.providerId);
-      case "mcp":
-        return this.#mcp.has(backend.mcp.serverName);
-    }
-  }
-
-  #select(entry: RegisteredTool): ToolBackend {
-    const backends = entry.backends;
-    if (backends.length === 1 && this.#order.includes(backends[0].kind)) {
-      if (this.#available(backends[0])) return backends[0];
-    } else {
-      let best: ToolBackend | undefined;
-      let bestRank = Infinity;
-      for (const backend of backends) {
-        const rank = this.#order.indexOf(backend.kind);
-        if (rank < 0 || rank >= bestRank || !this.#available(backend)) continue;
-        best = backend;
-        bestRank = rank;
-      }
-      if (best !== undefined) return best;
-    }
-    const reasons = backends.map((b) => {
-      if (!this.#order.includes(b.kind)) return `${b.kind} backends are not in the backend order`;
-      switch (b.kind) {
-        case "local":
-          return `no local handler ${JSON.stringify(b.local.name)}`;
-        case "provider":
-          return `no provider ${JSON.stringify(b.provider.providerId)}`;
-        case "mcp":
-          return `no MCP server ${JSON.stringify(b.mcp.serverName)}`;
-      }
-    });
-    throw new NoBackendError(entry.id, reasons.length ? reasons.join("; ") : "none registered");
-  }
-
-  #start(
-    entry: RegisteredTool,
-    backend: ToolBackend,
-    args: Record<string, unknown>,
-    ctx: ToolContext,
-    timeoutMs: number,
-  ): unknown {
-    switch (backend.kind) {
-      case "local":
-        return this.#handlers.get(backend.local.name)!(args, ctx);
-      case "provider":
-        return this.#providers.get(backend.provider.providerId)!.call(
-          { toolId: backend.provider.toolId, args, tool: entry.tool },
-          ctx,
-        );
-      case "mcp":
-        return this.#mcp.call(backend.mcp.serverName, entry.tool.name, args, ctx, timeoutMs);
-    }
-  }
-
-  #track(work: Promise<unknown>): void {
-    const settled = work.then(() => undefined, () => undefined);
-    this.#pending.add(settled);
-    settled.then(() => this.#pending.delete(settled));
-  }
+    this.#pipeline.execute(toolId, args, options, hooks);
 }

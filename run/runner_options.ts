@@ -1,0 +1,60 @@
+/**
+ * The options of a {@linkcode Runner}, of one run and of a chain.
+ *
+ * @module
+ */
+
+import type { BackendKind, SchemaValidator } from "../model/mod.ts";
+import type { OutputValidationError } from "./validation_errors.ts";
+import type { LocalHandler, ProgressUpdate } from "./local.ts";
+import type { ToolProvider } from "./provider.ts";
+import type { ToolRegistry } from "./registry.ts";
+import type { ElicitationHandler, McpServerConfig } from "./mcp.ts";
+
+/** Options of a {@linkcode Runner}. */
+export interface RunnerOptions {
+  /** The registry to run from (default: a new, empty one). */
+  registry?: ToolRegistry;
+  /** The schema validator (default: a `DefaultValidator`). */
+  validator?: SchemaValidator;
+  /** Validate arguments before executing (default `true`). */
+  validateInput?: boolean;
+  /** Validate results against the output schema (default `true`). */
+  validateOutput?: boolean;
+  /** `error` (default) throws `OutputValidationError`; `warn` returns the result with `warnings`. */
+  outputValidation?: "error" | "warn";
+  /** Called with each output-validation failure in `warn` mode. */
+  onWarning?: (warning: OutputValidationError) => void;
+  /** Default deadline of a run in milliseconds (default 60000; `0` or `Infinity` for none). */
+  timeoutMs?: number;
+  /** How long `close()` waits for abandoned executions to settle, in ms (default 5000). */
+  closeTimeoutMs?: number;
+  /** Backend preference, best first (default `["local", "provider", "mcp"]`). */
+  backendOrder?: readonly BackendKind[];
+  /** Local handlers, by the name local backends give. */
+  handlers?: Readonly<Record<string, LocalHandler>>;
+  /** External providers. */
+  providers?: readonly ToolProvider[];
+  /** MCP servers, by the server name mcp backends give. */
+  mcpServers?: Readonly<Record<string, McpServerConfig>>;
+  /** Answers MCP servers' elicitation requests (without it, elicitation is not offered). */
+  onElicitation?: ElicitationHandler;
+}
+
+/** Options of one run. */
+export interface RunOptions {
+  /** Aborting it cancels the run (`RunCancelledError`). */
+  signal?: AbortSignal;
+  /** Deadline of this run in milliseconds, overriding the runner's default. */
+  timeoutMs?: number;
+  /** Receives normalized progress reports. */
+  onProgress?: (update: ProgressUpdate) => void;
+}
+
+/** Options of a chain. */
+export interface ChainOptions {
+  /** Aborting it cancels the running step and stops the chain. */
+  signal?: AbortSignal;
+  /** Per-step deadline in milliseconds, unless a step sets its own. */
+  timeoutMs?: number;
+}
