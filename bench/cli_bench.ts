@@ -18,24 +18,32 @@ async function spawn(args: string[]): Promise<void> {
   if (!out.success) throw new Error(`deno ${args.join(" ")} exited ${out.code}`);
 }
 
-Deno.bench("deno run (empty module)", { group: "cold start", baseline: true, n: 20, warmup: 2 }, async () => {
-  await spawn(["run", "--quiet", EMPTY]);
-});
+Deno.bench(
+  "deno run (empty module)",
+  { group: "cold start", baseline: true, n: 20, warmup: 2 },
+  async () => {
+    await spawn(["run", "--quiet", EMPTY]);
+  },
+);
 
 Deno.bench("cli --help", { group: "cold start", n: 20, warmup: 2 }, async () => {
   await spawn(["run", "--quiet", ...FLAGS, "cli.ts", "--help"]);
 });
 
-Deno.bench("cli run math:calculate (end to end)", { group: "cold start", n: 20, warmup: 2 }, async () => {
-  await spawn([
-    "run",
-    "--quiet",
-    ...FLAGS,
-    "cli.ts",
-    "run",
-    "examples/tools.yaml",
-    "math:calculate",
-    "--args",
-    '{"operation":"add","a":1,"b":2}',
-  ]);
-});
+Deno.bench(
+  "cli run math:calculate (end to end)",
+  { group: "cold start", n: 20, warmup: 2 },
+  async () => {
+    await spawn([
+      "run",
+      "--quiet",
+      ...FLAGS,
+      "cli.ts",
+      "run",
+      "examples/tools.yaml",
+      "math:calculate",
+      "--args",
+      '{"operation":"add","a":1,"b":2}',
+    ]);
+  },
+);
