@@ -11,17 +11,9 @@
  */
 
 import { isMap, LineCounter, parseDocument } from "yaml";
-import {
-  DefaultValidator,
-  InvalidToolError,
-  type Tool,
-  ToolFoundationError,
-  toolId,
-  validateTool,
-} from "../model/mod.ts";
+import { DefaultValidator, type Tool, ToolFoundationError } from "../model/mod.ts";
 import manifestSchema from "./manifest.schema.json" with { type: "json" };
-import { BUILTINS } from "./builtins.ts";
-import { malformedReferences } from "./secrets.ts";
+import { checkMeaning, raw, type UnplacedIssue } from "./_manifest_meaning.ts";
 import { positionOf } from "./_yaml_position.ts";
 
 /** A server or provider: a command (stdio / subprocess) or an HTTP endpoint. */
@@ -178,12 +170,6 @@ export interface ParseManifestOptions {
 
 let schemaValidator: Promise<import("../model/mod.ts").CompiledSchema> | undefined;
 
-function raw(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? value as Record<string, unknown>
-    : {};
-}
-
 /**
  * Parses and checks manifest text.
  *
@@ -225,7 +211,7 @@ export async function parseManifest(
       { cause: doc.errors[0] },
     );
   }
-  const issues: Omit<ManifestIssue, "file" | "line" | "column">[] = [];
+  const issues: UnplacedIssue[] = [];
   const keyIssues = new Set<number>();
   const value = doc.toJS({ maxAliasCount: 100 }) as unknown;
   if (!isMap(doc.contents)) {
@@ -267,149 +253,10 @@ export async function parseManifest(
   };
 }
 
-const BACKEND_KEYS = ["builtin", "module", "server", "provider"] as const;
-const ONLY_WITH: Record<string, string> = {
-  export: "module",
-  permissions: "module",
-  providerTool: "provider",
-};
-const RUNNER_KEYS = new Set([...BACKEND_KEYS, ...Object.keys(ONLY_WITH), "timeoutMs"]);
-
-function checkMeaning(
-  m: Record<string, unknown>,
-  issues: Omit<ManifestIssue, "file" | "line" | "column">[],
-): ResolvedTool[] {
-  const servers = raw(m.servers);
-  const providers = raw(m.providers);
-  for (const [kind, group] of [["servers", servers], ["providers", providers]] as const) {
-    for (const [name, endpoint] of Object.entries(group)) {
-      for (const [key, v] of Object.entries(raw(endpoint))) {
-        const strings = typeof v === "string"
-          ? [v]
-          : Object.values(raw(v)).concat(Array.isArray(v) ? v : []);
-        for (const s of strings) {
-          if (typeof s !== "string") continue;
-          for (const bad of malformedReferences(s)) {
-            issues.push({
-              path: `/${kind}/${name}/${key}`,
-              message: `${bad} is not a secret reference; write \${env:NAME}`,
-            });
-          }
-        }
-      }
-    }
-  }
-  const resolved: ResolvedTool[] = [];
-  const seen = new Map<string, number>();
-  const entries = Array.isArray(m.tools) ? m.tools : [];
-  entries.forEach((e: unknown, index: number) => {
-    const entry = raw(e) as unknown as ManifestTool;
-    const path = `/tools/${index}`;
-    const backends = BACKEND_KEYS.filter((k) => entry[k] !== undefined);
-    if (backends.length !== 1) {
-      issues.push({
-        path,
-        message: backends.length === 0
-          ? "names no backend; give exactly one of builtin, module, server or provider"
-          : `names ${backends.length} backends (${backends.join(", ")}); give exactly one`,
-      });
-    }
-    for (const [key, needs] of Object.entries(ONLY_WITH)) {
-      if (
-        (entry as unknown as Record<string, unknown>)[key] !== undefined &&
-        entry[needs as "module"] === undefined
-      ) {
-        issues.push({ path: `${path}/${key}`, message: `is only allowed with \`${needs}\`` });
-      }
-    }
-    if (typeof entry.server === "string" && !Object.hasOwn(servers, entry.server)) {
-      issues.push({
-        path: `${path}/server`,
-        message: `unknown server ${JSON.stringify(entry.server)}; servers: ${list(servers)}`,
-      });
-    }
-    if (typeof entry.provider === "string" && !Object.hasOwn(providers, entry.provider)) {
-      issues.push({
-        path: `${path}/provider`,
-        message: `unknown provider ${JSON.stringify(entry.provider)}; providers: ${
-          list(providers)
-        }`,
-      });
-    }
-    const builtin = typeof entry.builtin === "string" ? BUILTINS[entry.builtin] : undefined;
-    if (typeof entry.builtin === "string" && builtin === undefined) {
-      issues.push({
-        path: `${path}/builtin`,
-        message: `unknown built-in ${JSON.stringify(entry.builtin)}; built-ins: ${list(BUILTINS)}`,
-      });
-    }
-    const schemaFromServer = entry.server !== undefined && entry.inputSchema === undefined;
-    const tool: Record<string, unknown> = { ...(builtin?.tool ?? {}) };
-    for (const [key, v] of Object.entries(entry)) if (!RUNNER_KEYS.has(key)) tool[key] = v;
-    if (schemaFromServer) tool.inputSchema = { type: "object" };
-    if (tool.inputSchema === undefined && entry.builtin === undefined) {
-      issues.push({
-        path: `${path}`,
-        message: "needs an inputSchema (only built-in and MCP server tools can do without)",
-      });
-    } else if (typeof entry.name === "string") {
-      try {
-        validateTool(tool);
-      } catch (error) {
-        if (!(error instanceof InvalidToolError)) throw error;
-        for (const issue of error.issues) {
-          if (issue.path === "/inputSchema" && tool.inputSchema === undefined) continue;
-          // The manifest's own schema may have said it already.
-          if (issues.some((i) => i.path === `${path}${issue.path}`)) continue;
-          issues.push({ path: `${path}${issue.path}`, message: issue.message });
-        }
-      }
-    }
-    if (typeof entry.name !== "string") return;
-    const id = toolId(tool as unknown as Tool);
-    const first = seen.get(id);
-    if (first !== undefined) {
-      issues.push({
-        path: `${path}/name`,
-        message: `duplicate tool ID ${JSON.stringify(id)} (first defined at /tools/${first})`,
-      });
-      return;
-    }
-    seen.set(id, index);
-    resolved.push({ id, index, entry, tool: tool as unknown as Tool, schemaFromServer });
-  });
-  for (const [name, chain] of Object.entries(raw(m.chains))) {
-    const steps = Array.isArray(raw(chain).steps) ? raw(chain).steps as unknown[] : [];
-    steps.forEach((s, i) => {
-      const step = raw(s);
-      if (typeof step.tool === "string" && !seen.has(step.tool)) {
-        issues.push({
-          path: `/chains/${name}/steps/${i}/tool`,
-          message: `unknown tool ${JSON.stringify(step.tool)}; tools: ${
-            [...seen.keys()].join(", ") || "none"
-          }`,
-        });
-      }
-      if (i === 0 && step.usePrevious === true) {
-        issues.push({
-          path: `/chains/${name}/steps/0/usePrevious`,
-          message: "the first step has no previous result",
-        });
-      }
-    });
-  }
-  return resolved;
-}
-
 /** The directory part of a path, `.` when there is none (never touches the file system). */
 export function dirname(path: string): string {
   const cut = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
   return cut < 0 ? "." : cut === 0 ? "/" : path.slice(0, cut);
-}
-
-function list(group: object): string {
-  const names = Object.keys(group).sort();
-  return names.length > 0 ? names.join(", ") : "none defined";
 }
 
 /**

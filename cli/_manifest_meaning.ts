@@ -1,0 +1,157 @@
+// Private: the manifest's meaning checks (backends, references between
+// sections, duplicate IDs, model rules), run after its JSON Schema check.
+
+import { InvalidToolError, type Tool, toolId, validateTool } from "../model/mod.ts";
+import { BUILTINS } from "./builtins.ts";
+import type { ManifestIssue, ManifestTool, ResolvedTool } from "./manifest.ts";
+import { malformedReferences } from "./secrets.ts";
+
+/** A problem before its position is known. */
+export type UnplacedIssue = Omit<ManifestIssue, "file" | "line" | "column">;
+
+/** The object at `value`, or an empty one. */
+export function raw(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? value as Record<string, unknown>
+    : {};
+}
+
+const BACKEND_KEYS = ["builtin", "module", "server", "provider"] as const;
+const ONLY_WITH: Record<string, string> = {
+  export: "module",
+  permissions: "module",
+  providerTool: "provider",
+};
+const RUNNER_KEYS = new Set([...BACKEND_KEYS, ...Object.keys(ONLY_WITH), "timeoutMs"]);
+
+/** Checks what the schema cannot say; returns the tools that resolved. */
+export function checkMeaning(
+  m: Record<string, unknown>,
+  issues: UnplacedIssue[],
+): ResolvedTool[] {
+  const servers = raw(m.servers);
+  const providers = raw(m.providers);
+  for (const [kind, group] of [["servers", servers], ["providers", providers]] as const) {
+    for (const [name, endpoint] of Object.entries(group)) {
+      for (const [key, v] of Object.entries(raw(endpoint))) {
+        const strings = typeof v === "string"
+          ? [v]
+          : Object.values(raw(v)).concat(Array.isArray(v) ? v : []);
+        for (const s of strings) {
+          if (typeof s !== "string") continue;
+          for (const bad of malformedReferences(s)) {
+            issues.push({
+              path: `/${kind}/${name}/${key}`,
+              message: `${bad} is not a secret reference; write \${env:NAME}`,
+            });
+          }
+        }
+      }
+    }
+  }
+  const resolved: ResolvedTool[] = [];
+  const seen = new Map<string, number>();
+  const entries = Array.isArray(m.tools) ? m.tools : [];
+  entries.forEach((e: unknown, index: number) => {
+    const entry = raw(e) as unknown as ManifestTool;
+    const path = `/tools/${index}`;
+    const backends = BACKEND_KEYS.filter((k) => entry[k] !== undefined);
+    if (backends.length !== 1) {
+      issues.push({
+        path,
+        message: backends.length === 0
+          ? "names no backend; give exactly one of builtin, module, server or provider"
+          : `names ${backends.length} backends (${backends.join(", ")}); give exactly one`,
+      });
+    }
+    for (const [key, needs] of Object.entries(ONLY_WITH)) {
+      if (
+        (entry as unknown as Record<string, unknown>)[key] !== undefined &&
+        entry[needs as "module"] === undefined
+      ) {
+        issues.push({ path: `${path}/${key}`, message: `is only allowed with \`${needs}\`` });
+      }
+    }
+    if (typeof entry.server === "string" && !Object.hasOwn(servers, entry.server)) {
+      issues.push({
+        path: `${path}/server`,
+        message: `unknown server ${JSON.stringify(entry.server)}; servers: ${list(servers)}`,
+      });
+    }
+    if (typeof entry.provider === "string" && !Object.hasOwn(providers, entry.provider)) {
+      issues.push({
+        path: `${path}/provider`,
+        message: `unknown provider ${JSON.stringify(entry.provider)}; providers: ${
+          list(providers)
+        }`,
+      });
+    }
+    const builtin = typeof entry.builtin === "string" ? BUILTINS[entry.builtin] : undefined;
+    if (typeof entry.builtin === "string" && builtin === undefined) {
+      issues.push({
+        path: `${path}/builtin`,
+        message: `unknown built-in ${JSON.stringify(entry.builtin)}; built-ins: ${list(BUILTINS)}`,
+      });
+    }
+    const schemaFromServer = entry.server !== undefined && entry.inputSchema === undefined;
+    const tool: Record<string, unknown> = { ...(builtin?.tool ?? {}) };
+    for (const [key, v] of Object.entries(entry)) if (!RUNNER_KEYS.has(key)) tool[key] = v;
+    if (schemaFromServer) tool.inputSchema = { type: "object" };
+    if (tool.inputSchema === undefined && entry.builtin === undefined) {
+      issues.push({
+        path: `${path}`,
+        message: "needs an inputSchema (only built-in and MCP server tools can do without)",
+      });
+    } else if (typeof entry.name === "string") {
+      try {
+        validateTool(tool);
+      } catch (error) {
+        if (!(error instanceof InvalidToolError)) throw error;
+        for (const issue of error.issues) {
+          if (issue.path === "/inputSchema" && tool.inputSchema === undefined) continue;
+          // The manifest's own schema may have said it already.
+          if (issues.some((i) => i.path === `${path}${issue.path}`)) continue;
+          issues.push({ path: `${path}${issue.path}`, message: issue.message });
+        }
+      }
+    }
+    if (typeof entry.name !== "string") return;
+    const id = toolId(tool as unknown as Tool);
+    const first = seen.get(id);
+    if (first !== undefined) {
+      issues.push({
+        path: `${path}/name`,
+        message: `duplicate tool ID ${JSON.stringify(id)} (first defined at /tools/${first})`,
+      });
+      return;
+    }
+    seen.set(id, index);
+    resolved.push({ id, index, entry, tool: tool as unknown as Tool, schemaFromServer });
+  });
+  for (const [name, chain] of Object.entries(raw(m.chains))) {
+    const steps = Array.isArray(raw(chain).steps) ? raw(chain).steps as unknown[] : [];
+    steps.forEach((s, i) => {
+      const step = raw(s);
+      if (typeof step.tool === "string" && !seen.has(step.tool)) {
+        issues.push({
+          path: `/chains/${name}/steps/${i}/tool`,
+          message: `unknown tool ${JSON.stringify(step.tool)}; tools: ${
+            [...seen.keys()].join(", ") || "none"
+          }`,
+        });
+      }
+      if (i === 0 && step.usePrevious === true) {
+        issues.push({
+          path: `/chains/${name}/steps/0/usePrevious`,
+          message: "the first step has no previous result",
+        });
+      }
+    });
+  }
+  return resolved;
+}
+
+function list(group: object): string {
+  const names = Object.keys(group).sort();
+  return names.length > 0 ? names.join(", ") : "none defined";
+}
