@@ -3,6 +3,9 @@
 import { isObj, type Obj } from "./_json.ts";
 import type { FeatureLossEffect } from "./warning.ts";
 
+/** The types written where a schema must name one but accepted anything: every scalar. */
+export const ANY_TYPES: readonly string[] = ["string", "number", "boolean", "null"];
+
 /** Keywords whose value is one subschema. */
 export const SINGLE = new Set([
   "additionalProperties",

@@ -3,7 +3,7 @@
 
 import { clone, isObj, type Obj, show } from "./_json.ts";
 import { typesOf } from "./_keywords.ts";
-import type { WarningSink } from "./_walk.ts";
+import type { WarningSink } from "./_sink.ts";
 
 const BY_TYPE: Record<string, readonly string[]> = {
   string: ["minLength", "maxLength", "pattern", "format", "enum"],

@@ -1,20 +1,10 @@
-// Private: the schema checks of preflight (JSON Schema modes and Gemini's OpenAPI subset).
+// Private: the JSON Schema checks of preflight (plain and strict modes).
 
 import { esc, isObj, type Obj } from "./_json.ts";
 import { isSimplePattern, LIST, MAP, SINGLE } from "./_keywords.ts";
 import { RefResolver } from "./_refs.ts";
-import type { ProviderProfile, SchemaProfile } from "./profile.ts";
+import type { SchemaProfile } from "./profile.ts";
 import type { PreflightProblem } from "./preflight.ts";
-
-const OPENAPI_TYPES = new Set([
-  "STRING",
-  "NUMBER",
-  "INTEGER",
-  "BOOLEAN",
-  "ARRAY",
-  "OBJECT",
-  "NULL",
-]);
 
 /** Sizes counted over one tool's schemas. */
 export interface Counts {
@@ -214,93 +204,4 @@ export function checkJson(
       });
     }
   });
-}
-
-/** Checks a Gemini OpenAPI-subset schema. */
-export function checkOpenApi(
-  schema: unknown,
-  path: string,
-  tool: string | undefined,
-  profile: ProviderProfile,
-  root: boolean,
-  out: PreflightProblem[],
-): void {
-  if (!isObj(schema)) {
-    out.push({ code: "root_not_object", path, tool, message: "the schema must be an object" });
-    return;
-  }
-  const allowed = profile.schema.keywords === "any" ? undefined : new Set(profile.schema.keywords);
-  const formats = profile.schema.formats === undefined
-    ? undefined
-    : new Set(profile.schema.formats);
-  if (root && schema.type !== "OBJECT") {
-    out.push({
-      code: "root_not_object",
-      path: `${path}/type`,
-      tool,
-      message: `the root must be type OBJECT, found ${JSON.stringify(schema.type)}`,
-    });
-  }
-  if (
-    root && schema.type === "OBJECT" &&
-    !(isObj(schema.properties) && Object.keys(schema.properties).length > 0)
-  ) {
-    out.push({
-      code: "empty_object",
-      path: `${path}/properties`,
-      tool,
-      message:
-        "properties must be non-empty for an OBJECT; omit parameters for a function without arguments",
-    });
-  }
-  for (const [key, value] of Object.entries(schema)) {
-    const p = `${path}/${esc(key)}`;
-    if (allowed !== undefined && !allowed.has(key)) {
-      out.push({
-        code: "unsupported_keyword",
-        path: p,
-        tool,
-        message: `Gemini's Schema has no field ${key}`,
-      });
-      continue;
-    }
-    if (key === "type" && (typeof value !== "string" || !OPENAPI_TYPES.has(value))) {
-      out.push({
-        code: "invalid_type",
-        path: p,
-        tool,
-        message: `type must be one of ${[...OPENAPI_TYPES].join(", ")}`,
-      });
-    } else if (
-      key === "enum" && (!Array.isArray(value) || value.some((v) => typeof v !== "string"))
-    ) {
-      out.push({ code: "invalid_enum", path: p, tool, message: "enum values must be strings" });
-    } else if (key === "format" && formats !== undefined && !formats.has(value as string)) {
-      out.push({
-        code: "unsupported_format",
-        path: p,
-        tool,
-        message: `format ${JSON.stringify(value)} is not supported`,
-      });
-    } else if (key === "required" && Array.isArray(value)) {
-      const props = isObj(schema.properties) ? schema.properties : {};
-      value.forEach((n, i) => {
-        if (typeof n !== "string" || !Object.hasOwn(props, n)) {
-          out.push({
-            code: "required_missing",
-            path: `${p}/${i}`,
-            tool,
-            message: `required ${JSON.stringify(n)} is not in properties`,
-          });
-        }
-      });
-    } else if (key === "properties" && isObj(value)) {
-      for (const [name, v] of Object.entries(value)) {
-        checkOpenApi(v, `${p}/${esc(name)}`, tool, profile, false, out);
-      }
-    } else if (key === "items") checkOpenApi(value, p, tool, profile, false, out);
-    else if (key === "anyOf" && Array.isArray(value)) {
-      value.forEach((v, i) => checkOpenApi(v, `${p}/${i}`, tool, profile, false, out));
-    }
-  }
 }

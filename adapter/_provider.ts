@@ -8,7 +8,7 @@ import { clone, isObj, type Obj } from "./_json.ts";
 import { decodeToolName, encodeToolName } from "./names.ts";
 import type { ProviderProfile } from "./profile.ts";
 import type { ConvertOptions } from "./registry.ts";
-import type { WarningSink } from "./_walk.ts";
+import type { WarningSink } from "./_sink.ts";
 
 const TOOL_FIELDS = [
   "title",

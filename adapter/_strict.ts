@@ -2,7 +2,7 @@
 
 import type { Obj } from "./_json.ts";
 import type { SchemaProfile } from "./profile.ts";
-import type { WarningSink } from "./_walk.ts";
+import type { WarningSink } from "./_sink.ts";
 import type { FeatureLossWarning } from "./warning.ts";
 
 /** A converted schema with its warnings and null markers. */

@@ -11,7 +11,8 @@ import { clone, isObj, type Obj } from "./_json.ts";
 import { IDENTITY_NORMALIZER } from "./normalizer.ts";
 import { ANTHROPIC_PROFILE } from "./profile.ts";
 import type { Adapter, CanonicalResult, ConversionResult, ConvertOptions } from "./registry.ts";
-import { walkSchema, WarningSink } from "./_walk.ts";
+import { WarningSink } from "./_sink.ts";
+import { walkSchema } from "./_walk.ts";
 import {
   canonicalName,
   check,

@@ -12,7 +12,8 @@ import { clone, isObj, type Obj } from "./_json.ts";
 import { IDENTITY_NORMALIZER } from "./normalizer.ts";
 import { GEMINI_JSON_SCHEMA_PROFILE, GEMINI_PROFILE } from "./profile.ts";
 import type { Adapter, CanonicalResult, ConversionResult, ConvertOptions } from "./registry.ts";
-import { walkSchema, WarningSink } from "./_walk.ts";
+import { WarningSink } from "./_sink.ts";
+import { walkSchema } from "./_walk.ts";
 import { fromOpenApi, toOpenApi } from "./_openapi.ts";
 import {
   canonicalName,

@@ -16,7 +16,7 @@ import { clone, deepEqual, isObj } from "./_json.ts";
 import { MCP_PROFILE } from "./profile.ts";
 import type { Adapter, CanonicalResult, ConversionResult, ConvertOptions } from "./registry.ts";
 import { IDENTITY_NORMALIZER } from "./normalizer.ts";
-import { WarningSink } from "./_walk.ts";
+import { WarningSink } from "./_sink.ts";
 
 /**
  * MCP ↔ canonical. Reading validates the tool (`validateTool`) and keeps every

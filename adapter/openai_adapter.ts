@@ -12,7 +12,8 @@ import { createNormalizer } from "./_normalizer.ts";
 import { IDENTITY_NORMALIZER } from "./normalizer.ts";
 import { OPENAI_PROFILE, OPENAI_RESPONSES_PROFILE, type ProviderProfile } from "./profile.ts";
 import type { Adapter, CanonicalResult, ConversionResult, ConvertOptions } from "./registry.ts";
-import { walkSchema, WarningSink } from "./_walk.ts";
+import { WarningSink } from "./_sink.ts";
+import { walkSchema } from "./_walk.ts";
 import {
   canonicalName,
   check,

@@ -9,7 +9,8 @@ import { validateTool } from "../model/validate_tool.ts";
 import { InvalidToolError } from "../model/errors.ts";
 import { isObj } from "./_json.ts";
 import { resolveProfile } from "./_profiles.ts";
-import { checkJson, checkOpenApi, type Counts } from "./_preflight_checks.ts";
+import { checkJson, type Counts } from "./_preflight_checks.ts";
+import { checkOpenApi } from "./_preflight_openapi.ts";
 import type { ProviderProfile } from "./profile.ts";
 
 /** One problem the provider would reject. */
@@ -188,8 +189,9 @@ function checkName(
 /**
  * Finds what the provider would reject in a request with these tools (in the
  * target's format): root not an object, illegal, too long or duplicate names,
- * strict-incompatible keywords, unresolvable references, size limits, and
- * Anthropic's request-wide strict budgets. Every problem has a JSON Pointer
+ * strict-incompatible keywords, unresolvable references, size limits,
+ * Gemini `OBJECT`s without properties (at any depth of `parameters` and
+ * `response`), and Anthropic's request-wide strict budgets. Every problem has a JSON Pointer
  * into the `tools` array. An empty list means no known problem.
  *
  * @example

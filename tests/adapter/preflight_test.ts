@@ -168,6 +168,44 @@ Deno.test("preflight checks Gemini's OpenAPI subset", () => {
   ]);
 });
 
+Deno.test("preflight reports a nested Gemini OBJECT without properties, in parameters and response", () => {
+  const empty = { type: "OBJECT", description: "free-form" };
+  const problems = preflight([{
+    name: "f",
+    parameters: {
+      type: "OBJECT",
+      properties: {
+        a: empty,
+        b: { type: "ARRAY", items: { type: "OBJECT", properties: {} } },
+        c: { anyOf: [{ type: "STRING" }, empty] },
+        d: { type: "OBJECT", properties: { e: { type: "STRING" } } },
+      },
+    },
+    response: { type: "OBJECT", properties: { r: { type: "OBJECT", nullable: true } } },
+  }], "gemini");
+  assert.deepEqual(codes(problems), [
+    "empty_object /0/parameters/properties/a/properties",
+    "empty_object /0/parameters/properties/b/items/properties",
+    "empty_object /0/parameters/properties/c/anyOf/1/properties",
+    "empty_object /0/response/properties/r/properties",
+  ]);
+  assert.ok(problems.every((p) => p.tool === "f" && /nested OBJECT/.test(p.message)));
+  // the root keeps its own advice
+  assert.match(
+    preflight([{ name: "f", parameters: { type: "OBJECT", properties: {} } }], "gemini")[0]
+      .message,
+    /omit parameters/,
+  );
+  // parametersJsonSchema is JSON Schema: a free-form nested object is fine there
+  assert.deepEqual(
+    preflight([{
+      name: "f",
+      parametersJsonSchema: { type: "object", properties: { a: { type: "object" } } },
+    }], "gemini"),
+    [],
+  );
+});
+
 Deno.test("preflight checks MCP tools with validateTool", () => {
   assert.deepEqual(codes(preflight([{ name: "a b", inputSchema: { type: "object" } }], "mcp")), [
     "invalid_tool /0/name",

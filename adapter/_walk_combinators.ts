@@ -1,0 +1,101 @@
+// Private: the combinators of the schema walk that are rewritten rather than
+// kept: `allOf` merged into the schema that holds it, and `anyOf`/`oneOf` at a
+// root that may not have them merged into one object.
+
+import { deepEqual, esc, isObj, type Obj } from "./_json.ts";
+import { type Merged, mergeInto, mergeStart } from "./_merge.ts";
+import type { Walker } from "./_walk.ts";
+
+/** Merges the `allOf` branches of a schema; `undefined` when they cannot be merged exactly. */
+export function mergeAllOf(w: Walker, schema: Obj, pointer: string): Merged | undefined {
+  const base: Obj = { ...schema };
+  delete base.allOf;
+  let acc: Merged | undefined = mergeStart(base, pointer);
+  const list = schema.allOf as unknown[];
+  for (let i = 0; i < list.length && acc !== undefined; i++) {
+    const r = w.rewriter.resolved(list[i]);
+    if (r === undefined || typeof r.schema.$ref === "string" || r.schema.allOf !== undefined) {
+      acc = undefined;
+      break;
+    }
+    acc = mergeInto(acc, r.schema, r.pointer ?? `${pointer}/allOf/${i}`);
+  }
+  if (acc === undefined) return undefined;
+  w.warn(
+    `${pointer}/allOf`,
+    "allOf",
+    "rewritten",
+    "none",
+    "the allOf branches are merged into one schema",
+  );
+  return acc;
+}
+
+/**
+ * Rewrites the combinators of a root that may not have them: `anyOf`/`oneOf`
+ * branches become one object, an unmerged `allOf` is dropped. `merged` is the
+ * root after {@linkcode mergeAllOf}, if that merged it.
+ */
+export function mergeRoot(
+  w: Walker,
+  merged: Merged | undefined,
+  schema: Obj,
+  pointer: string,
+): Merged | undefined {
+  let acc = merged ?? mergeStart(schema, pointer);
+  for (const key of ["anyOf", "oneOf"]) {
+    const list = acc.schema[key];
+    if (!Array.isArray(list)) continue;
+    const out: Obj = { ...acc.schema };
+    delete out[key];
+    const origins = new Map(acc.origins);
+    const props: Obj = isObj(out.properties) ? { ...out.properties } : {};
+    let required: string[] | undefined;
+    let closed = true;
+    list.forEach((branch, i) => {
+      const r = w.rewriter.resolved(branch);
+      const b = r?.schema ?? {};
+      const bp = r?.pointer ?? `${pointer}/${key}/${i}`;
+      if (isObj(b.properties)) {
+        for (const [name, sub] of Object.entries(b.properties)) {
+          if (!Object.hasOwn(props, name)) {
+            props[name] = sub;
+            origins.set(`properties/${name}`, `${bp}/properties/${esc(name)}`);
+          } else if (!deepEqual(props[name], sub)) {
+            props[name] = { anyOf: [props[name], sub] };
+          }
+        }
+      }
+      const req = Array.isArray(b.required) ? b.required as string[] : [];
+      required = required === undefined ? req : required.filter((n) => req.includes(n));
+      if (b.additionalProperties !== false) closed = false;
+    });
+    out.properties = props;
+    const own = Array.isArray(out.required) ? out.required as string[] : [];
+    const all = [...new Set([...own, ...(required ?? [])])];
+    if (all.length > 0) out.required = all;
+    if (closed && out.additionalProperties === undefined) out.additionalProperties = false;
+    if (out.type === undefined) out.type = "object";
+    w.warn(
+      `${pointer}/${key}`,
+      key,
+      "rewritten",
+      "widens",
+      `a ${key} at the root is not allowed; its branches' properties are merged into one object, which also accepts mixtures of the branches`,
+    );
+    acc = { schema: out, origins };
+  }
+  if (Array.isArray(acc.schema.allOf)) {
+    w.warn(
+      `${pointer}/allOf`,
+      "allOf",
+      "dropped",
+      "widens",
+      "an allOf at the root is not allowed and its branches could not be merged",
+    );
+    const out: Obj = { ...acc.schema };
+    delete out.allOf;
+    acc = { schema: out, origins: acc.origins };
+  }
+  return acc === merged || acc.schema === schema ? merged : acc;
+}

@@ -1,0 +1,241 @@
+// Private: `$ref` handling of the schema walk. Depending on the profile a
+// reference is passed through, kept (its target hoisted to the root `$defs`
+// under a fresh name) or inlined (with recursion cut); at the end the hoisted
+// definitions are written and unused or inlined definitions are reported.
+
+import { esc, isObj, type Obj, unesc } from "./_json.ts";
+import { dropEffect } from "./_keywords.ts";
+import { mergeInto, mergeStart } from "./_merge.ts";
+import type { Walker } from "./_walk.ts";
+
+/** The `$ref` state of one walk: which targets are used, hoisted, inlined. */
+export class RefRewriter {
+  readonly #w: Walker;
+  readonly #defNames = new Map<string, string>();
+  readonly #defOrder: string[] = [];
+  readonly #usedNames = new Set<string>();
+  readonly #targets = new Set<string>();
+  readonly #stack: string[] = [];
+  readonly #inlined = new Set<string>();
+
+  constructor(walker: Walker) {
+    this.#w = walker;
+  }
+
+  /** Converts a schema with a `$ref` found at `pointer`. */
+  rewrite(schema: Obj, pointer: string): unknown {
+    const w = this.#w;
+    const ref = schema.$ref as string;
+    const refPointer = `${pointer}/$ref`;
+    let siblings: Obj = {};
+    for (const [key, value] of Object.entries(schema)) {
+      if (key === "$ref") continue;
+      if (w.draft07 && key !== "$defs" && key !== "definitions") {
+        w.warn(
+          `${pointer}/${esc(key)}`,
+          key,
+          "dropped",
+          "none",
+          "draft-07 ignores keywords beside $ref",
+        );
+      } else siblings[key] = value;
+    }
+    if (w.draft07) siblings = {};
+    const hasSiblings = Object.keys(siblings).some((k) => k !== "$defs" && k !== "definitions");
+    const target = w.refs.resolve(ref);
+    if (target === undefined) {
+      w.warn(
+        refPointer,
+        "$ref",
+        "dropped",
+        "widens",
+        `${JSON.stringify(ref)} does not resolve inside the schema; it accepts any value now`,
+      );
+      const rest = w.keywords(siblings, pointer, false, undefined) as Obj;
+      return Object.keys(rest).length === 0 ? w.anyStub() : rest;
+    }
+    this.#targets.add(target);
+    if (w.profile.refs === "pass") {
+      const rest = w.keywords(siblings, pointer, false, undefined) as Obj;
+      let newRef = ref;
+      if (w.draft07 && ref.startsWith("#/definitions/")) {
+        newRef = `#/$defs/${ref.slice(14)}`;
+        this.#repointed(refPointer, ref, newRef);
+      }
+      return { $ref: newRef, ...rest };
+    }
+    let mode = w.profile.refs;
+    const recursive = w.refs.isRecursive(target);
+    if (mode === "keep" && recursive && !w.profile.recursion) {
+      mode = "inline";
+      this.#inlined.add(target);
+    }
+    if (mode === "keep") {
+      const name = this.#defName(target);
+      const newRef = target === "" ? "#" : `#/$defs/${esc(name)}`;
+      if (newRef !== ref) this.#repointed(refPointer, ref, newRef);
+      if (!hasSiblings) return { $ref: newRef };
+      if (w.profile.refSiblings) {
+        return { $ref: newRef, ...(w.keywords(siblings, pointer, false, undefined) as Obj) };
+      }
+      if (recursive) {
+        this.#dropSiblings(siblings, pointer, "keywords beside a recursive $ref are not allowed");
+        return { $ref: newRef };
+      }
+    }
+    if (this.#cycle(target, pointer)) return this.#cut(ref, refPointer, target);
+    w.warn(refPointer, "$ref", "rewritten", "none", `${JSON.stringify(ref)} is inlined`);
+    this.#stack.push(pointer);
+    try {
+      const targetSchema = w.refs.at(target);
+      if (!hasSiblings) return w.node(targetSchema, target, false);
+      const sib = mergeStart(siblings, pointer);
+      const merged = isObj(targetSchema) ? mergeInto(sib, targetSchema, target) : undefined;
+      if (merged !== undefined && typeof merged.schema.$ref !== "string") {
+        return w.keywords(merged.schema, pointer, false, merged.origins);
+      }
+      this.#dropSiblings(
+        siblings,
+        pointer,
+        "keywords beside $ref conflict with the referenced schema and are dropped",
+      );
+      return w.node(targetSchema, target, false);
+    } finally {
+      this.#stack.pop();
+    }
+  }
+
+  /**
+   * Follows a pure `$ref` chain (marking its targets used): the schema it
+   * ends at and, when a reference was followed, the pointer of that schema.
+   * `undefined` when the chain has siblings, leaves the document or recurses.
+   */
+  resolved(schema: unknown, depth = 0): { schema: Obj; pointer?: string } | undefined {
+    if (schema === true) return { schema: {} };
+    if (!isObj(schema)) return undefined;
+    if (typeof schema.$ref !== "string") return { schema };
+    if (Object.keys(schema).length !== 1 || depth > 16) return undefined;
+    const w = this.#w;
+    const target = w.refs.resolve(schema.$ref);
+    if (target === undefined || w.refs.isRecursive(target)) return undefined;
+    this.#targets.add(target);
+    const inner = this.resolved(w.refs.at(target), depth + 1);
+    return inner && { schema: inner.schema, pointer: inner.pointer ?? target };
+  }
+
+  /**
+   * Ends the walk: writes the hoisted definitions into the output root and
+   * reports the definitions that were inlined for their recursion or never used.
+   */
+  finish(schema: Obj): void {
+    const w = this.#w;
+    if (w.profile.refs === "keep" && this.#defOrder.length > 0) {
+      const defs: Obj = {};
+      for (let i = 0; i < this.#defOrder.length; i++) {
+        const pointer = this.#defOrder[i];
+        defs[this.#defNames.get(pointer)!] = w.node(w.refs.at(pointer), pointer, false);
+      }
+      schema.$defs = defs;
+    }
+    for (const target of this.#inlined) {
+      if (this.#defNames.has(target)) continue;
+      const key = /^\/(\$defs|definitions)\//.exec(target)?.[1] ?? "$ref";
+      w.warn(
+        target,
+        key,
+        "rewritten",
+        "none",
+        "a recursive definition is inlined where it is referenced, with the recursion cut",
+      );
+    }
+    if (w.profile.refs !== "pass") this.#reportUnusedDefs(w.root, "");
+  }
+
+  #repointed(refPointer: string, ref: string, newRef: string): void {
+    this.#w.warn(
+      refPointer,
+      "$ref",
+      "rewritten",
+      "none",
+      `${JSON.stringify(ref)} now points to ${JSON.stringify(newRef)}`,
+    );
+  }
+
+  #dropSiblings(siblings: Obj, pointer: string, why: string): void {
+    for (const [key, value] of Object.entries(siblings)) {
+      this.#w.warn(`${pointer}/${esc(key)}`, key, "dropped", dropEffect(key, value), why);
+    }
+  }
+
+  /** The stand-in for a reference back into a schema being inlined. */
+  #cut(ref: string, refPointer: string, target: string): unknown {
+    const w = this.#w;
+    const t = this.#stubType(target);
+    if (t === "object" && w.profile.closeObjects) {
+      w.warn(
+        refPointer,
+        "$ref",
+        "dropped",
+        "narrows",
+        `recursive reference ${
+          JSON.stringify(ref)
+        } cannot be kept; the recursion is cut here and accepts only an empty object`,
+      );
+      return { type: "object", properties: {}, additionalProperties: false };
+    }
+    w.warn(
+      refPointer,
+      "$ref",
+      "dropped",
+      "widens",
+      `recursive reference ${
+        JSON.stringify(ref)
+      } cannot be kept; the recursion is cut here and accepts any ${t ?? "value"}`,
+    );
+    return t === undefined ? w.anyStub() : { type: t };
+  }
+
+  #stubType(target: string): string | undefined {
+    const t = this.#w.refs.at(target);
+    return isObj(t) && typeof t.type === "string" ? t.type : undefined;
+  }
+
+  #cycle(target: string, pointer: string): boolean {
+    const under = (p: string) => target === "" || p === target || p.startsWith(`${target}/`);
+    return under(pointer) || this.#stack.some(under);
+  }
+
+  #defName(target: string): string {
+    let name = this.#defNames.get(target);
+    if (name !== undefined) return name;
+    const m = /^\/(?:\$defs|definitions)\/([^/]+)$/.exec(target);
+    const base = m ? unesc(m[1]) : target.slice(1).replace(/[^A-Za-z0-9_.-]/g, "_") || "root";
+    name = base;
+    for (let i = 2; this.#usedNames.has(name); i++) name = `${base}_${i}`;
+    this.#usedNames.add(name);
+    this.#defNames.set(target, name);
+    if (target !== "") this.#defOrder.push(target);
+    return name;
+  }
+
+  #reportUnusedDefs(node: unknown, pointer: string): void {
+    if (!isObj(node)) return;
+    for (const key of ["$defs", "definitions"]) {
+      const defs = node[key];
+      if (!isObj(defs)) continue;
+      for (const name of Object.keys(defs)) {
+        const p = `${pointer}/${key}/${esc(name)}`;
+        if (!this.#targets.has(p)) {
+          this.#w.warn(
+            p,
+            key,
+            "dropped",
+            "none",
+            `definition ${JSON.stringify(name)} is never referenced`,
+          );
+        }
+        this.#reportUnusedDefs(defs[name], p);
+      }
+    }
+  }
+}
