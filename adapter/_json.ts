@@ -19,6 +19,13 @@ export function clone<T>(value: T): T {
   return value;
 }
 
+/** A new object with `fn` applied to each value of `obj`, keys in order. */
+export function mapValues(obj: Obj, fn: (value: unknown) => unknown): Obj {
+  const out: Obj = {};
+  for (const [key, value] of Object.entries(obj)) out[key] = fn(value);
+  return out;
+}
+
 /** Structural equality of JSON values (object key order ignored). */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;

@@ -50,7 +50,8 @@ class Normalizer implements InputNormalizer {
     ) {
       return false;
     }
-    if (Object.hasOwn(s, "const") && typeof s.const !== "object" && s.const !== value) return false;
+    const scalar = s.const === null || typeof s.const !== "object";
+    if (Object.hasOwn(s, "const") && scalar && s.const !== value) return false;
     if (isObj(value) && isObj(s.properties)) {
       const props = s.properties;
       const marks = this.marks.get(s);
@@ -60,6 +61,11 @@ class Normalizer implements InputNormalizer {
       const required = Array.isArray(s.required) ? s.required : [];
       for (const name of required) {
         if (!Object.hasOwn(value, name) && !(filling && marks?.has(name))) return false;
+      }
+      for (const [key, v] of Object.entries(value)) {
+        if (Object.hasOwn(props, key) && !this.#matches(v, props[key], filling, depth + 1)) {
+          return false;
+        }
       }
     }
     return true;

@@ -1,7 +1,8 @@
-// Private: JSON Schema (already reduced to Gemini's subset by the walk) <-> the
-// OpenAPI 3.0 Schema object of Gemini's `parameters` / `response`.
+// Private: JSON Schema (already reduced to Gemini's subset by the walk) -> the
+// OpenAPI 3.0 Schema object of Gemini's `parameters` / `response`. The way
+// back is in _openapi_read.ts.
 
-import { clone, isObj, type Obj, show } from "./_json.ts";
+import { clone, isObj, mapValues, type Obj, show } from "./_json.ts";
 import { typesOf } from "./_keywords.ts";
 import type { WarningSink } from "./_sink.ts";
 
@@ -185,11 +186,7 @@ export function toOpenApi(
         if (out[key] === undefined) out[key] = value;
         break;
       case "properties":
-        if (isObj(value)) {
-          const props: Obj = {};
-          for (const [name, v] of Object.entries(value)) props[name] = map(v);
-          out.properties = props;
-        }
+        if (isObj(value)) out.properties = mapValues(value, map);
         break;
       case "items":
         out.items = map(value);
@@ -221,49 +218,6 @@ export function toOpenApi(
       ? `${out.description} ${text}`
       : text;
   }
-  return out;
-}
-
-/** Maps Gemini's OpenAPI subset back to JSON Schema 2020-12. */
-export function fromOpenApi(node: unknown): unknown {
-  if (!isObj(node)) return node;
-  const out: Obj = {};
-  const nullable = node.nullable === true;
-  for (const [key, value] of Object.entries(node)) {
-    switch (key) {
-      case "type":
-        if (typeof value === "string" && value !== "TYPE_UNSPECIFIED") {
-          const t = value.toLowerCase();
-          out.type = nullable && t !== "null" ? [t, "null"] : t;
-        }
-        break;
-      case "nullable":
-        break;
-      case "example":
-        out.examples = [clone(value)];
-        break;
-      case "enum":
-        out.enum = nullable && Array.isArray(value) ? [...value, null] : clone(value);
-        break;
-      case "properties":
-        if (isObj(value)) {
-          const props: Obj = {};
-          for (const [name, v] of Object.entries(value)) props[name] = fromOpenApi(v);
-          out.properties = props;
-        } else out.properties = clone(value);
-        break;
-      case "items":
-        out.items = fromOpenApi(value);
-        break;
-      case "anyOf":
-        out.anyOf = Array.isArray(value) ? value.map(fromOpenApi) : clone(value);
-        if (nullable && node.type === undefined && Array.isArray(out.anyOf)) {
-          out.anyOf = [...out.anyOf, { type: "null" }];
-        }
-        break;
-      default:
-        out[key] = clone(value);
-    }
-  }
+  origin.set(out, from);
   return out;
 }

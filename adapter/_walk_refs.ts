@@ -83,7 +83,7 @@ export class RefRewriter {
         return { $ref: newRef };
       }
     }
-    if (this.#cycle(target, pointer)) return this.#cut(ref, refPointer, target);
+    if (this.#cycle(target, pointer)) return this.#cut(ref, pointer, target);
     w.warn(refPointer, "$ref", "rewritten", "none", `${JSON.stringify(ref)} is inlined`);
     this.#stack.push(pointer);
     try {
@@ -167,9 +167,10 @@ export class RefRewriter {
     }
   }
 
-  /** The stand-in for a reference back into a schema being inlined. */
-  #cut(ref: string, refPointer: string, target: string): unknown {
+  /** The stand-in for a reference (at `pointer`) back into a schema being inlined. */
+  #cut(ref: string, pointer: string, target: string): unknown {
     const w = this.#w;
+    const refPointer = `${pointer}/$ref`;
     const t = this.#stubType(target);
     if (t === "object" && w.profile.closeObjects) {
       w.warn(
@@ -192,7 +193,9 @@ export class RefRewriter {
         JSON.stringify(ref)
       } cannot be kept; the recursion is cut here and accepts any ${t ?? "value"}`,
     );
-    return t === undefined ? w.anyStub() : { type: t };
+    const stub = t === undefined ? w.anyStub() : { type: t };
+    w.origin.set(stub, w.path(pointer));
+    return stub;
   }
 
   #stubType(target: string): string | undefined {

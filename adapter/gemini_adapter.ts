@@ -10,11 +10,12 @@ import type { ToolObjectSchema as ToolObjectSchemaLike } from "../model/tool.ts"
 import type { CanonicalTool } from "./canonical_tool.ts";
 import { clone, isObj, type Obj } from "./_json.ts";
 import { IDENTITY_NORMALIZER } from "./normalizer.ts";
-import { GEMINI_JSON_SCHEMA_PROFILE, GEMINI_PROFILE } from "./profile.ts";
+import { GEMINI_PROFILE } from "./profile.ts";
 import type { Adapter, CanonicalResult, ConversionResult, ConvertOptions } from "./registry.ts";
 import { WarningSink } from "./_sink.ts";
-import { walkSchema } from "./_walk.ts";
-import { fromOpenApi, toOpenApi } from "./_openapi.ts";
+import { writeGeminiSchema } from "./_gemini_schema.ts";
+import { createJsonTextNormalizer } from "./_openapi_normalizer.ts";
+import { fromOpenApi } from "./_openapi_read.ts";
 import {
   canonicalName,
   check,
@@ -50,41 +51,9 @@ const FIELDS = [
   "response",
   "responseJsonSchema",
 ];
-const EXTRA = ["const", "examples", "exclusiveMinimum", "exclusiveMaximum"];
 
 function hasProperties(schema: Obj): boolean {
   return isObj(schema.properties) && Object.keys(schema.properties).length > 0;
-}
-
-function write(
-  schema: Obj,
-  base: string,
-  json: boolean,
-  sink: WarningSink,
-  describe: boolean,
-): Obj {
-  if (json) {
-    const walked = walkSchema(schema, {
-      profile: GEMINI_JSON_SCHEMA_PROFILE,
-      from: "canonical",
-      to: "gemini",
-      base,
-      describe,
-      dropSchema: true,
-    });
-    for (const w of walked.warnings) sink.add(w.path, w.feature, w.action, w.effect, w.message);
-    return walked.schema;
-  }
-  const walked = walkSchema(schema, {
-    profile: GEMINI_PROFILE.schema,
-    from: "canonical",
-    to: "gemini",
-    base,
-    describe,
-    extra: EXTRA,
-  });
-  for (const w of walked.warnings) sink.add(w.path, w.feature, w.action, w.effect, w.message);
-  return toOpenApi(walked.schema, walked.origin, sink, base, describe) as Obj;
 }
 
 /**
@@ -93,6 +62,15 @@ function write(
  * inlined with recursion cut and reported); `{ geminiSchema:
  * "parametersJsonSchema" }` writes near-full JSON Schema instead. An output
  * schema becomes `response` / `responseJsonSchema`.
+ *
+ * Gemini rejects an `OBJECT` without properties at any depth, so in
+ * `parameters` such an object (a free-form map, a recursion cut to "any
+ * object") is declared as a `STRING` whose description says it holds a JSON
+ * object as JSON text, with a warning; the conversion's `normalizer` parses
+ * the model's text back into the object (text that is not a JSON object stays
+ * a string, for the validator to reject). `response` gets the same
+ * declaration, described as a JSON object; the function's result is not
+ * converted. A `response` root without properties is left out, with a warning.
  *
  * @example
  * ```ts
@@ -108,6 +86,23 @@ function write(
  * const out = defaultRegistry().convert(tool, "mcp", "gemini");
  * console.log(JSON.stringify(out.tool));
  * // {"name":"search","parameters":{"type":"OBJECT","properties":{"q":{"type":"STRING","nullable":true},"n":{"type":"INTEGER","minimum":1}}}}
+ * ```
+ *
+ * @example Objects without properties as JSON text
+ * ```ts
+ * import { defaultRegistry } from "@toolfoundation/core/adapter";
+ *
+ * const tool = {
+ *   name: "fill",
+ *   inputSchema: {
+ *     type: "object",
+ *     properties: { values: { type: "object", additionalProperties: { type: "string" } } },
+ *   },
+ * };
+ * const out = defaultRegistry().convert(tool, "mcp", "gemini");
+ * console.log(JSON.stringify(out.tool));
+ * // {"name":"fill","parameters":{"type":"OBJECT","properties":{"values":{"type":"STRING","description":"Holds a JSON object as JSON text; values: {\"type\":\"string\"}"}}}}
+ * console.log(out.normalizer.normalize({ values: '{"a":"b"}' })); // { values: { a: "b" } }
  * ```
  */
 export const geminiAdapter: Adapter<GeminiFunctionDeclaration> = {
@@ -198,10 +193,11 @@ export const geminiAdapter: Adapter<GeminiFunctionDeclaration> = {
     const describe = options?.describeDropped ?? true;
     const out: Obj = { name };
     if (tool.description !== undefined) out.description = tool.description;
-    const params = write(tool.inputSchema, "/inputSchema", json, sink, describe);
-    if (json) out.parametersJsonSchema = params;
-    else if (hasProperties(params) || params.anyOf !== undefined) out.parameters = params;
-    else if (tool.inputSchema.properties !== undefined) {
+    const params = writeGeminiSchema(tool.inputSchema, "/inputSchema", json, sink, describe);
+    if (json) out.parametersJsonSchema = params.schema;
+    else if (hasProperties(params.schema) || params.schema.anyOf !== undefined) {
+      out.parameters = params.schema;
+    } else if (tool.inputSchema.properties !== undefined) {
       sink.add(
         "/inputSchema/properties",
         "properties",
@@ -211,8 +207,19 @@ export const geminiAdapter: Adapter<GeminiFunctionDeclaration> = {
       );
     }
     if (tool.outputSchema !== undefined) {
-      const response = write(tool.outputSchema, "/outputSchema", json, sink, describe);
-      out[json ? "responseJsonSchema" : "response"] = response;
+      const response = writeGeminiSchema(tool.outputSchema, "/outputSchema", json, sink, describe);
+      if (json) out.responseJsonSchema = response.schema;
+      else if (hasProperties(response.schema) || response.schema.anyOf !== undefined) {
+        out.response = response.schema;
+      } else {
+        sink.add(
+          "/outputSchema",
+          "outputSchema",
+          "dropped",
+          "widens",
+          "Gemini rejects a response OBJECT without properties; the function is declared without a response schema",
+        );
+      }
     }
     for (const [key, value] of Object.entries(fields)) {
       if (key !== "schemaField" && !Object.hasOwn(out, key)) out[key] = clone(value);
@@ -220,7 +227,7 @@ export const geminiAdapter: Adapter<GeminiFunctionDeclaration> = {
     return {
       tool: out as GeminiFunctionDeclaration,
       warnings: sink.list,
-      normalizer: IDENTITY_NORMALIZER,
+      normalizer: createJsonTextNormalizer(params.schema, params.jsonText) ?? IDENTITY_NORMALIZER,
     };
   },
 

@@ -1,7 +1,9 @@
 /**
- * Input normalizers: strict modes make optional fields required and nullable;
- * the normalizer turns the model's `null` for such a field back into "absent",
- * so handlers see the original semantics.
+ * Input normalizers: strict modes make optional fields required and nullable,
+ * and the normalizer turns the model's `null` for such a field back into
+ * "absent"; Gemini `parameters` declare objects without properties as JSON
+ * text, and the normalizer parses that text back into the object. Either way
+ * handlers see the original semantics.
  *
  * @module
  */
@@ -40,7 +42,8 @@ export interface InputNormalizer {
   normalize(args: unknown): unknown;
   /**
    * Turns arguments in the original form into the converted schema's form
-   * (e.g. absent optional fields become `null`), for examples and tests.
+   * (e.g. absent optional fields become `null`, objects held as JSON text
+   * become that text), for examples and tests.
    *
    * @param args Arguments valid under the original schema.
    * @returns The same arguments in the converted form.

@@ -15,24 +15,12 @@ type Gemini = {
   response?: Record<string, unknown>;
 };
 
-// Known converter gap, found by preflight's nested OBJECT check: a free-form
-// nested object (only additionalProperties) and a recursion cut to "any object"
-// are written as an OBJECT without properties, which Gemini rejects. The golden
-// fixtures pin today's output; remove an entry when the converter handles it.
-const KNOWN_GEMINI_PROBLEMS: Record<string, string[]> = {
-  "api_request parameters": ["empty_object /0/parameters/properties/headers/properties"],
-  "ref_defs parameters": [
-    "empty_object /0/parameters/properties/manager/properties/reports/items/properties",
-  ],
-};
-
 Deno.test("gemini output passes preflight for every case, in both schema fields", () => {
   for (const [name, tool] of Object.entries(ALL_CASES)) {
     for (const geminiSchema of ["parameters", "parametersJsonSchema"] as const) {
       const out = registry.convert(tool, "mcp", "gemini", { geminiSchema });
       const found = preflight([out.tool], "gemini").map((p) => `${p.code} ${p.path}`);
-      const key = `${name} ${geminiSchema}`;
-      assert.deepEqual(found, KNOWN_GEMINI_PROBLEMS[key] ?? [], key);
+      assert.deepEqual(found, [], `${name} ${geminiSchema}`);
     }
   }
 });

@@ -198,13 +198,7 @@ Deno.test("property: conversions never throw on valid tools, are deterministic a
         assert.equal(JSON.stringify(a.tool), JSON.stringify(b.tool), target.name);
         assert.deepEqual(a.warnings, b.warnings, target.name);
         // request-wide budgets are the caller's to keep; a single tool may exceed them.
-        // Known converter gap (see gemini_adapter_test.ts): a nested OBJECT without
-        // properties in Gemini parameters.
-        const problems = preflight([a.tool], target.to).filter((p) =>
-          p.code !== "budget_exceeded" &&
-          !(target.to === "gemini" && p.code === "empty_object" &&
-            !/^\/0\/(parameters|response)\/properties$/.test(p.path))
-        );
+        const problems = preflight([a.tool], target.to).filter((p) => p.code !== "budget_exceeded");
         assert.deepEqual(problems, [], target.name);
         registry.convert(a.tool, target.to, "mcp");
       }

@@ -1,0 +1,152 @@
+// Private: the Gemini input normalizer. Objects that Gemini's `parameters`
+// cannot declare are sent by the model as JSON text (see _openapi_json_text.ts);
+// `normalize` parses that text back into the object, `denormalize` writes an
+// object as its JSON text. Text that is not a JSON object stays a string, so the
+// validator of the original schema rejects it with a clear failure.
+
+import { isObj, type Obj } from "./_json.ts";
+import type { InputNormalizer } from "./normalizer.ts";
+
+/** The object a JSON text holds, or `undefined` when it holds none. */
+function parseObject(text: string): Obj | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isObj(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a value has the OpenAPI type of a schema node (any value when untyped). */
+function fits(value: unknown, node: Obj): boolean {
+  if (value === null && node.nullable === true) return true;
+  switch (node.type) {
+    case undefined:
+      return true;
+    case "STRING":
+      return typeof value === "string";
+    case "NUMBER":
+      return typeof value === "number";
+    case "INTEGER":
+      return Number.isInteger(value);
+    case "BOOLEAN":
+      return typeof value === "boolean";
+    case "ARRAY":
+      return Array.isArray(value);
+    case "OBJECT":
+      return isObj(value);
+    case "NULL":
+      return value === null;
+    default:
+      return false;
+  }
+}
+
+/** Whether a value keeps the enum and the bounds of a node. */
+function bounds(value: unknown, node: Obj): boolean {
+  const below = (n: number, key: string) => typeof node[key] !== "number" || n >= node[key];
+  const above = (n: number, key: string) => typeof node[key] !== "number" || n <= node[key];
+  if (Array.isArray(node.enum) && !node.enum.includes(value)) return false;
+  if (typeof value === "number") return below(value, "minimum") && above(value, "maximum");
+  if (Array.isArray(value)) {
+    return below(value.length, "minItems") && above(value.length, "maxItems");
+  }
+  if (typeof value !== "string") return true;
+  const length = [...value].length;
+  if (!below(length, "minLength") || !above(length, "maxLength")) return false;
+  if (typeof node.pattern !== "string") return true;
+  try {
+    return new RegExp(node.pattern, "u").test(value);
+  } catch {
+    return true;
+  }
+}
+
+class JsonTextNormalizer implements InputNormalizer {
+  readonly identity = false;
+  constructor(readonly root: Obj, readonly text: Set<Obj>) {}
+
+  normalize(args: unknown): unknown {
+    return this.#walk(args, this.root, false);
+  }
+
+  denormalize(args: unknown): unknown {
+    return this.#walk(args, this.root, true);
+  }
+
+  #walk(value: unknown, node: unknown, encode: boolean): unknown {
+    if (!isObj(node)) return value;
+    if (this.text.has(node)) {
+      if (encode) return isObj(value) ? JSON.stringify(value) : value;
+      return typeof value === "string" ? parseObject(value) ?? value : value;
+    }
+    if (Array.isArray(node.anyOf)) {
+      const branch = this.#branch(value, node.anyOf, encode);
+      if (branch !== undefined) value = this.#walk(value, branch, encode);
+    }
+    if (Array.isArray(value)) {
+      return node.items === undefined ? value : value.map((v) => this.#walk(v, node.items, encode));
+    }
+    if (!isObj(value) || !isObj(node.properties)) return value;
+    const props = node.properties;
+    const out: Obj = {};
+    for (const [key, v] of Object.entries(value)) {
+      out[key] = Object.hasOwn(props, key) ? this.#walk(v, props[key], encode) : v;
+    }
+    return out;
+  }
+
+  /** Whether a node holds JSON text itself or in one of its `anyOf` branches. */
+  #holdsText(node: unknown): boolean {
+    if (!isObj(node)) return false;
+    if (this.text.has(node)) return true;
+    return Array.isArray(node.anyOf) && node.anyOf.some((b) => this.#holdsText(b));
+  }
+
+  /**
+   * The branch a value is read by: the first that matches it, those holding
+   * JSON text first (so text holding an object is read as the object); else
+   * the first of the value's type.
+   */
+  #branch(value: unknown, branches: unknown[], encode: boolean): Obj | undefined {
+    const list = branches.filter(isObj);
+    const ordered = [
+      ...list.filter((b) => this.#holdsText(b)),
+      ...list.filter((b) => !this.#holdsText(b)),
+    ];
+    return ordered.find((b) => this.#matches(value, b, encode)) ??
+      ordered.find((b) => !this.text.has(b) && fits(value, b));
+  }
+
+  /** Whether a value is valid under a node, as far as the branch choice needs to know. */
+  #matches(value: unknown, node: unknown, encode: boolean): boolean {
+    if (!isObj(node)) return node !== false;
+    if (value === null && node.nullable === true) return true;
+    if (this.text.has(node)) {
+      return encode ? isObj(value) : typeof value === "string" && parseObject(value) !== undefined;
+    }
+    if (Array.isArray(node.anyOf) && !node.anyOf.some((b) => this.#matches(value, b, encode))) {
+      return false;
+    }
+    if (!fits(value, node) || !bounds(value, node)) return false;
+    if (Array.isArray(value)) return value.every((v) => this.#matches(v, node.items, encode));
+    if (!isObj(value)) return true;
+    const props = isObj(node.properties) ? node.properties : {};
+    const required = Array.isArray(node.required) ? node.required : [];
+    return required.every((n) => typeof n !== "string" || Object.hasOwn(value, n)) &&
+      Object.entries(value).every(([k, v]) =>
+        !Object.hasOwn(props, k) || this.#matches(v, props[k], encode)
+      );
+  }
+}
+
+/**
+ * The normalizer of a Gemini `parameters` schema whose `text` nodes hold
+ * objects as JSON text; `undefined` when there are none.
+ */
+export function createJsonTextNormalizer(
+  root: Obj,
+  text: Set<Obj>,
+): InputNormalizer | undefined {
+  return text.size === 0 ? undefined : new JsonTextNormalizer(root, text);
+}
