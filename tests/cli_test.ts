@@ -479,3 +479,27 @@ Deno.test("on a terminal, progress is a live line on stderr, cleared before the 
   );
   assert.ok(JSON.parse(out).waitedMs >= 0);
 });
+
+Deno.test("with --events, stderr is pure JSON Lines ending in exactly one done or error", async () => {
+  for (
+    const [args, last, code] of [
+      ['{"operation":"add","a":1,"b":2}', "done", 0],
+      ['{"operation":"divide","a":1,"b":0}', "error", 1],
+    ] as const
+  ) {
+    const out = await cli([
+      "run",
+      "examples/tools.yaml",
+      "math:calculate",
+      "--events",
+      "--args",
+      args,
+    ]);
+    assert.equal(out.code, code, out.stderr);
+    const events = out.stderr.trim().split("\n").map((line) => JSON.parse(line));
+    assert.deepEqual(events.map((e) => e.kind).filter((k) => k === "done" || k === "error"), [
+      last,
+    ]);
+    assert.equal(events.at(-1).kind, last);
+  }
+});

@@ -9,7 +9,7 @@ import {
 } from "../../run/mod.ts";
 import { buildRunner } from "../build_runner.ts";
 import type { Runner } from "../../run/mod.ts";
-import { type CliIo, diagnose, EXIT, printJson } from "../_io.ts";
+import { type CliIo, diagnose, EXIT, exitCodeOf, printJson } from "../_io.ts";
 import { planPermissions } from "../permissions.ts";
 import { Redactor } from "../secrets.ts";
 import {
@@ -153,7 +153,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
                 "\n",
             );
             if (event.kind === "done") printJson(io, redactor, resultJson(event.data));
-            if (event.kind === "error") exit = report(io, redactor, event.error);
+            // With --events, stderr stays pure JSON Lines: the error event says it all.
+            if (event.kind === "error") exit = exitCodeOf(event.error);
           }
           return exit;
         }
@@ -234,7 +235,10 @@ export async function chainCommand(argv: string[], io: CliIo): Promise<number> {
           steps: result.steps.map(stepJson),
           result: result.structured ?? null,
         });
-        return result.ok ? EXIT.ok : report(io, redactor, result.failed!.error);
+        if (result.ok) return EXIT.ok;
+        return values.events
+          ? exitCodeOf(result.failed!.error)
+          : report(io, redactor, result.failed!.error);
       },
     );
   } catch (error) {
