@@ -6,9 +6,10 @@
 import type { Obj } from "./_json.ts";
 import { toOpenApi } from "./_openapi.ts";
 import { writeJsonText } from "./_openapi_json_text.ts";
+import { declareBranchRequired } from "./_openapi_required.ts";
 import { WarningSink } from "./_sink.ts";
 import { walkSchema } from "./_walk.ts";
-import { GEMINI_JSON_SCHEMA_PROFILE, GEMINI_PROFILE } from "./profile.ts";
+import { GEMINI_JSON_SCHEMA_PROFILE, GEMINI_PROFILE, type SchemaProfile } from "./profile.ts";
 
 const EXTRA = ["const", "examples", "exclusiveMinimum", "exclusiveMaximum"];
 
@@ -20,8 +21,8 @@ export interface GeminiSchema {
 
 /**
  * Writes the canonical schema found at `base` (`/inputSchema` or
- * `/outputSchema`) as JSON Schema (`json`) or as the OpenAPI subset,
- * reporting to `sink`.
+ * `/outputSchema`) as JSON Schema (`json`) or as the OpenAPI subset (by the
+ * rules of `profile`), reporting to `sink`.
  */
 export function writeGeminiSchema(
   schema: Obj,
@@ -29,9 +30,10 @@ export function writeGeminiSchema(
   json: boolean,
   sink: WarningSink,
   describe: boolean,
+  profile: SchemaProfile = GEMINI_PROFILE.schema,
 ): GeminiSchema {
   const walked = walkSchema(schema, {
-    profile: json ? GEMINI_JSON_SCHEMA_PROFILE : GEMINI_PROFILE.schema,
+    profile: json ? GEMINI_JSON_SCHEMA_PROFILE : profile,
     from: "canonical",
     to: "gemini",
     base,
@@ -44,6 +46,7 @@ export function writeGeminiSchema(
   }
   const later = new WarningSink(sink.from, sink.to);
   const out = toOpenApi(walked.schema, walked.origin, later, base, describe) as Obj;
+  declareBranchRequired(out, walked.origin, later, base);
   const text = writeJsonText(out, {
     source: schema,
     base,
@@ -51,6 +54,7 @@ export function writeGeminiSchema(
     sink: later,
     response: base === "/outputSchema",
     describe,
+    overBudget: walked.overBudget,
   });
   for (const w of walked.warnings) {
     if (w.feature === "additionalProperties" && text.described.has(w.path)) {

@@ -1,12 +1,15 @@
-// Private: the strict-mode input normalizer (null <-> absent for originally optional fields).
+// Private: the strict-mode input normalizer (null <-> absent for originally
+// optional fields; maps held as JSON text <-> the object, see _json_text.ts).
 
 import { isObj, type Obj } from "./_json.ts";
+import { decodeText, encodeText, textFits } from "./_json_text.ts";
 import { jsonType } from "./_keywords.ts";
 import type { InputNormalizer } from "./normalizer.ts";
 
 const MAX_DEPTH = 256;
 
-function resolve(schema: unknown, root: Obj): unknown {
+/** Follows local `$ref`s (`#`, `#/$defs/...`) of a converted schema. */
+export function resolve(schema: unknown, root: Obj): unknown {
   for (let i = 0; i < 32 && isObj(schema) && typeof schema.$ref === "string"; i++) {
     const ref = schema.$ref;
     if (ref === "#") schema = root;
@@ -27,7 +30,11 @@ function typeFits(value: unknown, schema: Obj): boolean {
 
 class Normalizer implements InputNormalizer {
   readonly identity = false;
-  constructor(readonly root: Obj, readonly marks: Map<Obj, Set<string>>) {}
+  constructor(
+    readonly root: Obj,
+    readonly marks: Map<Obj, Set<string>>,
+    readonly text: Set<Obj>,
+  ) {}
 
   normalize(args: unknown): unknown {
     return this.#walk(args, this.root, false, 0);
@@ -41,6 +48,7 @@ class Normalizer implements InputNormalizer {
     const s = resolve(schema, this.root);
     if (!isObj(s)) return s !== false;
     if (depth > MAX_DEPTH) return true;
+    if (this.text.has(s)) return (value === null && typeFits(value, s)) || textFits(value, filling);
     if (Array.isArray(s.anyOf)) {
       return s.anyOf.some((b) => this.#matches(value, b, filling, depth + 1));
     }
@@ -71,13 +79,34 @@ class Normalizer implements InputNormalizer {
     return true;
   }
 
+  /** Walks a value by the first branch it matches, those holding JSON text first. */
+  #branch(value: unknown, branches: unknown[], filling: boolean, depth: number): unknown {
+    const text = branches.filter((b) => this.#holdsText(b, depth));
+    const ordered = text.length === 0 ? branches : [
+      ...text,
+      ...branches.filter((b) => !text.includes(b)),
+    ];
+    const branch = ordered.find((b) => this.#matches(value, b, filling, depth + 1));
+    return branch === undefined ? value : this.#walk(value, branch, filling, depth + 1);
+  }
+
+  #holdsText(schema: unknown, depth: number): boolean {
+    if (this.text.size === 0 || depth > MAX_DEPTH) return false;
+    const s = resolve(schema, this.root);
+    if (!isObj(s)) return false;
+    return this.text.has(s) ||
+      (Array.isArray(s.anyOf) && s.anyOf.some((b) => this.#holdsText(b, depth + 1)));
+  }
+
   #walk(value: unknown, schema: unknown, filling: boolean, depth: number): unknown {
     const s = resolve(schema, this.root);
-    if (!isObj(s) || depth > MAX_DEPTH || value === null || typeof value !== "object") return value;
-    if (Array.isArray(s.anyOf)) {
-      const branch = s.anyOf.find((b) => this.#matches(value, b, filling, depth + 1));
-      return branch === undefined ? value : this.#walk(value, branch, filling, depth + 1);
+    if (isObj(s) && this.text.has(s)) return filling ? encodeText(value) : decodeText(value);
+    if (!isObj(s) || depth > MAX_DEPTH) return value;
+    const scalar = value === null || typeof value !== "object";
+    if (Array.isArray(s.anyOf) && (!scalar || (this.text.size > 0 && typeof value === "string"))) {
+      return this.#branch(value, s.anyOf, filling, depth);
     }
+    if (scalar) return value;
     if (Array.isArray(value)) {
       const prefix = Array.isArray(s.prefixItems) ? s.prefixItems : [];
       return value.map((item, i) =>
@@ -101,10 +130,14 @@ class Normalizer implements InputNormalizer {
   }
 }
 
-/** A normalizer for a converted schema and its null markers (identity when there are none). */
+/**
+ * A normalizer for a converted schema, its null markers and its nodes holding
+ * maps as JSON text (`undefined` when there are none).
+ */
 export function createNormalizer(
   root: Obj,
   marks: Map<Obj, Set<string>>,
+  text: Set<Obj> = new Set(),
 ): InputNormalizer | undefined {
-  return marks.size === 0 ? undefined : new Normalizer(root, marks);
+  return marks.size === 0 && text.size === 0 ? undefined : new Normalizer(root, marks, text);
 }

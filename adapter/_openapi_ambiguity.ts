@@ -1,72 +1,114 @@
-// Private: where an object held as JSON text (see _openapi_json_text.ts) is
-// ambiguous. Inside an `anyOf`, the input normalizer reads a string that holds
-// JSON object text as the object whenever a branch has JSON text at that place;
+// Private: where an object held as JSON text (see _json_text.ts) is ambiguous.
+// Inside an `anyOf`, the input normalizer reads a string that holds JSON
+// object text as the object whenever a branch has JSON text at that place;
 // when another branch can take a plain string at the same place, such a string
 // no longer reaches the handler as a string. Those JSON-text nodes are found
-// here, conservatively: every Gemini OBJECT takes unknown keys, so an object
-// branch without the property counts as taking a string there.
+// here, conservatively: an object branch without the property counts as taking
+// a string there unless it is closed (every Gemini OBJECT takes unknown keys).
 
 import { isObj, type Obj } from "./_json.ts";
+import { jsonType } from "./_keywords.ts";
+
+/** How a schema dialect is read: a node's JSON types (`undefined`: any) and `$ref`s. */
+export interface TextDialect {
+  types(node: Obj): string[] | undefined;
+  deref(node: unknown): unknown;
+}
+
+/** Gemini's OpenAPI subset: one upper-case type, no references. */
+export const OPENAPI_DIALECT: TextDialect = {
+  types: (node) => typeof node.type === "string" ? [node.type.toLowerCase()] : undefined,
+  deref: (node) => node,
+};
+
+/** JSON Schema with local references resolved by `deref`. */
+export function jsonSchemaDialect(deref: (node: unknown) => unknown): TextDialect {
+  return {
+    types(node) {
+      if (typeof node.type === "string") return [node.type];
+      if (Array.isArray(node.type)) return node.type;
+      if (Object.hasOwn(node, "const")) return [jsonType(node.const)];
+      return Array.isArray(node.enum) ? node.enum.map(jsonType) : undefined;
+    },
+    deref,
+  };
+}
 
 /** A place below an `anyOf` branch: property names, `null` for array items. */
 type Path = (string | null)[];
 
-/** The JSON-text nodes below `node` (through properties, items and anyOf) and their paths. */
-function textPaths(node: unknown, text: Set<Obj>, path: Path, out: [Obj, Path][]): void {
-  if (!isObj(node)) return;
-  if (text.has(node)) {
-    out.push([node, path]);
-    return;
-  }
-  if (isObj(node.properties)) {
-    for (const [name, v] of Object.entries(node.properties)) {
-      textPaths(v, text, [...path, name], out);
+class Finder {
+  readonly found = new Set<Obj>();
+  readonly #seen = new Set<Obj>();
+  constructor(readonly text: Set<Obj>, readonly d: TextDialect) {}
+
+  /** The JSON-text nodes below `node` (through properties, items, anyOf, $ref) and their paths. */
+  paths(node: unknown, path: Path, out: [Obj, Path][], stack: Set<Obj>): void {
+    const n = this.d.deref(node);
+    if (!isObj(n) || stack.has(n)) return;
+    if (this.text.has(n)) {
+      out.push([n, path]);
+      return;
     }
+    stack.add(n);
+    if (isObj(n.properties)) {
+      for (const [name, v] of Object.entries(n.properties)) {
+        this.paths(v, [...path, name], out, stack);
+      }
+    }
+    if (n.items !== undefined) this.paths(n.items, [...path, null], out, stack);
+    if (Array.isArray(n.anyOf)) { for (const b of n.anyOf) this.paths(b, path, out, stack); }
+    stack.delete(n);
   }
-  if (node.items !== undefined) textPaths(node.items, text, [...path, null], out);
-  if (Array.isArray(node.anyOf)) { for (const b of node.anyOf) textPaths(b, text, path, out); }
-}
 
-/** Whether a plain string (not JSON text) can sit at `path[i..]` of a value `node` accepts. */
-function takesString(node: unknown, path: Path, i: number, text: Set<Obj>): boolean {
-  if (!isObj(node)) return node !== false;
-  if (Array.isArray(node.anyOf) && node.anyOf.some((b) => takesString(b, path, i, text))) {
-    return true;
+  /** Whether a plain string (not JSON text) can sit at `path[i..]` of a value `node` accepts. */
+  takesString(node: unknown, path: Path, i: number, depth = 0): boolean {
+    const n = this.d.deref(node);
+    if (!isObj(n)) return n !== false;
+    if (depth > 64) return true;
+    if (Array.isArray(n.anyOf) && n.anyOf.some((b) => this.takesString(b, path, i, depth + 1))) {
+      return true;
+    }
+    const types = this.d.types(n);
+    if (types === undefined) return !Array.isArray(n.anyOf);
+    if (i === path.length) return types.includes("string") && !this.text.has(n);
+    const token = path[i];
+    if (types.includes("object") && token !== null) {
+      const props = isObj(n.properties) ? n.properties : {};
+      if (!Object.hasOwn(props, token)) return n.additionalProperties !== false;
+      return this.takesString(props[token], path, i + 1, depth + 1);
+    }
+    if (types.includes("array") && token === null) {
+      return n.items === undefined || this.takesString(n.items, path, i + 1, depth + 1);
+    }
+    return false;
   }
-  if (node.type === undefined) return !Array.isArray(node.anyOf);
-  if (i === path.length) return node.type === "STRING" && !text.has(node);
-  const token = path[i];
-  if (node.type === "OBJECT" && token !== null) {
-    const props = isObj(node.properties) ? node.properties : {};
-    return !Object.hasOwn(props, token) || takesString(props[token], path, i + 1, text);
-  }
-  if (node.type === "ARRAY" && token === null) {
-    return node.items === undefined || takesString(node.items, path, i + 1, text);
-  }
-  return false;
-}
 
-/** The JSON-text nodes of `schema` that another `anyOf` branch makes ambiguous. */
-export function ambiguousText(schema: Obj, text: Set<Obj>): Set<Obj> {
-  const found = new Set<Obj>();
-  if (text.size === 0) return found;
-  const seen = new Set<Obj>();
-  const visit = (node: unknown): void => {
-    if (!isObj(node) || seen.has(node)) return;
-    seen.add(node);
-    if (isObj(node.properties)) { for (const v of Object.values(node.properties)) visit(v); }
-    visit(node.items);
+  visit(node: unknown): void {
+    if (!isObj(node) || this.#seen.has(node)) return;
+    this.#seen.add(node);
+    for (const key of ["properties", "$defs"]) {
+      const map = node[key];
+      if (isObj(map)) { for (const v of Object.values(map)) this.visit(v); }
+    }
+    this.visit(node.items);
     if (!Array.isArray(node.anyOf)) return;
     const branches: unknown[] = node.anyOf;
     for (const branch of branches) {
-      visit(branch);
+      this.visit(branch);
       const places: [Obj, Path][] = [];
-      textPaths(branch, text, [], places);
+      this.paths(branch, [], places, new Set());
       for (const [t, path] of places) {
-        if (branches.some((o) => o !== branch && takesString(o, path, 0, text))) found.add(t);
+        if (branches.some((o) => o !== branch && this.takesString(o, path, 0))) this.found.add(t);
       }
     }
-  };
-  visit(schema);
-  return found;
+  }
+}
+
+/** The JSON-text nodes of `schema` that another `anyOf` branch makes ambiguous. */
+export function ambiguousText(schema: Obj, text: Set<Obj>, dialect: TextDialect): Set<Obj> {
+  if (text.size === 0) return new Set();
+  const finder = new Finder(text, dialect);
+  finder.visit(schema);
+  return finder.found;
 }

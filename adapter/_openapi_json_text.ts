@@ -5,9 +5,10 @@
 // side the input normalizer (_openapi_normalizer.ts) parses the text back; a
 // `response` only describes the result to the model, so nothing is converted.
 
-import { atPointer, isObj, type Obj, show, unesc } from "./_json.ts";
+import { atPointer, isObj, type Obj, show } from "./_json.ts";
+import { sourceNotes, textDescription, textMessage } from "./_json_text.ts";
 import type { WarningSink } from "./_sink.ts";
-import { ambiguousText } from "./_openapi_ambiguity.ts";
+import { ambiguousText, OPENAPI_DIALECT } from "./_openapi_ambiguity.ts";
 
 /** One OpenAPI schema to rewrite and where it comes from. */
 export interface JsonTextScope {
@@ -22,6 +23,8 @@ export interface JsonTextScope {
   response: boolean;
   /** Whether dropped constraints are stated in descriptions. */
   describe: boolean;
+  /** Source pointers of references cut for the inlining budget. */
+  overBudget?: Set<string>;
 }
 
 /** What the rewrite did. */
@@ -39,21 +42,14 @@ function hasProperties(node: Obj): boolean {
   return isObj(node.properties) && Object.keys(node.properties).length > 0;
 }
 
-/** What a recursion cut to "any object" stands for. */
-function repeats(ref: string): string {
-  if (ref === "#") return "the same schema as the root object";
-  const name = /^#\/(?:\$defs|definitions)\/([^/]+)$/.exec(ref)?.[1];
-  return name === undefined
-    ? `the same schema as ${ref}`
-    : `the same schema as the enclosing ${JSON.stringify(unesc(name))} object`;
-}
-
 /** Rewrites, in place, the OBJECTs without properties below the root of `schema`. */
 export function writeJsonText(schema: Obj, scope: JsonTextScope): JsonTextResult {
   const result: JsonTextResult = { nodes: new Set(), described: new Set() };
   const pass = new Pass(scope, result);
   pass.visit(schema, true);
-  const unsure = scope.response ? new Set<Obj>() : ambiguousText(schema, result.nodes);
+  const unsure = scope.response
+    ? new Set<Obj>()
+    : ambiguousText(schema, result.nodes, OPENAPI_DIALECT);
   for (const [node, from] of pass.rewritten) pass.report(from, unsure.has(node));
   return result;
 }
@@ -118,16 +114,9 @@ class Pass {
     const { sink, response, describe } = this.scope;
     const from = this.#from(node);
     const source = this.#source(from);
-    const notes: string[] = [];
-    if (describe && (isObj(source.additionalProperties) || source.additionalProperties === false)) {
-      notes.push(
-        source.additionalProperties === false
-          ? "no keys allowed"
-          : `values: ${show(source.additionalProperties, 200)}`,
-      );
-      this.result.described.add(`${from}/additionalProperties`);
-    }
-    if (typeof source.$ref === "string") notes.push(`recursive: ${repeats(source.$ref)}`);
+    const large = this.scope.overBudget?.has(from) ?? false;
+    const { notes, described } = sourceNotes(source, describe, large);
+    if (described) this.result.described.add(`${from}/additionalProperties`);
     for (const key of COUNTS) {
       if (node[key] === undefined) continue;
       if (describe) notes.push(`${key}: ${show(node[key])}`);
@@ -141,18 +130,9 @@ class Pass {
         }`,
       );
     }
-    const text = [
-      response
-        ? "a JSON object (declared as a string only because Gemini cannot declare an object without properties)"
-        : "holds a JSON object as JSON text",
-      ...notes,
-    ].join("; ");
-    const own = typeof node.description === "string" && node.description !== ""
-      ? node.description
-      : undefined;
     const out: Obj = {
       type: "STRING",
-      description: own === undefined ? text[0].toUpperCase() + text.slice(1) : `${own} (${text})`,
+      description: textDescription(node.description, notes, response),
     };
     for (const [key, value] of Object.entries(node)) {
       if (key === "type" || key === "description" || OBJECT_ONLY.has(key)) continue;
@@ -177,11 +157,7 @@ class Pass {
       unsure ? "narrows" : "widens",
       response
         ? "Gemini rejects an OBJECT without properties: this part of the result is declared as a STRING described as a JSON object; the function's result itself is not converted"
-        : `Gemini rejects an OBJECT without properties: it is declared as a STRING and the model must send the object as JSON text, which the input normalizer parses back (text that is not a JSON object stays a string and fails validation)${
-          unsure
-            ? "; another anyOf branch can take a string here, and a string holding JSON object text is read as this object, so such a string no longer reaches the handler as a string"
-            : ""
-        }`,
+        : textMessage("Gemini rejects an OBJECT without properties", "STRING", unsure),
     );
   }
 }

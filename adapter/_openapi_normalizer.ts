@@ -5,17 +5,8 @@
 // validator of the original schema rejects it with a clear failure.
 
 import { isObj, type Obj } from "./_json.ts";
+import { decodeText, encodeText, textFits } from "./_json_text.ts";
 import type { InputNormalizer } from "./normalizer.ts";
-
-/** The object a JSON text holds, or `undefined` when it holds none. */
-function parseObject(text: string): Obj | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return isObj(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Whether a value has the OpenAPI type of a schema node (any value when untyped). */
 function fits(value: unknown, node: Obj): boolean {
@@ -77,8 +68,7 @@ class JsonTextNormalizer implements InputNormalizer {
   #walk(value: unknown, node: unknown, encode: boolean): unknown {
     if (!isObj(node)) return value;
     if (this.text.has(node)) {
-      if (encode) return isObj(value) ? JSON.stringify(value) : value;
-      return typeof value === "string" ? parseObject(value) ?? value : value;
+      return encode ? encodeText(value) : decodeText(value);
     }
     if (Array.isArray(node.anyOf)) {
       const branch = this.#branch(value, node.anyOf, encode);
@@ -122,9 +112,7 @@ class JsonTextNormalizer implements InputNormalizer {
   #matches(value: unknown, node: unknown, encode: boolean): boolean {
     if (!isObj(node)) return node !== false;
     if (value === null && node.nullable === true) return true;
-    if (this.text.has(node)) {
-      return encode ? isObj(value) : typeof value === "string" && parseObject(value) !== undefined;
-    }
+    if (this.text.has(node)) return textFits(value, encode);
     if (Array.isArray(node.anyOf) && !node.anyOf.some((b) => this.#matches(value, b, encode))) {
       return false;
     }

@@ -2,7 +2,10 @@
 
 import type { FeatureLossAction, FeatureLossEffect, FeatureLossWarning } from "./warning.ts";
 
-/** Adds a warning to a list unless one with the same path, feature and action is there. */
+/**
+ * Adds a warning to a list unless one with the same path, feature and action
+ * is there; returns the warning added.
+ */
 export class WarningSink {
   readonly list: FeatureLossWarning[] = [];
   readonly #seen = new Set<string>();
@@ -14,10 +17,12 @@ export class WarningSink {
     action: FeatureLossAction,
     effect: FeatureLossEffect,
     message: string,
-  ): void {
+  ): FeatureLossWarning | undefined {
     const key = `${path}\u0000${feature}\u0000${action}`;
-    if (this.#seen.has(key)) return;
+    if (this.#seen.has(key)) return undefined;
     this.#seen.add(key);
-    this.list.push({ feature, path, from: this.from, to: this.to, action, effect, message });
+    const warning = { feature, path, from: this.from, to: this.to, action, effect, message };
+    this.list.push(warning);
+    return warning;
   }
 }

@@ -10,6 +10,8 @@ export interface Converted {
   schema: Obj;
   warnings: FeatureLossWarning[];
   nullable: Map<Obj, Set<string>>;
+  /** The nodes that hold a map as JSON text. */
+  jsonText?: Set<Obj>;
 }
 
 /** The chosen conversion. */

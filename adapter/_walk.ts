@@ -11,6 +11,7 @@ import { RefResolver } from "./_refs.ts";
 import { WarningSink } from "./_sink.ts";
 import { mergeAllOf, mergeRoot } from "./_walk_combinators.ts";
 import { convertKeywords } from "./_walk_keywords.ts";
+import { settleJsonText } from "./_walk_json_text.ts";
 import { RefRewriter } from "./_walk_refs.ts";
 import type { SchemaProfile } from "./profile.ts";
 import type { FeatureLossAction, FeatureLossEffect, FeatureLossWarning } from "./warning.ts";
@@ -38,6 +39,10 @@ export interface WalkResult {
   nullable: Map<Obj, Set<string>>;
   /** Source pointer (relative to the tool) of each output node. */
   origin: WeakMap<object, string>;
+  /** The output nodes that hold a map as JSON text (OpenAI strict). */
+  jsonText: Set<Obj>;
+  /** Source pointers of references cut because inlining them would exceed the size budget. */
+  overBudget: Set<string>;
 }
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
@@ -56,6 +61,9 @@ export class Walker {
   readonly sink: WarningSink;
   readonly nullable = new Map<Obj, Set<string>>();
   readonly origin = new WeakMap<object, string>();
+  /** The output nodes that hold a map as JSON text, and their warnings. */
+  readonly jsonText = new Set<Obj>();
+  readonly textWarnings = new Map<Obj, FeatureLossWarning>();
   readonly profile: SchemaProfile;
   readonly options: WalkOptions;
   /** Keywords kept (the profile's and the extra ones); `undefined` keeps every keyword. */
@@ -86,7 +94,10 @@ export class Walker {
     const out = this.node(this.root, "", true);
     const schema: Obj = isObj(out) ? out : {};
     this.rewriter.finish(schema);
-    return { schema, warnings: this.sink.list, nullable: this.nullable, origin: this.origin };
+    settleJsonText(this, schema);
+    const { nullable, origin, jsonText } = this;
+    const overBudget = this.rewriter.overBudget;
+    return { schema, warnings: this.sink.list, nullable, origin, jsonText, overBudget };
   }
 
   /** The pointer inside the source tool of a pointer relative to the root schema. */
@@ -105,8 +116,8 @@ export class Walker {
     action: FeatureLossAction,
     effect: FeatureLossEffect,
     message: string,
-  ): void {
-    this.sink.add(this.path(pointer), feature, action, effect, message);
+  ): FeatureLossWarning | undefined {
+    return this.sink.add(this.path(pointer), feature, action, effect, message);
   }
 
   /** Converts one schema (object or boolean) found at `pointer` (relative to the root). */

@@ -8,11 +8,13 @@ import { esc, isObj, show } from "./_json.ts";
 import { ANY_TYPES, dropEffect, inferType, isObjectSchema } from "./_keywords.ts";
 import { makeNullable } from "./_nullable.ts";
 import { acceptsNull } from "./_refs.ts";
+import { encodeMap } from "./_walk_json_text.ts";
 import type { NodeScope } from "./_walk_keywords.ts";
 
 /** Applies the node rules to the output of `c`. */
 export function finishNode(c: NodeScope): void {
   const { w, s, out } = c;
+  if (c.jsonText) return encodeMap(c);
   if (
     w.profile.typeRequired && out.type === undefined && out.anyOf === undefined &&
     out.enum === undefined && !Object.hasOwn(out, "const") && out.$ref === undefined

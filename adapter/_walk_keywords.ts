@@ -8,6 +8,7 @@ import { DESCRIBABLE, dropEffect, LIST, MAP, SINGLE } from "./_keywords.ts";
 import type { Walker } from "./_walk.ts";
 import { DIALECT_RULES } from "./_walk_dialect.ts";
 import { finishNode } from "./_walk_finish.ts";
+import { isTextMap } from "./_walk_json_text.ts";
 import { SUBSET_RULES } from "./_walk_subset.ts";
 import type { FeatureLossEffect } from "./warning.ts";
 
@@ -29,6 +30,8 @@ export class NodeScope {
   readonly notes: string[] = [];
   /** Whether a tuple keyword (`prefixItems`, array-form `items`) was dropped. */
   tupleDropped = false;
+  /** Whether the node is a map declared as JSON text. */
+  readonly jsonText: boolean;
 
   constructor(
     readonly w: Walker,
@@ -36,7 +39,9 @@ export class NodeScope {
     readonly pointer: string,
     readonly isRoot: boolean,
     readonly origins: Map<string, string> | undefined,
-  ) {}
+  ) {
+    this.jsonText = isTextMap(w, s, isRoot);
+  }
 
   /** The source pointer of a keyword. */
   at(key: string): string {
@@ -105,7 +110,7 @@ export function convertKeywords(
     if (rule !== undefined && rule(c, key, value, kp)) continue;
     if (!w.allowed(key)) {
       let effect = dropEffect(key, value);
-      if (key === "patternProperties" && w.profile.closeObjects) effect = "narrows";
+      if (key === "patternProperties" && w.profile.closeObjects && !c.jsonText) effect = "narrows";
       c.drop(key, value, effect, c.unsupported(key));
       continue;
     }

@@ -5,6 +5,7 @@
 
 import { esc, isObj, type Obj, unesc } from "./_json.ts";
 import { dropEffect } from "./_keywords.ts";
+import { DEFAULT_MAX_INLINED_NODES, InlineBudget } from "./_inline_budget.ts";
 import { mergeInto, mergeStart } from "./_merge.ts";
 import type { Walker } from "./_walk.ts";
 
@@ -17,9 +18,15 @@ export class RefRewriter {
   readonly #targets = new Set<string>();
   readonly #stack: string[] = [];
   readonly #inlined = new Set<string>();
+  readonly #budget: InlineBudget;
+  /** Source pointers (relative to the tool) of references not inlined for the budget. */
+  readonly overBudget = new Set<string>();
 
   constructor(walker: Walker) {
     this.#w = walker;
+    this.#budget = new InlineBudget(
+      walker.profile.limits?.maxInlinedNodes ?? DEFAULT_MAX_INLINED_NODES,
+    );
   }
 
   /** Converts a schema with a `$ref` found at `pointer`. */
@@ -83,7 +90,8 @@ export class RefRewriter {
         return { $ref: newRef };
       }
     }
-    if (this.#cycle(target, pointer)) return this.#cut(ref, pointer, target);
+    if (this.#cycle(target, pointer)) return this.#cut(ref, pointer, target, false);
+    if (!this.#budget.take(target, w.refs.at(target))) return this.#cut(ref, pointer, target, true);
     w.warn(refPointer, "$ref", "rewritten", "none", `${JSON.stringify(ref)} is inlined`);
     this.#stack.push(pointer);
     try {
@@ -167,20 +175,27 @@ export class RefRewriter {
     }
   }
 
-  /** The stand-in for a reference (at `pointer`) back into a schema being inlined. */
-  #cut(ref: string, pointer: string, target: string): unknown {
+  /**
+   * The stand-in for a reference (at `pointer`) back into a schema being
+   * inlined, or (`large`) one whose inlining would exceed the size budget.
+   */
+  #cut(ref: string, pointer: string, target: string, large: boolean): unknown {
     const w = this.#w;
     const refPointer = `${pointer}/$ref`;
     const t = this.#stubType(target);
+    const what = large
+      ? `reference ${JSON.stringify(ref)} is not inlined: the inlined schema would exceed ${
+        w.profile.limits?.maxInlinedNodes ?? DEFAULT_MAX_INLINED_NODES
+      } schema nodes; it is cut here`
+      : `recursive reference ${JSON.stringify(ref)} cannot be kept; the recursion is cut here`;
+    if (large) this.overBudget.add(w.path(pointer));
     if (t === "object" && w.profile.closeObjects) {
       w.warn(
         refPointer,
         "$ref",
         "dropped",
         "narrows",
-        `recursive reference ${
-          JSON.stringify(ref)
-        } cannot be kept; the recursion is cut here and accepts only an empty object`,
+        `${what} and accepts only an empty object`,
       );
       return { type: "object", properties: {}, additionalProperties: false };
     }
@@ -189,9 +204,7 @@ export class RefRewriter {
       "$ref",
       "dropped",
       "widens",
-      `recursive reference ${
-        JSON.stringify(ref)
-      } cannot be kept; the recursion is cut here and accepts any ${t ?? "value"}`,
+      `${what} and accepts any ${t ?? "value"}`,
     );
     const stub = t === undefined ? w.anyStub() : { type: t };
     w.origin.set(stub, w.path(pointer));

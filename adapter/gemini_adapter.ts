@@ -193,7 +193,14 @@ export const geminiAdapter: Adapter<GeminiFunctionDeclaration> = {
     const describe = options?.describeDropped ?? true;
     const out: Obj = { name };
     if (tool.description !== undefined) out.description = tool.description;
-    const params = writeGeminiSchema(tool.inputSchema, "/inputSchema", json, sink, describe);
+    const params = writeGeminiSchema(
+      tool.inputSchema,
+      "/inputSchema",
+      json,
+      sink,
+      describe,
+      profile.schema,
+    );
     if (json) out.parametersJsonSchema = params.schema;
     else if (hasProperties(params.schema) || params.schema.anyOf !== undefined) {
       out.parameters = params.schema;
@@ -207,7 +214,14 @@ export const geminiAdapter: Adapter<GeminiFunctionDeclaration> = {
       );
     }
     if (tool.outputSchema !== undefined) {
-      const response = writeGeminiSchema(tool.outputSchema, "/outputSchema", json, sink, describe);
+      const response = writeGeminiSchema(
+        tool.outputSchema,
+        "/outputSchema",
+        json,
+        sink,
+        describe,
+        profile.schema,
+      );
       if (json) out.responseJsonSchema = response.schema;
       else if (hasProperties(response.schema) || response.schema.anyOf !== undefined) {
         out.response = response.schema;

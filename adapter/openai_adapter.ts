@@ -144,7 +144,8 @@ function make<T>(format: string, flat: boolean, builtin: ProviderProfile): Adapt
       }
       const out = flat ? { type: "function", ...fn } : { type: "function", function: fn };
       const normalizer = decision.applied
-        ? createNormalizer(decision.schema, decision.nullable) ?? IDENTITY_NORMALIZER
+        ? createNormalizer(decision.schema, decision.nullable, decision.jsonText) ??
+          IDENTITY_NORMALIZER
         : IDENTITY_NORMALIZER;
       return {
         tool: out as T,

@@ -27,6 +27,11 @@ export interface SchemaLimits {
   readonly maxStringChars?: number;
   /** Most enum values across the whole schema. */
   readonly maxEnumValues?: number;
+  /**
+   * Most schema nodes that inlining `$ref`s may copy; a reference beyond it is
+   * cut (to any value of its type) with a warning. 10,000 when absent.
+   */
+  readonly maxInlinedNodes?: number;
 }
 
 /** The JSON Schema rules of one mode (strict or not) of a target. */
@@ -57,6 +62,12 @@ export interface SchemaProfile {
   readonly simplePatterns: boolean;
   /** Largest `minItems` accepted, when limited. */
   readonly maxMinItems?: number;
+  /**
+   * Maps (objects below the root without properties whose
+   * `additionalProperties` is not `false`) are declared as a string holding
+   * the object as JSON text, which the input normalizer parses back.
+   */
+  readonly jsonTextMaps?: boolean;
   /** Size limits. */
   readonly limits?: SchemaLimits;
 }
@@ -165,7 +176,14 @@ const OPENAI_STRICT: SchemaProfile = {
   requireAll: true,
   typeRequired: true,
   simplePatterns: false,
-  limits: { maxProperties: 5000, maxDepth: 10, maxStringChars: 120_000, maxEnumValues: 1000 },
+  jsonTextMaps: true,
+  limits: {
+    maxProperties: 5000,
+    maxDepth: 10,
+    maxStringChars: 120_000,
+    maxEnumValues: 1000,
+    maxInlinedNodes: 10_000,
+  },
 };
 
 /**
@@ -268,6 +286,7 @@ export const ANTHROPIC_PROFILE: ProviderProfile = {
     typeRequired: false,
     simplePatterns: true,
     maxMinItems: 1,
+    limits: { maxInlinedNodes: 10_000 },
   },
   requestLimits: { maxStrictTools: 20, maxOptionalParams: 24, maxUnionParams: 16 },
 };
@@ -326,6 +345,7 @@ export const GEMINI_PROFILE: ProviderProfile = {
     requireAll: false,
     typeRequired: false,
     simplePatterns: false,
+    limits: { maxInlinedNodes: 10_000 },
   },
 };
 

@@ -1,0 +1,40 @@
+// Private: the size budget of `$ref` inlining. Shared references can multiply
+// when inlined (a definition that uses another twice, nested n deep, inlines
+// 2^n copies), so a walk stops inlining once the schema nodes it has copied
+// would exceed the profile's `limits.maxInlinedNodes`.
+
+import { isObj } from "./_json.ts";
+
+/** The budget when a profile names none. */
+export const DEFAULT_MAX_INLINED_NODES = 10_000;
+
+/** The number of schema nodes (objects, arrays and booleans) in a value. */
+function countNodes(value: unknown): number {
+  if (Array.isArray(value)) return value.reduce((n: number, v) => n + countNodes(v), 1);
+  if (isObj(value)) {
+    let n = 1;
+    for (const [key, v] of Object.entries(value)) {
+      if (key !== "enum" && key !== "const" && key !== "default" && key !== "examples") {
+        n += countNodes(v);
+      }
+    }
+    return n;
+  }
+  return typeof value === "boolean" ? 1 : 0;
+}
+
+/** The nodes a walk may still copy by inlining. */
+export class InlineBudget {
+  #used = 0;
+  readonly #sizes = new Map<string, number>();
+  constructor(readonly max: number) {}
+
+  /** Charges the inlining of the schema at `target`; `false` when it does not fit. */
+  take(target: string, schema: unknown): boolean {
+    let size = this.#sizes.get(target);
+    if (size === undefined) this.#sizes.set(target, size = countNodes(schema));
+    if (this.#used + size > this.max) return false;
+    this.#used += size;
+    return true;
+  }
+}
