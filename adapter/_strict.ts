@@ -1,6 +1,8 @@
 // Private: the strict / non-strict / "auto" decision shared by OpenAI and Anthropic.
 
 import type { Obj } from "./_json.ts";
+import { createNormalizer } from "./_normalizer.ts";
+import { IDENTITY_NORMALIZER, type InputNormalizer } from "./normalizer.ts";
 import type { SchemaProfile } from "./profile.ts";
 import type { WarningSink } from "./_sink.ts";
 import type { FeatureLossWarning } from "./warning.ts";
@@ -52,4 +54,14 @@ export function strictOrNot(
   }
   for (const w of chosen.warnings) sink.add(w.path, w.feature, w.action, w.effect, w.message);
   return { ...chosen, applied, reasons };
+}
+
+/**
+ * The input normalizer of a decision: null markers and maps held as JSON text
+ * when strict mode was applied, else the identity.
+ */
+export function strictNormalizer(decision: Decision): InputNormalizer {
+  if (!decision.applied) return IDENTITY_NORMALIZER;
+  return createNormalizer(decision.schema, decision.nullable, decision.jsonText) ??
+    IDENTITY_NORMALIZER;
 }

@@ -39,7 +39,7 @@ export interface WalkResult {
   nullable: Map<Obj, Set<string>>;
   /** Source pointer (relative to the tool) of each output node. */
   origin: WeakMap<object, string>;
-  /** The output nodes that hold a map as JSON text (OpenAI strict). */
+  /** The output nodes that hold a map as JSON text (OpenAI and Anthropic strict). */
   jsonText: Set<Obj>;
   /** Source pointers of references cut because inlining them would exceed the size budget. */
   overBudget: Set<string>;

@@ -1,12 +1,14 @@
-// Private: maps in a target that closes every object (OpenAI strict). An
-// object below the root without properties whose `additionalProperties` is
-// not `false` cannot be declared, so it is declared as a string holding the
-// object as JSON text (see _json_text.ts), like Gemini's `parameters` do; the
-// strict input normalizer parses the text back.
+// Private: maps in a target that closes every object (OpenAI and Anthropic
+// strict). An object below the root without properties whose
+// `additionalProperties` is not `false` (or an untyped schema whose only
+// keyword is an `additionalProperties` schema) cannot be declared, so it is
+// declared as a string holding the object as JSON text (see _json_text.ts),
+// like Gemini's `parameters` do; the strict input normalizer parses the text
+// back.
 
 import { isObj, type Obj, show } from "./_json.ts";
 import { sourceNotes, textDescription, textMessage } from "./_json_text.ts";
-import { typesOf } from "./_keywords.ts";
+import { inferType, typesOf } from "./_keywords.ts";
 import { resolve } from "./_normalizer.ts";
 import { ambiguousText, jsonSchemaDialect } from "./_openapi_ambiguity.ts";
 import type { Walker } from "./_walk.ts";
@@ -18,12 +20,22 @@ const NOT_A_MAP = ["anyOf", "oneOf", "allOf", "enum", "const", "$ref", "not", "i
 export function isTextMap(w: Walker, s: Obj, isRoot: boolean): boolean {
   if (w.profile.jsonTextMaps !== true || isRoot) return false;
   const types = typesOf(s);
-  if (!types.includes("object") || types.some((t) => t !== "object" && t !== "null")) {
+  if (types.length === 0) {
+    if (!isUntypedMap(s)) return false;
+  } else if (!types.includes("object") || types.some((t) => t !== "object" && t !== "null")) {
     return false;
   }
   if (isObj(s.properties) && Object.keys(s.properties).length > 0) return false;
   if (s.additionalProperties === false || s.unevaluatedProperties === false) return false;
   return !NOT_A_MAP.some((k) => s[k] !== undefined);
+}
+
+/**
+ * Whether `s` has no `type` and says only that it is a map: an
+ * `additionalProperties` schema and no keyword of another type.
+ */
+function isUntypedMap(s: Obj): boolean {
+  return s.type === undefined && isObj(s.additionalProperties) && inferType(s) === "object";
 }
 
 function why(w: Walker): string {
@@ -63,15 +75,19 @@ export function encodeMap(c: NodeScope): void {
   for (const key of Object.keys(out)) delete out[key];
   Object.assign(out, text);
   w.jsonText.add(out);
+  const untyped = s.type === undefined;
   const warning = w.warn(
     c.pointer,
     "type",
     "rewritten",
-    "widens",
-    textMessage(why(w), "string", false),
+    untyped ? "narrows" : "widens",
+    textMessage(why(w), "string", false) + (untyped ? UNTYPED : ""),
   );
   if (warning !== undefined) w.textWarnings.set(out, warning);
 }
+
+const UNTYPED =
+  "; the schema has no type and is read as a map, so values other than objects and strings are rejected now; a string that is not JSON object text stays a string, which the untyped schema accepts, and one holding JSON object text reaches the handler as that object";
 
 /** Marks the warnings of JSON-text nodes that another `anyOf` branch makes ambiguous. */
 export function settleJsonText(w: Walker, schema: Obj): void {
@@ -84,7 +100,8 @@ export function settleJsonText(w: Walker, schema: Obj): void {
     w.sink.list[i] = {
       ...warning,
       effect: "narrows",
-      message: textMessage(why(w), "string", true),
+      message: textMessage(why(w), "string", true) +
+        (warning.message.endsWith(UNTYPED) ? UNTYPED : ""),
     };
   }
 }

@@ -8,7 +8,6 @@
 import type { ToolIssue } from "../model/errors.ts";
 import type { CanonicalTool } from "./canonical_tool.ts";
 import { clone, isObj, type Obj } from "./_json.ts";
-import { IDENTITY_NORMALIZER } from "./normalizer.ts";
 import { ANTHROPIC_PROFILE } from "./profile.ts";
 import type { Adapter, CanonicalResult, ConversionResult, ConvertOptions } from "./registry.ts";
 import { WarningSink } from "./_sink.ts";
@@ -22,7 +21,7 @@ import {
   providerName,
   readInputSchema,
 } from "./_provider.ts";
-import { strictOrNot } from "./_strict.ts";
+import { strictNormalizer, strictOrNot } from "./_strict.ts";
 
 /** An Anthropic Messages API tool. */
 export interface AnthropicTool {
@@ -143,7 +142,7 @@ export const anthropicAdapter: Adapter<AnthropicTool> = {
     return {
       tool: out as AnthropicTool,
       warnings: sink.list,
-      normalizer: IDENTITY_NORMALIZER,
+      normalizer: strictNormalizer(decision),
       strict: { requested, applied: decision.applied, reasons: decision.reasons },
     };
   },

@@ -2,7 +2,7 @@
  * Input normalizers: strict modes make optional fields required and nullable,
  * and the normalizer turns the model's `null` for such a field back into
  * "absent"; Gemini `parameters` declare objects without properties (and
- * OpenAI strict mode maps) as JSON text, and the normalizer parses that text
+ * OpenAI and Anthropic strict mode maps) as JSON text, and the normalizer parses that text
  * back into the object. Either way
  * handlers see the original semantics.
  *

@@ -8,8 +8,6 @@
 import type { ToolIssue } from "../model/errors.ts";
 import type { CanonicalTool } from "./canonical_tool.ts";
 import { clone, isObj, type Obj } from "./_json.ts";
-import { createNormalizer } from "./_normalizer.ts";
-import { IDENTITY_NORMALIZER } from "./normalizer.ts";
 import { OPENAI_PROFILE, OPENAI_RESPONSES_PROFILE, type ProviderProfile } from "./profile.ts";
 import type { Adapter, CanonicalResult, ConversionResult, ConvertOptions } from "./registry.ts";
 import { WarningSink } from "./_sink.ts";
@@ -23,7 +21,7 @@ import {
   providerName,
   readInputSchema,
 } from "./_provider.ts";
-import { strictOrNot } from "./_strict.ts";
+import { strictNormalizer, strictOrNot } from "./_strict.ts";
 
 /** An OpenAI Chat Completions function tool. */
 export interface OpenAIChatTool {
@@ -143,10 +141,7 @@ function make<T>(format: string, flat: boolean, builtin: ProviderProfile): Adapt
         if (key !== "strict" && !Object.hasOwn(fn, key)) fn[key] = clone(value);
       }
       const out = flat ? { type: "function", ...fn } : { type: "function", function: fn };
-      const normalizer = decision.applied
-        ? createNormalizer(decision.schema, decision.nullable, decision.jsonText) ??
-          IDENTITY_NORMALIZER
-        : IDENTITY_NORMALIZER;
+      const normalizer = strictNormalizer(decision);
       return {
         tool: out as T,
         warnings: sink.list,

@@ -64,8 +64,9 @@ export interface SchemaProfile {
   readonly maxMinItems?: number;
   /**
    * Maps (objects below the root without properties whose
-   * `additionalProperties` is not `false`) are declared as a string holding
-   * the object as JSON text, which the input normalizer parses back.
+   * `additionalProperties` is not `false`, and untyped schemas whose only
+   * keyword is an `additionalProperties` schema) are declared as a string
+   * holding the object as JSON text, which the input normalizer parses back.
    */
   readonly jsonTextMaps?: boolean;
   /** Size limits. */
@@ -286,6 +287,7 @@ export const ANTHROPIC_PROFILE: ProviderProfile = {
     typeRequired: false,
     simplePatterns: true,
     maxMinItems: 1,
+    jsonTextMaps: true,
     limits: { maxInlinedNodes: 10_000 },
   },
   requestLimits: { maxStrictTools: 20, maxOptionalParams: 24, maxUnionParams: 16 },
