@@ -1,13 +1,13 @@
 // Private: one lazy MCP client connection per server, reused, re-opened after a
 // crash. The SDK is imported on first use only.
 
-// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/client/index.d.ts"
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/index"
 import type * as ClientModule from "@modelcontextprotocol/sdk/client/index.js";
-// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/client/stdio.d.ts"
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/stdio"
 import type * as StdioModule from "@modelcontextprotocol/sdk/client/stdio.js";
-// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/client/streamableHttp.d.ts"
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/streamableHttp"
 import type * as HttpModule from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/types.d.ts"
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/types"
 import type * as TypesModule from "@modelcontextprotocol/sdk/types.js";
 
 import { RunTimeoutError } from "./cancellation_errors.ts";
