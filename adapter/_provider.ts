@@ -89,6 +89,16 @@ export function canonicalName(
   return { name: safe };
 }
 
+/** Checks the `name` and `description` every provider format shares, under `root`. */
+export function checkNameAndDescription(fn: Obj, root: string, issues: ToolIssue[]): void {
+  if (typeof fn.name !== "string" || fn.name === "") {
+    issues.push({ path: `${root}/name`, message: "must be a non-empty string" });
+  }
+  if (fn.description !== undefined && typeof fn.description !== "string") {
+    issues.push({ path: `${root}/description`, message: "must be a string" });
+  }
+}
+
 /** Throws when issues were found. */
 export function check(format: string, issues: ToolIssue[]): void {
   if (issues.length > 0) throw new InvalidProviderToolError(format, issues);

@@ -15,6 +15,7 @@ import { walkSchema } from "./_walk.ts";
 import {
   canonicalName,
   check,
+  checkNameAndDescription,
   dropToolFields,
   fieldsOf,
   otherFields,
@@ -74,12 +75,7 @@ export const anthropicAdapter: Adapter<AnthropicTool> = {
       return undefined as never;
     }
     const issues: ToolIssue[] = [];
-    if (typeof tool.name !== "string" || tool.name === "") {
-      issues.push({ path: "/name", message: "must be a non-empty string" });
-    }
-    if (tool.description !== undefined && typeof tool.description !== "string") {
-      issues.push({ path: "/description", message: "must be a string" });
-    }
+    checkNameAndDescription(tool, "", issues);
     if (tool.input_schema === undefined) {
       issues.push({ path: "/input_schema", message: "is required" });
     }

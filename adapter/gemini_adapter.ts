@@ -19,6 +19,7 @@ import { fromOpenApi } from "./_openapi_read.ts";
 import {
   canonicalName,
   check,
+  checkNameAndDescription,
   dropToolFields,
   fieldsOf,
   otherFields,
@@ -117,12 +118,7 @@ export const geminiAdapter: Adapter<GeminiFunctionDeclaration> = {
       return undefined as never;
     }
     const issues: ToolIssue[] = [];
-    if (typeof tool.name !== "string" || tool.name === "") {
-      issues.push({ path: "/name", message: "must be a non-empty string" });
-    }
-    if (tool.description !== undefined && typeof tool.description !== "string") {
-      issues.push({ path: "/description", message: "must be a string" });
-    }
+    checkNameAndDescription(tool, "", issues);
     if (tool.parameters !== undefined && tool.parametersJsonSchema !== undefined) {
       issues.push({
         path: "/parametersJsonSchema",

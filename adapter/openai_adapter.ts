@@ -15,6 +15,7 @@ import { walkSchema } from "./_walk.ts";
 import {
   canonicalName,
   check,
+  checkNameAndDescription,
   dropToolFields,
   fieldsOf,
   otherFields,
@@ -82,12 +83,7 @@ function make<T>(format: string, flat: boolean, builtin: ProviderProfile): Adapt
         check(format, issues);
         return undefined as never;
       }
-      if (typeof fn.name !== "string" || fn.name === "") {
-        issues.push({ path: `${root}/name`, message: "must be a non-empty string" });
-      }
-      if (fn.description !== undefined && typeof fn.description !== "string") {
-        issues.push({ path: `${root}/description`, message: "must be a string" });
-      }
+      checkNameAndDescription(fn, root, issues);
       const inputSchema = readInputSchema(
         format,
         fn.parameters,

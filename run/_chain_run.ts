@@ -2,7 +2,7 @@
 
 import { RunError } from "./errors.ts";
 import type { ChainResult, ChainStep, ChainStepResult, ChainStreamEvent } from "./chain.ts";
-import { classify } from "./_execute.ts";
+import { classify, linkedSignal } from "./_execute.ts";
 import { AsyncQueue } from "./_queue.ts";
 import type { Execute, RunHooks } from "./_hooks.ts";
 import type { ChainOptions } from "./runner_options.ts";
@@ -79,9 +79,7 @@ export async function* streamChain(
 ): AsyncGenerator<ChainStreamEvent, void, undefined> {
   const queue = new AsyncQueue<ChainStreamEvent>();
   const stop = new AbortController();
-  const signal = options?.signal === undefined
-    ? stop.signal
-    : AbortSignal.any([options.signal, stop.signal]);
+  const signal = linkedSignal(options?.signal, stop);
   const running = drive(execute, steps, { ...options, signal }, {
     started: (index, step, args) =>
       queue.push({ kind: "step_started", index, toolId: step.toolId, data: { args } }),

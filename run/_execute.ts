@@ -140,3 +140,8 @@ export function guard(
     );
   });
 }
+
+/** A signal aborted by `stop` or by the caller's `signal`, whichever comes first. */
+export function linkedSignal(signal: AbortSignal | undefined, stop: AbortController): AbortSignal {
+  return signal === undefined ? stop.signal : AbortSignal.any([signal, stop.signal]);
+}

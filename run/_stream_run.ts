@@ -1,7 +1,7 @@
 // Private: runStream, a run as an async iterable of events.
 
 import { RunError } from "./errors.ts";
-import { classify } from "./_execute.ts";
+import { classify, linkedSignal } from "./_execute.ts";
 import { AsyncQueue } from "./_queue.ts";
 import type { Execute } from "./_hooks.ts";
 import type { RunOptions } from "./runner_options.ts";
@@ -28,9 +28,7 @@ export async function* streamRun(
 ): AsyncGenerator<StreamEvent, void, undefined> {
   const queue = new AsyncQueue<StreamEvent>();
   const stop = new AbortController();
-  const signal = options?.signal === undefined
-    ? stop.signal
-    : AbortSignal.any([options.signal, stop.signal]);
+  const signal = linkedSignal(options?.signal, stop);
   const running = execute(toolId, args, { ...options, signal }, {
     onProgress: (data) => queue.push({ kind: "progress", toolId, data }),
     onChunk: (data) => queue.push({ kind: "chunk", toolId, data }),
