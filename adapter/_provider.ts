@@ -89,6 +89,14 @@ export function canonicalName(
   return { name: safe };
 }
 
+/** The tool as an object, or InvalidProviderToolError when it is not one. */
+export function requireObject(format: string, tool: unknown): Obj {
+  if (!isObj(tool)) {
+    throw new InvalidProviderToolError(format, [{ path: "", message: "must be an object" }]);
+  }
+  return tool;
+}
+
 /** Checks the `name` and `description` every provider format shares, under `root`. */
 export function checkNameAndDescription(fn: Obj, root: string, issues: ToolIssue[]): void {
   if (typeof fn.name !== "string" || fn.name === "") {

@@ -7,7 +7,7 @@
 
 import type { ToolIssue } from "../model/errors.ts";
 import type { CanonicalTool } from "./canonical_tool.ts";
-import { clone, isObj, type Obj } from "./_json.ts";
+import { clone, type Obj } from "./_json.ts";
 import { ANTHROPIC_PROFILE } from "./profile.ts";
 import type { Adapter, CanonicalResult, ConversionResult, ConvertOptions } from "./registry.ts";
 import { WarningSink } from "./_sink.ts";
@@ -21,6 +21,7 @@ import {
   otherFields,
   providerName,
   readInputSchema,
+  requireObject,
 } from "./_provider.ts";
 import { strictNormalizer, strictOrNot } from "./_strict.ts";
 
@@ -67,13 +68,10 @@ export const anthropicAdapter: Adapter<AnthropicTool> = {
   format: "anthropic",
   profile: ANTHROPIC_PROFILE,
 
-  toCanonical(tool: unknown, options?: ConvertOptions): CanonicalResult {
+  toCanonical(value: unknown, options?: ConvertOptions): CanonicalResult {
+    const tool = requireObject("anthropic", value);
     const profile = options?.profile ?? ANTHROPIC_PROFILE;
     const sink = new WarningSink("anthropic", "canonical");
-    if (!isObj(tool)) {
-      check("anthropic", [{ path: "", message: "must be an object" }]);
-      return undefined as never;
-    }
     const issues: ToolIssue[] = [];
     checkNameAndDescription(tool, "", issues);
     if (tool.input_schema === undefined) {

@@ -24,6 +24,7 @@ import {
   fieldsOf,
   otherFields,
   providerName,
+  requireObject,
 } from "./_provider.ts";
 
 /** A Gemini function declaration. */
@@ -110,13 +111,10 @@ export const geminiAdapter: Adapter<GeminiFunctionDeclaration> = {
   format: "gemini",
   profile: GEMINI_PROFILE,
 
-  toCanonical(tool: unknown, options?: ConvertOptions): CanonicalResult {
+  toCanonical(value: unknown, options?: ConvertOptions): CanonicalResult {
+    const tool = requireObject("gemini", value);
     const profile = options?.profile ?? GEMINI_PROFILE;
     const sink = new WarningSink("gemini", "canonical");
-    if (!isObj(tool)) {
-      check("gemini", [{ path: "", message: "must be an object" }]);
-      return undefined as never;
-    }
     const issues: ToolIssue[] = [];
     checkNameAndDescription(tool, "", issues);
     if (tool.parameters !== undefined && tool.parametersJsonSchema !== undefined) {

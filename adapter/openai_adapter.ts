@@ -21,6 +21,7 @@ import {
   otherFields,
   providerName,
   readInputSchema,
+  requireObject,
 } from "./_provider.ts";
 import { strictNormalizer, strictOrNot } from "./_strict.ts";
 
@@ -68,14 +69,11 @@ function make<T>(format: string, flat: boolean, builtin: ProviderProfile): Adapt
     format,
     profile: builtin,
 
-    toCanonical(tool: unknown, options?: ConvertOptions): CanonicalResult {
+    toCanonical(value: unknown, options?: ConvertOptions): CanonicalResult {
+      const tool = requireObject(format, value);
       const profile = options?.profile ?? builtin;
       const sink = new WarningSink(format, "canonical");
       const issues: ToolIssue[] = [];
-      if (!isObj(tool)) {
-        check(format, [{ path: "", message: "must be an object" }]);
-        return undefined as never;
-      }
       if (tool.type !== "function") issues.push({ path: "/type", message: 'must be "function"' });
       const fn = flat ? tool : tool.function;
       if (!isObj(fn)) {

@@ -5,9 +5,9 @@
 //    MCP SDK client (target: <= 10% overhead). Needs --allow-run; skipped without it.
 //
 //   deno bench -A bench/run_bench.ts
-// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/client/index.d.ts"
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/index"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/dist/esm/client/stdio.d.ts"
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { Tool } from "../model/mod.ts";
 import { type LocalHandler, Runner, type ToolContext } from "../run/mod.ts";
