@@ -23,7 +23,8 @@ export type RunErrorCode =
   | "tool_error"
   | "timeout"
   | "cancelled"
-  | "permission_denied";
+  | "permission_denied"
+  | "output_too_large";
 
 /** Options shared by every run error. */
 export interface RunErrorOptions {

@@ -116,3 +116,41 @@ export class PermissionDeniedError extends RunError {
     );
   }
 }
+
+/**
+ * A tool's output (a provider's response, a process's stdout, a module tool's
+ * result, an MCP message) is larger than the configured cap. The rest was not
+ * read into memory.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { OutputTooLargeError } from "@toolfoundation/core/run";
+ *
+ * const error = new OutputTooLargeError(1024, { toolId: "t" });
+ * assert.equal(error.code, "output_too_large");
+ * assert.equal(error.limitBytes, 1024);
+ * assert.equal(error.message, 'tool "t": output is larger than 1024 bytes (the cap; raise maxOutputBytes to allow more)');
+ * ```
+ */
+export class OutputTooLargeError extends RunError {
+  /** The cap that was exceeded, in bytes. */
+  readonly limitBytes: number;
+
+  /**
+   * Creates the instance.
+   *
+   * @param limitBytes The cap, in bytes.
+   * @param options Cause, tool ID and backend.
+   */
+  constructor(limitBytes: number, options?: RunErrorOptions) {
+    const detail =
+      `output is larger than ${limitBytes} bytes (the cap; raise maxOutputBytes to allow more)`;
+    super(
+      "output_too_large",
+      options?.toolId === undefined ? detail : `tool ${JSON.stringify(options.toolId)}: ${detail}`,
+      options,
+    );
+    this.limitBytes = limitBytes;
+  }
+}

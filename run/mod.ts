@@ -37,6 +37,7 @@ export * from "./registry.ts";
 export * from "./result.ts";
 export * from "./local.ts";
 export * from "./provider.ts";
+export * from "./child_env.ts";
 export * from "./command_provider.ts";
 export * from "./http_provider.ts";
 export * from "./mcp.ts";
