@@ -24,7 +24,7 @@
 
 import denoJson from "./deno.json" with { type: "json" };
 import { HELP, USAGE } from "./cli/_help.ts";
-import { type CliIo, EXIT, processIo } from "./cli/_io.ts";
+import { type CliIo, EXIT, isBrokenPipe, processIo } from "./cli/_io.ts";
 
 export type { CliIo } from "./cli/_io.ts";
 
@@ -36,14 +36,15 @@ export interface MainOptions {
 
 type Command = (argv: string[], io: CliIo) => Promise<number>;
 
-const COMMANDS: Record<string, () => Promise<Command>> = {
-  run: () => import("./cli/commands/run.ts").then((m) => m.runCommand),
-  chain: () => import("./cli/commands/run.ts").then((m) => m.chainCommand),
-  list: () => import("./cli/commands/inspect.ts").then((m) => m.listCommand),
-  validate: () => import("./cli/commands/inspect.ts").then((m) => m.validateCommand),
-  convert: () => import("./cli/commands/inspect.ts").then((m) => m.convertCommand),
-  permissions: () => import("./cli/commands/inspect.ts").then((m) => m.permissionsCommand),
-};
+// A Map: a command name typed by the user never reaches Object.prototype.
+const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
+  ["run", () => import("./cli/commands/run.ts").then((m) => m.runCommand)],
+  ["chain", () => import("./cli/commands/run.ts").then((m) => m.chainCommand)],
+  ["list", () => import("./cli/commands/inspect.ts").then((m) => m.listCommand)],
+  ["validate", () => import("./cli/commands/inspect.ts").then((m) => m.validateCommand)],
+  ["convert", () => import("./cli/commands/inspect.ts").then((m) => m.convertCommand)],
+  ["permissions", () => import("./cli/commands/inspect.ts").then((m) => m.permissionsCommand)],
+]);
 
 /**
  * Runs the CLI with `args` (without the program name) and returns the exit
@@ -57,6 +58,16 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 export async function main(args: string[], options: MainOptions = {}): Promise<number> {
   const io: CliIo = { ...processIo(), ...options.io };
   const [command, ...rest] = args;
+  if (command === "help" && rest.length > 0) {
+    // `help <command>` prints that command's help.
+    const help = HELP.get(rest[0]);
+    if (help === undefined) {
+      io.stderr(`error: no help for ${JSON.stringify(rest[0])}; commands: ${names()}\n`);
+      return EXIT.usage;
+    }
+    io.stdout(help);
+    return EXIT.ok;
+  }
   if (command === undefined || command === "-h" || command === "--help" || command === "help") {
     (command === undefined ? io.stderr : io.stdout)(USAGE);
     return command === undefined ? EXIT.usage : EXIT.ok;
@@ -65,22 +76,20 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
     io.stdout(`toolfoundation ${denoJson.version}\n`);
     return EXIT.ok;
   }
-  const load = COMMANDS[command];
+  const load = COMMANDS.get(command);
   if (load === undefined) {
-    io.stderr(
-      `error: unknown command ${JSON.stringify(command)}; commands: ${
-        Object.keys(COMMANDS).join(", ")
-      }\n`,
-    );
+    io.stderr(`error: unknown command ${JSON.stringify(command)}; commands: ${names()}\n`);
     return EXIT.usage;
   }
   if (rest.includes("--help") || rest.includes("-h")) {
-    io.stdout(HELP[command]);
+    io.stdout(HELP.get(command) ?? USAGE);
     return EXIT.ok;
   }
   try {
     return await (await load())(rest, io);
   } catch (error) {
+    // The reader of our output went away (`| head`): end quietly.
+    if (isBrokenPipe(error)) return EXIT.ok;
     // Commands report their own errors; this is the last resort (e.g. a module
     // that cannot be loaded under the granted permissions).
     const notCapable = (error as Error)?.name === "NotCapable";
@@ -89,6 +98,10 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
     );
     return notCapable ? EXIT.permission : EXIT.failure;
   }
+}
+
+function names(): string {
+  return [...COMMANDS.keys()].join(", ");
 }
 
 if (import.meta.main) Deno.exit(await main(Deno.args));

@@ -8,19 +8,25 @@ import { isObj } from "./_json.ts";
 /** The budget when a profile names none. */
 export const DEFAULT_MAX_INLINED_NODES = 10_000;
 
-/** The number of schema nodes (objects, arrays and booleans) in a value. */
+/** The number of schema nodes (objects, arrays and booleans) in a value (iteratively: any depth). */
 function countNodes(value: unknown): number {
-  if (Array.isArray(value)) return value.reduce((n: number, v) => n + countNodes(v), 1);
-  if (isObj(value)) {
-    let n = 1;
-    for (const [key, v] of Object.entries(value)) {
-      if (key !== "enum" && key !== "const" && key !== "default" && key !== "examples") {
-        n += countNodes(v);
+  let n = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (Array.isArray(v)) {
+      n++;
+      for (const item of v) stack.push(item);
+    } else if (isObj(v)) {
+      n++;
+      for (const [key, item] of Object.entries(v)) {
+        if (key !== "enum" && key !== "const" && key !== "default" && key !== "examples") {
+          stack.push(item);
+        }
       }
-    }
-    return n;
+    } else if (typeof v === "boolean") n++;
   }
-  return typeof value === "boolean" ? 1 : 0;
+  return n;
 }
 
 /** The nodes a walk may still copy by inlining. */

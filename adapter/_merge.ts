@@ -1,8 +1,9 @@
 // Private: exact merging of schemas (allOf, $ref with siblings) and overlap checks (oneOf).
 
-import { deepEqual, esc, isObj, type Obj } from "./_json.ts";
+import { deepEqual, esc, isObj, type Obj, put } from "./_json.ts";
 import { ANNOTATIONS, jsonType, typesOf } from "./_keywords.ts";
 import type { RefResolver } from "./_refs.ts";
+import { MAX_SCHEMA_DEPTH } from "./limits.ts";
 
 /** A merged schema and, per top-level key (and `properties/<name>`), the pointer it came from. */
 export interface Merged {
@@ -48,14 +49,14 @@ export function mergeStart(schema: Obj, pointer: string): Merged {
  * exactly the values both accept; `undefined` when that cannot be expressed
  * without `allOf`. Annotations already in `acc` win.
  */
-export function mergeInto(acc: Merged, b: Obj, bPointer: string): Merged | undefined {
+export function mergeInto(acc: Merged, b: Obj, bPointer: string, depth = 0): Merged | undefined {
   const a = acc.schema;
   if (closes(a, b) || closes(b, a)) return undefined;
   const out: Obj = { ...a };
   const origins = new Map(acc.origins);
   for (const [key, value] of Object.entries(b)) {
     if (!Object.hasOwn(out, key)) {
-      out[key] = value;
+      put(out, key, value);
       origins.set(key, bPointer);
       if (key === "properties" && isObj(value)) {
         for (const name of Object.keys(value)) {
@@ -83,17 +84,18 @@ export function mergeInto(acc: Merged, b: Obj, bPointer: string): Merged | undef
       const props: Obj = { ...mine };
       for (const [name, sub] of Object.entries(value)) {
         if (!Object.hasOwn(props, name)) {
-          props[name] = sub;
+          put(props, name, sub);
           origins.set(`properties/${name}`, `${bPointer}/properties/${esc(name)}`);
           continue;
         }
-        const merged = mergeSchemas(props[name], sub, `${bPointer}/properties/${esc(name)}`);
+        const p = `${bPointer}/properties/${esc(name)}`;
+        const merged = mergeSchemas(props[name], sub, p, depth + 1);
         if (merged === undefined) return undefined;
-        props[name] = merged;
+        put(props, name, merged);
       }
       out.properties = props;
     } else if (key === "items") {
-      const merged = mergeSchemas(mine, value, `${bPointer}/items`);
+      const merged = mergeSchemas(mine, value, `${bPointer}/items`, depth + 1);
       if (merged === undefined) return undefined;
       out.items = merged;
     } else {
@@ -103,12 +105,12 @@ export function mergeInto(acc: Merged, b: Obj, bPointer: string): Merged | undef
   return { schema: out, origins };
 }
 
-function mergeSchemas(a: unknown, b: unknown, bPointer: string): unknown {
+function mergeSchemas(a: unknown, b: unknown, bPointer: string, depth: number): unknown {
   if (a === true || deepEqual(a, {})) return b;
   if (b === true || deepEqual(b, {})) return a;
   if (a === false || b === false) return false;
-  if (!isObj(a) || !isObj(b)) return undefined;
-  return mergeInto(mergeStart(a, ""), b, bPointer)?.schema;
+  if (!isObj(a) || !isObj(b) || depth > MAX_SCHEMA_DEPTH) return undefined;
+  return mergeInto(mergeStart(a, ""), b, bPointer, depth)?.schema;
 }
 
 interface Shape {

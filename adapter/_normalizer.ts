@@ -1,7 +1,7 @@
 // Private: the strict-mode input normalizer (null <-> absent for originally
 // optional fields; maps held as JSON text <-> the object, see _json_text.ts).
 
-import { isObj, type Obj } from "./_json.ts";
+import { isObj, type Obj, put } from "./_json.ts";
 import { decodeText, encodeText, textFits } from "./_json_text.ts";
 import { jsonType } from "./_keywords.ts";
 import type { InputNormalizer } from "./normalizer.ts";
@@ -14,7 +14,8 @@ export function resolve(schema: unknown, root: Obj): unknown {
     const ref = schema.$ref;
     if (ref === "#") schema = root;
     else if (ref.startsWith("#/$defs/") && isObj(root.$defs)) {
-      schema = root.$defs[ref.slice(8).replaceAll("~1", "/").replaceAll("~0", "~")];
+      const name = ref.slice(8).replaceAll("~1", "/").replaceAll("~0", "~");
+      schema = Object.hasOwn(root.$defs, name) ? root.$defs[name] : undefined;
     } else return undefined;
   }
   return schema;
@@ -36,11 +37,20 @@ class Normalizer implements InputNormalizer {
     readonly text: Set<Obj>,
   ) {}
 
+  /**
+   * `#matches` results of the current call, by value and schema: branches
+   * that share a subschema would otherwise check the same part of the
+   * arguments again at every level (exponential in their depth).
+   */
+  #memo = new WeakMap<object, Map<Obj, boolean>>();
+
   normalize(args: unknown): unknown {
+    this.#memo = new WeakMap();
     return this.#walk(args, this.root, false, 0);
   }
 
   denormalize(args: unknown): unknown {
+    this.#memo = new WeakMap();
     return this.#walk(args, this.root, true, 0);
   }
 
@@ -48,6 +58,19 @@ class Normalizer implements InputNormalizer {
     const s = resolve(schema, this.root);
     if (!isObj(s)) return s !== false;
     if (depth > MAX_DEPTH) return true;
+    if (typeof value !== "object" || value === null) return this.#check(value, s, filling, depth);
+    let bySchema = this.#memo.get(value);
+    if (bySchema === undefined) this.#memo.set(value, bySchema = new Map());
+    let found = bySchema.get(s);
+    if (found === undefined) {
+      found = this.#check(value, s, filling, depth);
+      bySchema.set(s, found);
+    }
+    return found;
+  }
+
+  /** Whether a value is valid under a (resolved) node, as far as the branch choice needs to know. */
+  #check(value: unknown, s: Obj, filling: boolean, depth: number): boolean {
     if (this.text.has(s)) return (value === null && typeFits(value, s)) || textFits(value, filling);
     if (Array.isArray(s.anyOf)) {
       return s.anyOf.some((b) => this.#matches(value, b, filling, depth + 1));
@@ -119,11 +142,11 @@ class Normalizer implements InputNormalizer {
     const out: Obj = {};
     for (const [key, v] of Object.entries(value)) {
       if (!filling && v === null && marks?.has(key)) continue;
-      out[key] = Object.hasOwn(props, key) ? this.#walk(v, props[key], filling, depth + 1) : v;
+      put(out, key, Object.hasOwn(props, key) ? this.#walk(v, props[key], filling, depth + 1) : v);
     }
     if (filling && marks !== undefined) {
       for (const name of Object.keys(props)) {
-        if (marks.has(name) && !Object.hasOwn(value, name)) out[name] = null;
+        if (marks.has(name) && !Object.hasOwn(value, name)) put(out, name, null);
       }
     }
     return out;

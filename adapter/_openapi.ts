@@ -2,7 +2,7 @@
 // OpenAPI 3.0 Schema object of Gemini's `parameters` / `response`. The way
 // back is in _openapi_read.ts.
 
-import { clone, isObj, mapValues, type Obj, show } from "./_json.ts";
+import { clone, isObj, mapValues, type Obj, put, show } from "./_json.ts";
 import { typesOf } from "./_keywords.ts";
 import type { WarningSink } from "./_sink.ts";
 
@@ -86,7 +86,7 @@ export function toOpenApi(
       );
       if (types.length === 0) {
         const vt = [...new Set(values.map((v) => Number.isInteger(v) ? "integer" : typeof v))];
-        if (vt.length === 1 && BY_TYPE[vt[0]] !== undefined) types = [vt[0]];
+        if (vt.length === 1 && Object.hasOwn(BY_TYPE, vt[0])) types = [vt[0]];
       }
       values = undefined;
     }
@@ -95,14 +95,17 @@ export function toOpenApi(
     sink.add(at("type"), "type", "rewritten", "none", "a type list is written as anyOf");
     const branches = types.map((t) => {
       const b: Obj = { type: t };
-      for (const key of BY_TYPE[t] ?? []) if (node[key] !== undefined) b[key] = node[key];
+      const keys = Object.hasOwn(BY_TYPE, t) ? BY_TYPE[t] : [];
+      for (const key of keys) if (node[key] !== undefined) b[key] = node[key];
       if (t === "string" && values !== undefined) b.enum = values;
       origin.set(b, from);
       return b;
     });
     const rest: Obj = {};
     for (const [key, value] of Object.entries(node)) {
-      if (key !== "type" && key !== "enum" && key !== "const" && !TYPED.has(key)) rest[key] = value;
+      if (key !== "type" && key !== "enum" && key !== "const" && !TYPED.has(key)) {
+        put(rest, key, value);
+      }
     }
     rest.anyOf = branches;
     origin.set(rest, from);
@@ -199,12 +202,12 @@ export function toOpenApi(
         if (kept.length < branches.length) nullable = true;
         if (kept.length === 1 && isObj(kept[0])) {
           const inner = map(kept[0]) as Obj;
-          for (const [k, v] of Object.entries(inner)) if (out[k] === undefined) out[k] = v;
+          for (const [k, v] of Object.entries(inner)) if (!Object.hasOwn(out, k)) put(out, k, v);
         } else out.anyOf = kept.map(map);
         break;
       }
       default:
-        out[key] = clone(value);
+        put(out, key, clone(value));
     }
   }
   if (nullable && out.type === undefined && out.anyOf === undefined && values?.length === 0) {

@@ -8,6 +8,7 @@
 
 import { isObj, type Obj } from "./_json.ts";
 import { jsonType } from "./_keywords.ts";
+import { MAX_SCHEMA_DEPTH } from "./limits.ts";
 
 /** How a schema dialect is read: a node's JSON types (`undefined`: any) and `$ref`s. */
 export interface TextDialect {
@@ -37,15 +38,55 @@ export function jsonSchemaDialect(deref: (node: unknown) => unknown): TextDialec
 /** A place below an `anyOf` branch: property names, `null` for array items. */
 type Path = (string | null)[];
 
+/**
+ * Steps (schema nodes looked at) one search may take; beyond them it stops
+ * and every JSON-text node counts as ambiguous. Schemas that share references
+ * under `anyOf`s can have exponentially many routes; this bounds the time.
+ */
+const MAX_STEPS = 200_000;
+
+function pathKey(path: Path): string {
+  return path.map((p) => p === null ? "\u0001" : p).join("\u0000");
+}
+
 class Finder {
   readonly found = new Set<Obj>();
+  /** Set when a search went deeper than `MAX_SCHEMA_DEPTH` or beyond `MAX_STEPS` and stopped. */
+  truncated = false;
   readonly #seen = new Set<Obj>();
+  #steps = 0;
+  /** `takesString` results for the current path, by node and position. */
+  #memo = new Map<Obj, Map<number, boolean>>();
   constructor(readonly text: Set<Obj>, readonly d: TextDialect) {}
 
-  /** The JSON-text nodes below `node` (through properties, items, anyOf, $ref) and their paths. */
-  paths(node: unknown, path: Path, out: [Obj, Path][], stack: Set<Obj>): void {
+  #step(): boolean {
+    if (++this.#steps <= MAX_STEPS) return true;
+    this.truncated = true;
+    return false;
+  }
+
+  /**
+   * The JSON-text nodes below `node` (through properties, items, anyOf, $ref)
+   * and their paths; `done` holds the (node, path) pairs already searched.
+   */
+  paths(
+    node: unknown,
+    path: Path,
+    out: [Obj, Path][],
+    stack: Set<Obj>,
+    done: Map<Obj, Set<string>>,
+  ): void {
     const n = this.d.deref(node);
-    if (!isObj(n) || stack.has(n)) return;
+    if (!isObj(n) || stack.has(n) || this.truncated || !this.#step()) return;
+    if (stack.size >= MAX_SCHEMA_DEPTH) {
+      this.truncated = true;
+      return;
+    }
+    const key = pathKey(path);
+    let keys = done.get(n);
+    if (keys === undefined) done.set(n, keys = new Set());
+    if (keys.has(key)) return;
+    keys.add(key);
     if (this.text.has(n)) {
       out.push([n, path]);
       return;
@@ -53,11 +94,13 @@ class Finder {
     stack.add(n);
     if (isObj(n.properties)) {
       for (const [name, v] of Object.entries(n.properties)) {
-        this.paths(v, [...path, name], out, stack);
+        this.paths(v, [...path, name], out, stack, done);
       }
     }
-    if (n.items !== undefined) this.paths(n.items, [...path, null], out, stack);
-    if (Array.isArray(n.anyOf)) { for (const b of n.anyOf) this.paths(b, path, out, stack); }
+    if (n.items !== undefined) this.paths(n.items, [...path, null], out, stack, done);
+    if (Array.isArray(n.anyOf)) {
+      for (const b of n.anyOf) this.paths(b, path, out, stack, done);
+    }
     stack.delete(n);
   }
 
@@ -65,7 +108,19 @@ class Finder {
   takesString(node: unknown, path: Path, i: number, depth = 0): boolean {
     const n = this.d.deref(node);
     if (!isObj(n)) return n !== false;
-    if (depth > 64) return true;
+    if (depth > 64 || !this.#step()) return true;
+    let byPosition = this.#memo.get(n);
+    if (byPosition === undefined) this.#memo.set(n, byPosition = new Map());
+    let found = byPosition.get(i);
+    if (found === undefined) {
+      byPosition.set(i, true); // a loop back here may take a string, as far as this search knows
+      found = this.#takesString(n, path, i, depth);
+      byPosition.set(i, found);
+    }
+    return found;
+  }
+
+  #takesString(n: Obj, path: Path, i: number, depth: number): boolean {
     if (Array.isArray(n.anyOf) && n.anyOf.some((b) => this.takesString(b, path, i, depth + 1))) {
       return true;
     }
@@ -85,7 +140,7 @@ class Finder {
   }
 
   visit(node: unknown): void {
-    if (!isObj(node) || this.#seen.has(node)) return;
+    if (!isObj(node) || this.#seen.has(node) || this.truncated) return;
     this.#seen.add(node);
     for (const key of ["properties", "$defs"]) {
       const map = node[key];
@@ -97,18 +152,26 @@ class Finder {
     for (const branch of branches) {
       this.visit(branch);
       const places: [Obj, Path][] = [];
-      this.paths(branch, [], places, new Set());
+      this.paths(branch, [], places, new Set(), new Map());
       for (const [t, path] of places) {
+        if (this.found.has(t)) continue;
+        this.#memo = new Map();
         if (branches.some((o) => o !== branch && this.takesString(o, path, 0))) this.found.add(t);
       }
     }
   }
 }
 
-/** The JSON-text nodes of `schema` that another `anyOf` branch makes ambiguous. */
+/**
+ * The JSON-text nodes of `schema` that another `anyOf` branch makes
+ * ambiguous. When a branch nests (through `$ref`s) deeper than
+ * `MAX_SCHEMA_DEPTH`, or the search would take more than `MAX_STEPS`,
+ * every JSON-text node is counted as ambiguous: the warnings may overstate,
+ * never understate.
+ */
 export function ambiguousText(schema: Obj, text: Set<Obj>, dialect: TextDialect): Set<Obj> {
   if (text.size === 0) return new Set();
   const finder = new Finder(text, dialect);
   finder.visit(schema);
-  return finder.found;
+  return finder.truncated ? new Set(text) : finder.found;
 }

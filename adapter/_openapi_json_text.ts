@@ -5,7 +5,7 @@
 // side the input normalizer (_openapi_normalizer.ts) parses the text back; a
 // `response` only describes the result to the model, so nothing is converted.
 
-import { atPointer, isObj, type Obj, show } from "./_json.ts";
+import { atPointer, isObj, type Obj, put, show } from "./_json.ts";
 import { sourceNotes, textDescription, textMessage } from "./_json_text.ts";
 import type { WarningSink } from "./_sink.ts";
 import { ambiguousText, OPENAPI_DIALECT } from "./_openapi_ambiguity.ts";
@@ -137,12 +137,14 @@ class Pass {
     for (const [key, value] of Object.entries(node)) {
       if (key === "type" || key === "description" || OBJECT_ONLY.has(key)) continue;
       if (COUNTS.includes(key)) continue;
-      out[key] = (key === "default" || key === "example") && isObj(value)
-        ? JSON.stringify(value)
-        : value;
+      put(
+        out,
+        key,
+        (key === "default" || key === "example") && isObj(value) ? JSON.stringify(value) : value,
+      );
     }
     for (const key of Object.keys(node)) delete node[key];
-    Object.assign(node, out);
+    for (const [key, value] of Object.entries(out)) put(node, key, value);
     this.result.nodes.add(node);
     this.rewritten.set(node, from);
   }

@@ -4,7 +4,7 @@
 // object as its JSON text. Text that is not a JSON object stays a string, so the
 // validator of the original schema rejects it with a clear failure.
 
-import { isObj, type Obj } from "./_json.ts";
+import { isObj, type Obj, put } from "./_json.ts";
 import { decodeText, encodeText, textFits } from "./_json_text.ts";
 import type { InputNormalizer } from "./normalizer.ts";
 
@@ -81,7 +81,7 @@ class JsonTextNormalizer implements InputNormalizer {
     const props = node.properties;
     const out: Obj = {};
     for (const [key, v] of Object.entries(value)) {
-      out[key] = Object.hasOwn(props, key) ? this.#walk(v, props[key], encode) : v;
+      put(out, key, Object.hasOwn(props, key) ? this.#walk(v, props[key], encode) : v);
     }
     return out;
   }

@@ -4,7 +4,7 @@
 // enclosing object's property schemas for those names, which changes nothing;
 // a name no enclosing object declares is removed, with a warning.
 
-import { isObj, type Obj, show } from "./_json.ts";
+import { isObj, type Obj, put, show } from "./_json.ts";
 import type { WarningSink } from "./_sink.ts";
 
 /** Makes, in place, the `required` names of every `anyOf` branch of `schema` declared. */
@@ -39,7 +39,7 @@ function declare(branch: Obj, outer: Obj, from: string, sink: WarningSink): void
   for (const name of branch.required) {
     if (typeof name === "string" && Object.hasOwn(props, name)) continue;
     if (typeof name === "string" && Object.hasOwn(outer, name)) {
-      props[name] = outer[name];
+      put(props, name, outer[name]);
       copied.push(name);
     } else missing.push(name);
   }

@@ -5,6 +5,7 @@ import { isSimplePattern, LIST, MAP, SINGLE } from "./_keywords.ts";
 import { RefResolver } from "./_refs.ts";
 import type { SchemaProfile } from "./profile.ts";
 import type { PreflightProblem } from "./preflight.ts";
+import { MAX_SCHEMA_DEPTH } from "./limits.ts";
 
 /** Sizes counted over one tool's schemas. */
 export interface Counts {
@@ -16,22 +17,45 @@ export interface Counts {
   unions: number;
 }
 
+/** Called for each schema object with its path and its object nesting depth. */
 type Visit = (node: Obj, path: string, depth: number) => void;
 
-function traverse(node: unknown, path: string, depth: number, visit: Visit): void {
+/** Visits every subschema, at most `MAX_SCHEMA_DEPTH` schema levels deep; `tooDeep` gets the first beyond. */
+function traverse(
+  node: unknown,
+  path: string,
+  depth: number,
+  visit: Visit,
+  tooDeep: (path: string) => void,
+  level = 0,
+): void {
   if (!isObj(node)) return;
+  if (level >= MAX_SCHEMA_DEPTH) return tooDeep(path);
   visit(node, path, depth);
+  const next = level + 1;
   for (const [key, value] of Object.entries(node)) {
     const p = `${path}/${esc(key)}`;
     if (SINGLE.has(key) || (key === "items" && !Array.isArray(value))) {
-      traverse(value, p, depth, visit);
+      traverse(value, p, depth, visit, tooDeep, next);
     } else if ((LIST.has(key) || key === "items") && Array.isArray(value)) {
-      value.forEach((v, i) => traverse(v, `${p}/${i}`, depth, visit));
+      value.forEach((v, i) => traverse(v, `${p}/${i}`, depth, visit, tooDeep, next));
     } else if (MAP.has(key) && isObj(value)) {
-      const next = key === "properties" ? depth + 1 : depth;
-      for (const [name, v] of Object.entries(value)) traverse(v, `${p}/${esc(name)}`, next, visit);
+      const d = key === "properties" ? depth + 1 : depth;
+      for (const [name, v] of Object.entries(value)) {
+        traverse(v, `${p}/${esc(name)}`, d, visit, tooDeep, next);
+      }
     }
   }
+}
+
+/** The problem of a schema nested beyond `MAX_SCHEMA_DEPTH`. */
+export function tooDeepProblem(path: string, tool: string | undefined): PreflightProblem {
+  return {
+    code: "too_deep",
+    path,
+    tool,
+    message: `schemas nest deeper than ${MAX_SCHEMA_DEPTH} levels here; conversion refuses them`,
+  };
 }
 
 /** Checks a JSON Schema (strict rules when `mode` is set). */
@@ -88,6 +112,11 @@ export function checkJson(
     ? undefined
     : new Set(mode.keywords);
   const formats = mode?.formats === undefined ? undefined : new Set(mode.formats);
+  let deep = false;
+  const tooDeep = (p: string): void => {
+    if (!deep) out.push(tooDeepProblem(p, tool));
+    deep = true;
+  };
   traverse(schema, path, 0, (node, p, depth) => {
     counts.depth = Math.max(counts.depth, depth);
     if (typeof node.$ref === "string") {
@@ -203,5 +232,5 @@ export function checkJson(
         message: `${strictName} requires a type on every schema`,
       });
     }
-  });
+  }, tooDeep);
 }

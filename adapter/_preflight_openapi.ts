@@ -4,6 +4,8 @@
 import { esc, isObj } from "./_json.ts";
 import type { ProviderProfile } from "./profile.ts";
 import type { PreflightProblem } from "./preflight.ts";
+import { tooDeepProblem } from "./_preflight_checks.ts";
+import { MAX_SCHEMA_DEPTH } from "./limits.ts";
 
 const OPENAPI_TYPES = new Set([
   "STRING",
@@ -23,9 +25,14 @@ export function checkOpenApi(
   profile: ProviderProfile,
   root: boolean,
   out: PreflightProblem[],
+  level = 0,
 ): void {
   if (!isObj(schema)) {
     out.push({ code: "root_not_object", path, tool, message: "the schema must be an object" });
+    return;
+  }
+  if (level >= MAX_SCHEMA_DEPTH) {
+    out.push(tooDeepProblem(path, tool));
     return;
   }
   const allowed = profile.schema.keywords === "any" ? undefined : new Set(profile.schema.keywords);
@@ -96,11 +103,11 @@ export function checkOpenApi(
       });
     } else if (key === "properties" && isObj(value)) {
       for (const [name, v] of Object.entries(value)) {
-        checkOpenApi(v, `${p}/${esc(name)}`, tool, profile, false, out);
+        checkOpenApi(v, `${p}/${esc(name)}`, tool, profile, false, out, level + 1);
       }
-    } else if (key === "items") checkOpenApi(value, p, tool, profile, false, out);
+    } else if (key === "items") checkOpenApi(value, p, tool, profile, false, out, level + 1);
     else if (key === "anyOf" && Array.isArray(value)) {
-      value.forEach((v, i) => checkOpenApi(v, `${p}/${i}`, tool, profile, false, out));
+      value.forEach((v, i) => checkOpenApi(v, `${p}/${i}`, tool, profile, false, out, level + 1));
     }
   }
 }

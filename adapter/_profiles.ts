@@ -21,7 +21,8 @@ const BUILTIN: Record<string, ProviderProfile> = {
 /** The built-in profile of a format, or the profile itself. */
 export function resolveProfile(target: string | ProviderProfile): ProviderProfile {
   if (typeof target !== "string") return target;
-  const found = BUILTIN[target];
-  if (found === undefined) throw new UnknownFormatError(target, Object.keys(BUILTIN).sort());
-  return found;
+  if (!Object.hasOwn(BUILTIN, target)) {
+    throw new UnknownFormatError(target, Object.keys(BUILTIN).sort());
+  }
+  return BUILTIN[target];
 }

@@ -4,7 +4,7 @@ import type { ToolIssue } from "../model/errors.ts";
 import { parseToolId } from "../model/tool_id.ts";
 import type { CanonicalTool } from "./canonical_tool.ts";
 import { InvalidProviderToolError } from "./errors.ts";
-import { clone, isObj, type Obj } from "./_json.ts";
+import { clone, esc, isObj, type Obj, put } from "./_json.ts";
 import { decodeToolName, encodeToolName } from "./names.ts";
 import type { ProviderProfile } from "./profile.ts";
 import type { ConvertOptions } from "./registry.ts";
@@ -125,7 +125,7 @@ export function readInputSchema(
     issues.push({ path, message: "must be a JSON Schema object" });
     return { type: "object" };
   }
-  const schema = clone(value);
+  const schema = clone(value, path);
   if (schema.type === undefined) {
     sink.add(
       "/inputSchema/type",
@@ -145,17 +145,18 @@ export function readInputSchema(
   return schema;
 }
 
-/** The fields of `tool` other than `known`, copied. */
-export function otherFields(tool: Obj, known: readonly string[]): Obj {
+/** The fields of `tool` (found at `at`) other than `known`, copied. */
+export function otherFields(tool: Obj, known: readonly string[], at = ""): Obj {
   const out: Obj = {};
   for (const [key, value] of Object.entries(tool)) {
-    if (!known.includes(key)) out[key] = clone(value);
+    if (!known.includes(key)) put(out, key, clone(value, `${at}/${esc(key)}`));
   }
   return out;
 }
 
 /** Provider fields of a format from a canonical tool (empty object when none). */
 export function fieldsOf(tool: CanonicalTool, format: string): Obj {
-  const found = tool.providerFields?.[format];
+  const fields = tool.providerFields;
+  const found = isObj(fields) && Object.hasOwn(fields, format) ? fields[format] : undefined;
   return isObj(found) ? found : {};
 }

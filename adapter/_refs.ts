@@ -1,13 +1,17 @@
 // Private: local `$ref` resolution inside one schema document (never any I/O).
 
-import { atPointer, esc, isObj, type Obj } from "./_json.ts";
+import { atPointer, isObj, type Obj } from "./_json.ts";
+import { eachSchemaObject, Progress, Recursion, type RefSource } from "./_ref_graph.ts";
+
+const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
 
 /** Resolves local references of one schema document to JSON Pointers. */
-export class RefResolver {
+export class RefResolver implements RefSource {
   readonly root: unknown;
   #anchors?: Map<string, string>;
-  readonly #recursive = new Map<string, boolean>();
   readonly #refsIn = new Map<string, string[]>();
+  #recursion?: Recursion;
+  #progress?: Progress;
 
   constructor(root: unknown) {
     this.root = root;
@@ -44,58 +48,46 @@ export class RefResolver {
 
   /** Follows a chain of pure `$ref`s; the schema itself when it is not a reference. */
   deref(schema: unknown, seen: Set<string> = new Set()): unknown {
-    if (!isObj(schema) || typeof schema.$ref !== "string") return schema;
-    const target = this.resolve(schema.$ref);
-    if (target === undefined || seen.has(target)) return schema;
-    seen.add(target);
-    return this.deref(this.at(target), seen);
+    while (isObj(schema) && typeof schema.$ref === "string") {
+      const target = this.resolve(schema.$ref);
+      if (target === undefined || seen.has(target)) return schema;
+      seen.add(target);
+      schema = this.at(target);
+    }
+    return schema;
+  }
+
+  /**
+   * The pointer of the `$ref` closing a loop of references and in-place
+   * keywords (`allOf`, `anyOf`, `not`, ...) reachable from the schema at
+   * `pointer`, which no evaluation could finish; else `undefined`.
+   */
+  cycleFrom(pointer: string): string | undefined {
+    if (this.#progress === undefined) {
+      const refOnly = isObj(this.root) && typeof this.root.$schema === "string" &&
+        DRAFT_07.test(this.root.$schema);
+      this.#progress = new Progress(this, refOnly);
+    }
+    return this.#progress.cycleFrom(pointer);
   }
 
   /** Whether following references from the schema at `pointer` can lead back into it. */
   isRecursive(pointer: string): boolean {
-    let found = this.#recursive.get(pointer);
-    if (found !== undefined) return found;
-    found = false;
-    const seen = new Set<string>();
-    const stack = [pointer];
-    while (stack.length > 0 && !found) {
-      const current = stack.pop()!;
-      for (const target of this.#refsUnder(current)) {
-        if (target === "" || target === pointer || pointer.startsWith(`${target}/`)) {
-          found = true;
-          break;
-        }
-        if (!seen.has(target)) {
-          seen.add(target);
-          stack.push(target);
-        }
-      }
-    }
-    this.#recursive.set(pointer, found);
-    return found;
+    this.#recursion ??= new Recursion(this);
+    return this.#recursion.isRecursive(pointer);
   }
 
-  #refsUnder(pointer: string): string[] {
+  /** The targets of the references inside the schema at `pointer`, in document order. */
+  refsUnder(pointer: string): readonly string[] {
     let found = this.#refsIn.get(pointer);
     if (found === undefined) {
-      found = [];
-      const visit = (node: unknown): void => {
-        if (Array.isArray(node)) { for (const item of node) visit(item); }
-        else if (isObj(node)) {
-          for (const [key, value] of Object.entries(node)) {
-            if (key === "$ref" && typeof value === "string") {
-              const target = this.resolve(value);
-              if (target !== undefined) found!.push(target);
-            } else if (
-              key !== "enum" && key !== "const" && key !== "default" && key !== "examples"
-            ) {
-              visit(value);
-            }
-          }
-        }
-      };
-      visit(this.at(pointer));
-      this.#refsIn.set(pointer, found);
+      const list: string[] = [];
+      eachSchemaObject(this.at(pointer), undefined, (node) => {
+        if (typeof node.$ref !== "string") return;
+        const target = this.resolve(node.$ref);
+        if (target !== undefined) list.push(target);
+      });
+      this.#refsIn.set(pointer, found = list);
     }
     return found;
   }
@@ -103,36 +95,46 @@ export class RefResolver {
   #anchorIndex(): Map<string, string> {
     if (this.#anchors === undefined) {
       const anchors = new Map<string, string>();
-      const visit = (node: unknown, pointer: string): void => {
-        if (Array.isArray(node)) node.forEach((item, i) => visit(item, `${pointer}/${i}`));
-        else if (isObj(node)) {
-          if (typeof node.$anchor === "string" && !anchors.has(node.$anchor)) {
-            anchors.set(node.$anchor, pointer);
-          }
-          if (typeof node.$id === "string" && node.$id.startsWith("#")) {
-            anchors.set(node.$id.slice(1), pointer);
-          }
-          for (const [key, value] of Object.entries(node)) {
-            if (key !== "enum" && key !== "const" && key !== "default" && key !== "examples") {
-              visit(value, `${pointer}/${esc(key)}`);
-            }
-          }
+      eachSchemaObject(this.root, "", (node, pointer) => {
+        if (typeof node.$anchor === "string" && !anchors.has(node.$anchor)) {
+          anchors.set(node.$anchor, pointer);
         }
-      };
-      visit(this.root, "");
+        if (typeof node.$id === "string" && node.$id.startsWith("#")) {
+          anchors.set(node.$id.slice(1), pointer);
+        }
+      });
       this.#anchors = anchors;
     }
     return this.#anchors;
   }
 }
 
-/** Whether a (source) schema accepts `null`, following local references. */
+/** Per resolver: whether the schema at a reference target accepts `null` (`false` while open). */
+const NULL_TARGETS = new WeakMap<RefResolver, Map<string, boolean>>();
+
+/** Whether the schema at a reference target accepts `null`, each target computed once. */
+function targetAcceptsNull(target: string, refs: RefResolver, depth: number): boolean {
+  let known = NULL_TARGETS.get(refs);
+  if (known === undefined) NULL_TARGETS.set(refs, known = new Map());
+  let found = known.get(target);
+  if (found === undefined) {
+    known.set(target, false);
+    found = acceptsNull(refs.at(target), refs, depth + 1);
+    known.set(target, found);
+  }
+  return found;
+}
+
+/**
+ * Whether a (source) schema accepts `null`, following local references
+ * (each target once, so shared references cost no more than one).
+ */
 export function acceptsNull(schema: unknown, refs: RefResolver, depth = 0): boolean {
   if (schema === true) return true;
   if (!isObj(schema) || depth > 32) return false;
   if (typeof schema.$ref === "string") {
     const target = refs.resolve(schema.$ref);
-    if (target !== undefined && !acceptsNull(refs.at(target), refs, depth + 1)) return false;
+    if (target !== undefined && !targetAcceptsNull(target, refs, depth)) return false;
   }
   if (schema.nullable === true) return true;
   if (schema.type !== undefined) {

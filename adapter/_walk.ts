@@ -4,7 +4,9 @@
 // strict input normalizer needs. This file holds the walk's state and its
 // dispatch; the parts of the transform live in the `_walk_*.ts` files.
 
-import { clone, esc, isObj, type Obj } from "./_json.ts";
+import { clone, esc, isObj, type Obj, put } from "./_json.ts";
+import { cycleError, depthError } from "./_shape.ts";
+import { MAX_SCHEMA_DEPTH } from "./limits.ts";
 import { ANY_TYPES } from "./_keywords.ts";
 import type { Merged } from "./_merge.ts";
 import { RefResolver } from "./_refs.ts";
@@ -74,6 +76,8 @@ export class Walker {
   readonly draft07: boolean;
   /** Whether draft-07 forms are rewritten (the schema is not passed through as it is). */
   readonly normalize: boolean;
+  /** Schema levels entered and not yet left (each `$ref` followed counts as one). */
+  #depth = 0;
 
   constructor(readonly root: Obj, options: WalkOptions) {
     this.options = options;
@@ -91,6 +95,8 @@ export class Walker {
   }
 
   run(): WalkResult {
+    const loop = this.refs.cycleFrom("");
+    if (loop !== undefined) throw cycleError(this.path(loop));
     const out = this.node(this.root, "", true);
     const schema: Obj = isObj(out) ? out : {};
     this.rewriter.finish(schema);
@@ -120,10 +126,22 @@ export class Walker {
     return this.sink.add(this.path(pointer), feature, action, effect, message);
   }
 
-  /** Converts one schema (object or boolean) found at `pointer` (relative to the root). */
+  /**
+   * Converts one schema (object or boolean) found at `pointer` (relative to
+   * the root), one level below the schema that holds it.
+   */
   node(schema: unknown, pointer: string, isRoot: boolean): unknown {
     if (typeof schema === "boolean") return this.#bool(schema, pointer);
-    if (!isObj(schema)) return clone(schema);
+    if (!isObj(schema)) return clone(schema, this.path(pointer));
+    if (++this.#depth > MAX_SCHEMA_DEPTH) {
+      throw depthError(this.path(pointer), MAX_SCHEMA_DEPTH, "schema levels");
+    }
+    const out = this.#object(schema, pointer, isRoot);
+    this.#depth--;
+    return out;
+  }
+
+  #object(schema: Obj, pointer: string, isRoot: boolean): unknown {
     if (typeof schema.$ref === "string") return this.rewriter.rewrite(schema, pointer);
     let merged: Merged | undefined;
     if (this.profile.allOf === "merge" && Array.isArray(schema.allOf)) {
@@ -150,10 +168,10 @@ export class Walker {
 
   /** Converts each subschema of a name-to-schema map. */
   map(value: unknown, pointer: string): unknown {
-    if (!isObj(value)) return clone(value);
+    if (!isObj(value)) return clone(value, this.path(pointer));
     const out: Obj = {};
     for (const [name, v] of Object.entries(value)) {
-      out[name] = this.node(v, `${pointer}/${esc(name)}`, false);
+      put(out, name, this.node(v, `${pointer}/${esc(name)}`, false));
     }
     return out;
   }

@@ -2,7 +2,7 @@
 // kept: `allOf` merged into the schema that holds it, and `anyOf`/`oneOf` at a
 // root that may not have them merged into one object.
 
-import { deepEqual, esc, isObj, type Obj } from "./_json.ts";
+import { deepEqual, esc, isObj, type Obj, put } from "./_json.ts";
 import { type Merged, mergeInto, mergeStart } from "./_merge.ts";
 import type { Walker } from "./_walk.ts";
 
@@ -59,10 +59,10 @@ export function mergeRoot(
       if (isObj(b.properties)) {
         for (const [name, sub] of Object.entries(b.properties)) {
           if (!Object.hasOwn(props, name)) {
-            props[name] = sub;
+            put(props, name, sub);
             origins.set(`properties/${name}`, `${bp}/properties/${esc(name)}`);
           } else if (!deepEqual(props[name], sub)) {
-            props[name] = { anyOf: [props[name], sub] };
+            put(props, name, { anyOf: [props[name], sub] });
           }
         }
       }

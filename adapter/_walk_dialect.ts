@@ -2,7 +2,7 @@
 // definitions, tuples and `dependencies`, whose draft-07 forms are written as
 // JSON Schema 2020-12 whenever the schema is normalized for a target.
 
-import { clone, esc, isObj, type Obj } from "./_json.ts";
+import { clone, esc, isObj, type Obj, put } from "./_json.ts";
 import { dropEffect } from "./_keywords.ts";
 import type { KeywordRule, NodeScope } from "./_walk_keywords.ts";
 
@@ -90,7 +90,8 @@ function dependencies(c: NodeScope, key: string, value: unknown, kp: string): bo
   if (!w.normalize) {
     const deps: Obj = {};
     for (const [name, v] of Object.entries(value)) {
-      deps[name] = Array.isArray(v) ? clone(v) : c.sub(v, `${kp}/${esc(name)}`);
+      const p = `${kp}/${esc(name)}`;
+      put(deps, name, Array.isArray(v) ? clone(v, w.path(p)) : c.sub(v, p));
     }
     c.out[key] = deps;
     return true;
@@ -98,14 +99,13 @@ function dependencies(c: NodeScope, key: string, value: unknown, kp: string): bo
   const req: Obj = {};
   const sch: Obj = {};
   for (const [name, v] of Object.entries(value)) {
-    if (Array.isArray(v)) req[name] = v;
-    else sch[name] = v;
+    put(Array.isArray(v) ? req : sch, name, v);
   }
   for (const [k2, v2] of [["dependentRequired", req], ["dependentSchemas", sch]] as const) {
     if (Object.keys(v2).length === 0) continue;
     if (w.allowed(k2)) {
       w.warn(kp, key, "rewritten", "none", `draft-07 dependencies is ${k2} in 2020-12`);
-      c.out[k2] = k2 === "dependentRequired" ? clone(v2) : w.map(v2, kp);
+      c.out[k2] = k2 === "dependentRequired" ? clone(v2, w.path(kp)) : w.map(v2, kp);
     } else w.warn(kp, key, "dropped", "widens", c.unsupported(key));
   }
   return true;

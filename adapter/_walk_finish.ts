@@ -4,7 +4,7 @@
 // every property required, the optional ones made nullable and marked for the
 // input normalizer.
 
-import { esc, isObj, show } from "./_json.ts";
+import { esc, isObj, put, show } from "./_json.ts";
 import { ANY_TYPES, dropEffect, inferType, isObjectSchema } from "./_keywords.ts";
 import { makeNullable } from "./_nullable.ts";
 import { acceptsNull } from "./_refs.ts";
@@ -121,7 +121,7 @@ function requireAll(c: NodeScope): void {
       );
       continue;
     }
-    props[name] = makeNullable(props[name]);
+    put(props, name, makeNullable(props[name]));
     let set = w.nullable.get(out);
     if (set === undefined) w.nullable.set(out, set = new Set());
     set.add(name);

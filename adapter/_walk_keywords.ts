@@ -3,7 +3,7 @@
 // dropped when the target does not keep it (or moved into the description),
 // or kept, its subschemas walked in turn.
 
-import { clone, esc, isObj, type Obj, show } from "./_json.ts";
+import { clone, esc, isObj, type Obj, put, show } from "./_json.ts";
 import { DESCRIBABLE, dropEffect, LIST, MAP, SINGLE } from "./_keywords.ts";
 import type { Walker } from "./_walk.ts";
 import { DIALECT_RULES } from "./_walk_dialect.ts";
@@ -118,7 +118,9 @@ export function convertKeywords(
     else if (LIST.has(key) && Array.isArray(value)) out[key] = c.list(value, kp);
     else if (MAP.has(key)) {
       out[key] = key === "properties" ? properties(c, value) : w.map(value, kp);
-    } else out[key] = clone(value);
+    } else {
+      put(out, key, typeof value === "object" && value !== null ? clone(value, w.path(kp)) : value);
+    }
   }
   finishNode(c);
   if (c.notes.length > 0) {
@@ -132,7 +134,7 @@ export function convertKeywords(
 }
 
 function properties(c: NodeScope, value: unknown): unknown {
-  if (!isObj(value)) return clone(value);
+  if (!isObj(value)) return clone(value, c.w.path(c.at("properties")));
   const out: Obj = {};
   for (const [name, v] of Object.entries(value)) {
     const p = c.propPointer(name);
@@ -146,7 +148,7 @@ function properties(c: NodeScope, value: unknown): unknown {
       );
       continue;
     }
-    out[name] = c.sub(v, p);
+    put(out, name, c.sub(v, p));
   }
   return out;
 }

@@ -3,8 +3,10 @@
 // under a fresh name) or inlined (with recursion cut); at the end the hoisted
 // definitions are written and unused or inlined definitions are reported.
 
-import { esc, isObj, type Obj, unesc } from "./_json.ts";
+import { esc, isObj, type Obj, put, unesc } from "./_json.ts";
 import { dropEffect } from "./_keywords.ts";
+import { cycleError, depthError } from "./_shape.ts";
+import { MAX_SCHEMA_DEPTH } from "./limits.ts";
 import { DEFAULT_MAX_INLINED_NODES, InlineBudget } from "./_inline_budget.ts";
 import { mergeInto, mergeStart } from "./_merge.ts";
 import type { Walker } from "./_walk.ts";
@@ -45,7 +47,7 @@ export class RefRewriter {
           "none",
           "draft-07 ignores keywords beside $ref",
         );
-      } else siblings[key] = value;
+      } else put(siblings, key, value);
     }
     if (w.draft07) siblings = {};
     const hasSiblings = Object.keys(siblings).some((k) => k !== "$defs" && k !== "definitions");
@@ -61,6 +63,8 @@ export class RefRewriter {
       const rest = w.keywords(siblings, pointer, false, undefined) as Obj;
       return Object.keys(rest).length === 0 ? w.anyStub() : rest;
     }
+    const loop = w.refs.cycleFrom(target);
+    if (loop !== undefined) throw cycleError(w.path(loop));
     this.#targets.add(target);
     if (w.profile.refs === "pass") {
       const rest = w.keywords(siblings, pointer, false, undefined) as Obj;
@@ -141,7 +145,7 @@ export class RefRewriter {
       const defs: Obj = {};
       for (let i = 0; i < this.#defOrder.length; i++) {
         const pointer = this.#defOrder[i];
-        defs[this.#defNames.get(pointer)!] = w.node(w.refs.at(pointer), pointer, false);
+        put(defs, this.#defNames.get(pointer)!, w.node(w.refs.at(pointer), pointer, false));
       }
       schema.$defs = defs;
     }
@@ -234,24 +238,41 @@ export class RefRewriter {
     return name;
   }
 
-  #reportUnusedDefs(node: unknown, pointer: string): void {
-    if (!isObj(node)) return;
-    for (const key of ["$defs", "definitions"]) {
-      const defs = node[key];
-      if (!isObj(defs)) continue;
-      for (const name of Object.keys(defs)) {
-        const p = `${pointer}/${key}/${esc(name)}`;
-        if (!this.#targets.has(p)) {
-          this.#w.warn(
-            p,
-            key,
-            "dropped",
-            "none",
-            `definition ${JSON.stringify(name)} is never referenced`,
-          );
+  /**
+   * Reports unused definitions, nested ones after their parent (iteratively);
+   * definitions nested deeper than `MAX_SCHEMA_DEPTH` are refused.
+   */
+  #reportUnusedDefs(root: unknown, base: string): void {
+    const stack: [unknown, string, string, string, number][] = [];
+    const push = (node: unknown, pointer: string, level: number): void => {
+      if (!isObj(node)) return;
+      const entries: [unknown, string, string, string, number][] = [];
+      for (const key of ["$defs", "definitions"]) {
+        const defs = node[key];
+        if (!isObj(defs)) continue;
+        for (const name of Object.keys(defs)) {
+          const p = `${pointer}/${key}/${esc(name)}`;
+          if (level >= MAX_SCHEMA_DEPTH) {
+            throw depthError(this.#w.path(p), MAX_SCHEMA_DEPTH, "schema levels");
+          }
+          entries.push([defs[name], key, name, p, level + 1]);
         }
-        this.#reportUnusedDefs(defs[name], p);
       }
+      for (let i = entries.length - 1; i >= 0; i--) stack.push(entries[i]);
+    };
+    push(root, base, 1);
+    while (stack.length > 0) {
+      const [value, key, name, p, level] = stack.pop()!;
+      if (!this.#targets.has(p)) {
+        this.#w.warn(
+          p,
+          key,
+          "dropped",
+          "none",
+          `definition ${JSON.stringify(name)} is never referenced`,
+        );
+      }
+      push(value, p, level);
     }
   }
 }

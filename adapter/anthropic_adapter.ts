@@ -7,7 +7,7 @@
 
 import type { ToolIssue } from "../model/errors.ts";
 import type { CanonicalTool } from "./canonical_tool.ts";
-import { clone, type Obj } from "./_json.ts";
+import { clone, esc, type Obj, put } from "./_json.ts";
 import { ANTHROPIC_PROFILE } from "./profile.ts";
 import type { Adapter, CanonicalResult, ConversionResult, ConvertOptions } from "./registry.ts";
 import { WarningSink } from "./_sink.ts";
@@ -131,7 +131,9 @@ export const anthropicAdapter: Adapter<AnthropicTool> = {
       out.strict = false;
     }
     for (const [key, value] of Object.entries(fields)) {
-      if (key !== "strict" && !Object.hasOwn(out, key)) out[key] = clone(value);
+      if (key !== "strict" && !Object.hasOwn(out, key)) {
+        put(out, key, clone(value, `/providerFields/anthropic/${esc(key)}`));
+      }
     }
     return {
       tool: out as AnthropicTool,

@@ -8,7 +8,7 @@
 import type { ToolIssue } from "../model/errors.ts";
 import type { ToolObjectSchema as ToolObjectSchemaLike } from "../model/tool.ts";
 import type { CanonicalTool } from "./canonical_tool.ts";
-import { clone, isObj, type Obj } from "./_json.ts";
+import { clone, esc, isObj, type Obj, put } from "./_json.ts";
 import { IDENTITY_NORMALIZER } from "./normalizer.ts";
 import { GEMINI_PROFILE } from "./profile.ts";
 import type { Adapter, CanonicalResult, ConversionResult, ConvertOptions } from "./registry.ts";
@@ -131,9 +131,9 @@ export const geminiAdapter: Adapter<GeminiFunctionDeclaration> = {
     check("gemini", issues);
     const json = tool.parametersJsonSchema !== undefined;
     let input: Obj = json
-      ? clone(tool.parametersJsonSchema as Obj)
+      ? clone(tool.parametersJsonSchema as Obj, "/parametersJsonSchema")
       : tool.parameters !== undefined
-      ? fromOpenApi(tool.parameters) as Obj
+      ? fromOpenApi(tool.parameters, "/parameters") as Obj
       : { type: "object" };
     if (input.type === undefined) input = { type: "object", ...input };
     if (input.type !== "object") {
@@ -148,9 +148,9 @@ export const geminiAdapter: Adapter<GeminiFunctionDeclaration> = {
       inputSchema: input as ToolObjectSchemaLike,
     };
     const response = tool.responseJsonSchema !== undefined
-      ? clone(tool.responseJsonSchema as Obj)
+      ? clone(tool.responseJsonSchema as Obj, "/responseJsonSchema")
       : tool.response !== undefined
-      ? fromOpenApi(tool.response) as Obj
+      ? fromOpenApi(tool.response, "/response") as Obj
       : undefined;
     if (response !== undefined) {
       if (response.type === "object") canonical.outputSchema = response as ToolObjectSchemaLike;
@@ -230,7 +230,9 @@ export const geminiAdapter: Adapter<GeminiFunctionDeclaration> = {
       }
     }
     for (const [key, value] of Object.entries(fields)) {
-      if (key !== "schemaField" && !Object.hasOwn(out, key)) out[key] = clone(value);
+      if (key !== "schemaField" && !Object.hasOwn(out, key)) {
+        put(out, key, clone(value, `/providerFields/gemini/${esc(key)}`));
+      }
     }
     return {
       tool: out as GeminiFunctionDeclaration,

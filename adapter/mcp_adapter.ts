@@ -12,7 +12,7 @@ import {
   PROVIDER_FIELDS_META_KEY,
   type ProviderFields,
 } from "./canonical_tool.ts";
-import { clone, deepEqual, isObj } from "./_json.ts";
+import { clone, deepEqual, esc, isObj, put } from "./_json.ts";
 import { MCP_PROFILE } from "./profile.ts";
 import type { Adapter, CanonicalResult, ConversionResult, ConvertOptions } from "./registry.ts";
 import { IDENTITY_NORMALIZER } from "./normalizer.ts";
@@ -45,8 +45,11 @@ export const mcpAdapter: Adapter<Tool> = {
 
   toCanonical(tool: unknown, _options?: ConvertOptions): CanonicalResult {
     validateTool(tool);
-    const canonical: CanonicalTool = clone(tool);
-    const stash = isObj(tool._meta) ? tool._meta[PROVIDER_FIELDS_META_KEY] : undefined;
+    const canonical: CanonicalTool = clone(tool, "", 0);
+    const meta = canonical._meta;
+    const stash = isObj(meta) && Object.hasOwn(meta, PROVIDER_FIELDS_META_KEY)
+      ? meta[PROVIDER_FIELDS_META_KEY]
+      : undefined;
     if (isObj(stash)) canonical.providerFields = clone(stash) as ProviderFields;
     return { tool: canonical, warnings: [] };
   },
@@ -55,13 +58,13 @@ export const mcpAdapter: Adapter<Tool> = {
     const sink = new WarningSink("canonical", "mcp");
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(tool)) {
-      if (key !== "providerFields") out[key] = clone(value);
+      if (key !== "providerFields") put(out, key, clone(value, `/${esc(key)}`));
     }
     const fields = tool.providerFields;
     if (fields !== undefined && Object.keys(fields).length > 0) {
       const meta = isObj(out._meta) ? out._meta : {};
       if (!deepEqual(meta[PROVIDER_FIELDS_META_KEY], fields)) {
-        out._meta = { ...meta, [PROVIDER_FIELDS_META_KEY]: clone(fields) };
+        out._meta = { ...meta, [PROVIDER_FIELDS_META_KEY]: clone(fields, "/providerFields") };
         sink.add(
           `/_meta/${PROVIDER_FIELDS_META_KEY.replaceAll("~", "~0").replaceAll("/", "~1")}`,
           "providerFields",

@@ -50,6 +50,7 @@
 export * from "./canonical_tool.ts";
 export * from "./warning.ts";
 export * from "./errors.ts";
+export * from "./limits.ts";
 export * from "./profile.ts";
 export * from "./names.ts";
 export * from "./normalizer.ts";
@@ -71,4 +72,10 @@ export type {
   ToolIcon,
   ToolObjectSchema,
 } from "../model/tool.ts";
-export { ToolFoundationError, type ToolIssue } from "../model/errors.ts";
+export {
+  InvalidSchemaError,
+  SchemaShapeError,
+  type SchemaShapeProblem,
+  ToolFoundationError,
+  type ToolIssue,
+} from "../model/errors.ts";

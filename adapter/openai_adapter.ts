@@ -7,7 +7,7 @@
 
 import type { ToolIssue } from "../model/errors.ts";
 import type { CanonicalTool } from "./canonical_tool.ts";
-import { clone, isObj, type Obj } from "./_json.ts";
+import { clone, esc, isObj, type Obj, put } from "./_json.ts";
 import { OPENAI_PROFILE, OPENAI_RESPONSES_PROFILE, type ProviderProfile } from "./profile.ts";
 import type { Adapter, CanonicalResult, ConversionResult, ConvertOptions } from "./registry.ts";
 import { WarningSink } from "./_sink.ts";
@@ -95,7 +95,7 @@ function make<T>(format: string, flat: boolean, builtin: ProviderProfile): Adapt
         ...(typeof fn.description === "string" ? { description: fn.description } : {}),
         inputSchema: inputSchema as CanonicalTool["inputSchema"],
       };
-      const extra: Obj = otherFields(fn, flat ? [...FIELDS, "type"] : FIELDS);
+      const extra: Obj = otherFields(fn, flat ? [...FIELDS, "type"] : FIELDS, root);
       if (fn.strict !== undefined) extra.strict = fn.strict;
       if (Object.keys(extra).length > 0) canonical.providerFields = { openai: extra };
       return {
@@ -118,7 +118,11 @@ function make<T>(format: string, flat: boolean, builtin: ProviderProfile): Adapt
         sink,
         (strictProfile) =>
           strictProfile === undefined
-            ? { schema: clone(tool.inputSchema) as Obj, warnings: [], nullable: new Map() }
+            ? {
+              schema: clone(tool.inputSchema, "/inputSchema") as Obj,
+              warnings: [],
+              nullable: new Map(),
+            }
             : walkSchema(tool.inputSchema, {
               profile: strictProfile,
               from: "canonical",
@@ -132,7 +136,9 @@ function make<T>(format: string, flat: boolean, builtin: ProviderProfile): Adapt
       fn.parameters = decision.schema;
       fn.strict = decision.applied;
       for (const [key, value] of Object.entries(fields)) {
-        if (key !== "strict" && !Object.hasOwn(fn, key)) fn[key] = clone(value);
+        if (key !== "strict" && !Object.hasOwn(fn, key)) {
+          put(fn, key, clone(value, `/providerFields/openai/${esc(key)}`));
+        }
       }
       const out = flat ? { type: "function", ...fn } : { type: "function", function: fn };
       const normalizer = strictNormalizer(decision);

@@ -7,6 +7,7 @@
 
 import type { CanonicalTool } from "./canonical_tool.ts";
 import { AdapterExistsError, UnknownFormatError } from "./errors.ts";
+import { relocate } from "./_shape.ts";
 import type { ToolNameMap } from "./names.ts";
 import type { InputNormalizer } from "./normalizer.ts";
 import type { ProviderProfile } from "./profile.ts";
@@ -180,12 +181,19 @@ export class AdapterRegistry {
    * @param options Conversion options.
    * @returns The converted tool, warnings, normalizer and strict decision.
    * @throws {UnknownFormatError} When a format is not registered.
+   * @throws {SchemaShapeError} When a schema nests too deeply or its `$ref`s loop
+   *   without progress, located in the source tool.
    */
   convert(tool: unknown, from: string, to: string, options?: ConvertOptions): ConversionResult {
     const source = this.get(from);
     const target = this.get(to);
     const read = source.toCanonical(tool, options);
-    const written = target.fromCanonical(read.tool, options);
+    let written: ConversionResult;
+    try {
+      written = target.fromCanonical(read.tool, options);
+    } catch (error) {
+      throw relocate(error, (at) => source.sourcePointer(at, tool));
+    }
     const warnings: FeatureLossWarning[] = [];
     for (const w of read.warnings) warnings.push({ ...w, from, to });
     for (const w of written.warnings) {

@@ -102,7 +102,7 @@ export function parseToolCall(call: unknown, options?: ParseToolCallOptions): Ca
       call.functionCall.id,
       call.functionCall.args ?? {},
     ];
-  } else if (typeof call.name === "string" && "args" in call) {
+  } else if (typeof call.name === "string" && Object.hasOwn(call, "args")) {
     [format, name, callId, args] = ["gemini", call.name, call.id, call.args ?? {}];
   } else if (typeof call.name === "string") {
     [format, name, callId, args] = ["mcp", call.name, undefined, call.arguments ?? {}];
@@ -121,7 +121,10 @@ export function parseToolCall(call: unknown, options?: ParseToolCallOptions): Ca
       "it carries a hash suffix; pass the request's ToolNameMap",
     );
   }
-  const normalizer = options?.normalizers?.[toolId];
+  const normalizers = options?.normalizers;
+  const normalizer = normalizers !== undefined && Object.hasOwn(normalizers, toolId)
+    ? normalizers[toolId]
+    : undefined;
   const result: CanonicalToolCall = {
     format,
     toolId,

@@ -15,7 +15,7 @@ Commands:
   permissions <manifest> [id]    Print the Deno flags a tool, a chain or the whole manifest needs
 
 Options:
-  -h, --help       Show help (also: <command> --help)
+  -h, --help       Show help (also: <command> --help, help <command>)
   -V, --version    Show the version
 
 Exit codes:
@@ -26,7 +26,7 @@ Results go to stdout as JSON; diagnostics, warnings and progress go to stderr.
 Set NO_COLOR to turn colour off.
 `;
 
-export const HELP: Record<string, string> = {
+export const HELP: ReadonlyMap<string, string> = new Map(Object.entries({
   run: `Usage: toolfoundation run <manifest> <toolId> [options]
 
 Runs one tool and prints its structured result as JSON on stdout.
@@ -36,8 +36,10 @@ Options:
   --args-file <file>   Read the arguments from a JSON file
                        (without either, arguments are read from stdin when it is not a terminal;
                        otherwise they are {})
-  --timeout <ms>       Deadline of the run (default 60000)
+  --timeout <ms>       Deadline of the run, 1 to 2147483647; overrides the tool's
+                       timeoutMs in the manifest (default: that, else 60000)
   --events             Write progress, chunk and done/error events to stderr as JSON Lines
+  --max-manifest-bytes <n>  Largest manifest read (default 4194304)
   -h, --help           Show this help
 
 Exit codes: 0 ok, 1 tool or validation failure, 2 usage or manifest error,
@@ -46,12 +48,17 @@ Exit codes: 0 ok, 1 tool or validation failure, 2 usage or manifest error,
   chain: `Usage: toolfoundation chain <manifest> <chain> [options]
 
 Runs the chain's steps in order; a step with usePrevious gets the previous
-step's result as args.previous. Prints {ok, steps, result} as JSON on stdout;
-the chain stops at the first failing step.
+step's result as args.previous. Prints {chain, ok, steps, result} as JSON on
+stdout; the chain stops at the first failing step and then also prints
+failed {index, toolId, error} and notRun [{index, toolId}]. A chain with a
+step certain to fail (arguments its tool's schema rejects) is refused before
+anything runs (exit 2).
 
 Options:
-  --timeout <ms>   Deadline of each step (default 60000)
+  --timeout <ms>   Deadline of each step, 1 to 2147483647; overrides the step's and
+                   the tool's timeoutMs (default: those, else 60000)
   --events         Write step and run events to stderr as JSON Lines
+  --max-manifest-bytes <n>  Largest manifest read (default 4194304)
   -h, --help       Show this help
 `,
   list: `Usage: toolfoundation list <manifest>
@@ -62,9 +69,11 @@ Connects to nothing.
   validate: `Usage: toolfoundation validate <manifest> [--target openai|anthropic|gemini] [--strict]
 
 Checks the manifest against its JSON Schema and for meaning, compiles every
-tool schema, and with --target runs the provider's preflight on the converted
-tools. Exit 0 when everything holds, 1 when a schema or the preflight fails,
-2 when the manifest itself is invalid.
+tool schema, checks every chain step's arguments against its tool's input
+schema (and that a usePrevious step can accept previous), and with --target
+runs the provider's preflight on the converted tools. Exit 0 when everything
+holds, 1 when a schema or the preflight fails, 2 when the manifest itself is
+invalid (located as file:line:column).
 `,
   convert: `Usage: toolfoundation convert <manifest> --to <format> [--strict]
 
@@ -74,7 +83,8 @@ or gemini. JSON on stdout; every feature-loss warning on stderr.
   permissions: `Usage: toolfoundation permissions <manifest> [toolId|chain]
 
 Prints the exact Deno permission flags that running the tool, the chain (or,
-without a target, every tool) needs, as \`deno run\` and \`deno compile\`
-command lines, with the reason for each permission.
+without a target, every tool) needs, as complete \`deno run ... cli.ts run|chain
+<manifest> <target>\` and \`deno compile\` command lines (stdout), with the
+reason for each permission (stderr).
 `,
-};
+}));

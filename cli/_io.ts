@@ -1,5 +1,6 @@
 // Private: the CLI's input and output, exit codes, and error printing.
 
+import { ToolFoundationError } from "../model/mod.ts";
 import type { Redactor } from "./secrets.ts";
 
 /** Exit codes (documented in the README and in --help). */
@@ -23,20 +24,42 @@ export interface CliIo {
 
 const encoder = new TextEncoder();
 
-function writeAll(file: { writeSync(p: Uint8Array): number }, text: string): void {
-  const bytes = encoder.encode(text);
-  let offset = 0;
-  while (offset < bytes.length) offset += file.writeSync(bytes.subarray(offset));
+/** Whether an error is a write into a closed pipe (the reader went away, e.g. `| head`). */
+export function isBrokenPipe(error: unknown): boolean {
+  const e = error as { name?: unknown; code?: unknown };
+  return e?.name === "BrokenPipe" || e?.code === "EPIPE" ||
+    (error instanceof Deno.errors.BrokenPipe);
+}
+
+/**
+ * A writer for one of the process's streams. Once the reader has gone away
+ * (a closed pipe), further output is dropped quietly: the command finishes
+ * and exits with its own code, with no error about the pipe.
+ */
+function streamWriter(file: { writeSync(p: Uint8Array): number }): (text: string) => void {
+  let closed = false;
+  return (text) => {
+    if (closed) return;
+    const bytes = encoder.encode(text);
+    let offset = 0;
+    try {
+      while (offset < bytes.length) offset += file.writeSync(bytes.subarray(offset));
+    } catch (error) {
+      if (!isBrokenPipe(error)) throw error;
+      closed = true;
+    }
+  };
 }
 
 /** The process's own standard streams. */
 export function processIo(): CliIo {
   return {
-    stdout: (text) => writeAll(Deno.stdout, text),
-    stderr: (text) => writeAll(Deno.stderr, text),
+    stdout: streamWriter(Deno.stdout),
+    stderr: streamWriter(Deno.stderr),
     readStdin: () => new Response(Deno.stdin.readable).text(),
     stdinIsTerminal: Deno.stdin.isTerminal(),
     stderrIsTerminal: Deno.stderr.isTerminal(),
+    // Deno sets noColor from NO_COLOR without asking for env permission.
     noColor: Deno.noColor,
   };
 }
@@ -52,10 +75,87 @@ export function diagnose(
   io.stderr(`${prefix} ${redactor ? redactor.redact(text) : text}\n`);
 }
 
-/** Prints JSON on stdout, secrets scrubbed. */
-export function printJson(io: CliIo, redactor: Redactor | undefined, value: unknown): void {
-  const text = JSON.stringify(value, null, 2) ?? "null";
-  io.stdout(`${redactor ? redactor.redact(text) : text}\n`);
+/** A result holds a value JSON cannot represent (a BigInt, a cycle, ...). */
+export class UnserializableResultError extends ToolFoundationError {
+  /** JSON Pointer of the offending value. */
+  readonly pointer: string;
+
+  /**
+   * Creates the error.
+   *
+   * @param what What the value is (e.g. "a BigInt").
+   * @param pointer Where it is.
+   * @param options The tool (for the message) and the cause.
+   */
+  constructor(what: string, pointer: string, options: { toolId?: string; cause?: unknown } = {}) {
+    super(
+      "unserializable_result",
+      `${
+        options.toolId === undefined ? "the result" : `tool ${JSON.stringify(options.toolId)}`
+      } returned a value JSON cannot hold: ${what} at ${pointer || "/"}`,
+      { cause: options.cause },
+    );
+    this.pointer = pointer;
+  }
+}
+
+/** What JSON.stringify cannot write in `value`, and where (iterative; `undefined` when none). */
+export function jsonProblem(value: unknown): { what: string; pointer: string } | undefined {
+  const onPath = new Set<object>();
+  const stack: Array<{ v: unknown; pointer: string; leave?: object }> = [{ v: value, pointer: "" }];
+  while (stack.length > 0) {
+    const { v, pointer, leave } = stack.pop()!;
+    if (leave !== undefined) {
+      onPath.delete(leave);
+      continue;
+    }
+    if (typeof v === "bigint") return { what: "a BigInt", pointer };
+    if (typeof v !== "object" || v === null) continue;
+    if (onPath.has(v)) return { what: "a cycle (a value that contains itself)", pointer };
+    const json = (v as { toJSON?: unknown }).toJSON;
+    if (typeof json === "function") continue;
+    onPath.add(v);
+    stack.push({ v: undefined, pointer, leave: v });
+    const entries = Array.isArray(v) ? v.map((x, i) => [String(i), x] as const) : Object.entries(v);
+    for (const [k, x] of entries) {
+      stack.push({ v: x, pointer: `${pointer}/${k.replaceAll("~", "~0").replaceAll("/", "~1")}` });
+    }
+  }
+  return undefined;
+}
+
+/**
+ * JSON text of `value`, secrets scrubbed from its strings only.
+ *
+ * @throws {UnserializableResultError} When the value cannot be JSON.
+ */
+export function jsonText(
+  value: unknown,
+  redactor: Redactor | undefined,
+  options: { indent?: number; toolId?: string } = {},
+): string {
+  try {
+    return redactor
+      ? redactor.redactJson(value, options.indent)
+      : JSON.stringify(value, null, options.indent) ?? "null";
+  } catch (cause) {
+    const problem = jsonProblem(value) ??
+      { what: `a value (${(cause as Error)?.message ?? cause})`, pointer: "" };
+    throw new UnserializableResultError(problem.what, problem.pointer, {
+      toolId: options.toolId,
+      cause,
+    });
+  }
+}
+
+/** Prints JSON on stdout, secrets scrubbed from its strings. */
+export function printJson(
+  io: CliIo,
+  redactor: Redactor | undefined,
+  value: unknown,
+  options: { toolId?: string } = {},
+): void {
+  io.stdout(`${jsonText(value, redactor, { indent: 2, toolId: options.toolId })}\n`);
 }
 
 /** The exit code for an error of a run. */

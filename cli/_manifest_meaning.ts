@@ -2,12 +2,35 @@
 // sections, duplicate IDs, model rules), run after its JSON Schema check.
 
 import { InvalidToolError, type Tool, toolId, validateTool } from "../model/mod.ts";
-import { BUILTINS } from "./builtins.ts";
+import { BUILTINS, getBuiltin } from "./builtins.ts";
 import type { ManifestIssue, ManifestTool, ResolvedTool } from "./manifest.ts";
 import { malformedReferences } from "./secrets.ts";
 
 /** A problem before its position is known. */
 export type UnplacedIssue = Omit<ManifestIssue, "file" | "line" | "column">;
+
+/**
+ * A copy of the object at `value` without a prototype, own entries only: a
+ * name looked up in it (`constructor`, `toString`, `__proto__`) finds only
+ * what the manifest defines.
+ */
+export function ownRecord(value: unknown): Record<string, unknown> {
+  const out = Object.create(null) as Record<string, unknown>;
+  for (const [k, v] of Object.entries(raw(value))) {
+    Object.defineProperty(out, k, {
+      value: v,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
+}
+
+/** The own entry `key` of a record, never an inherited one. */
+export function own<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
 
 /** The object at `value`, or an empty one. */
 export function raw(value: unknown): Record<string, unknown> {
@@ -72,6 +95,7 @@ export function checkMeaning(
         issues.push({ path: `${path}/${key}`, message: `is only allowed with \`${needs}\`` });
       }
     }
+    checkGrants(entry, path, issues);
     if (typeof entry.server === "string" && !Object.hasOwn(servers, entry.server)) {
       issues.push({
         path: `${path}/server`,
@@ -86,7 +110,7 @@ export function checkMeaning(
         }`,
       });
     }
-    const builtin = typeof entry.builtin === "string" ? BUILTINS[entry.builtin] : undefined;
+    const builtin = typeof entry.builtin === "string" ? getBuiltin(entry.builtin) : undefined;
     if (typeof entry.builtin === "string" && builtin === undefined) {
       issues.push({
         path: `${path}/builtin`,
@@ -149,6 +173,44 @@ export function checkMeaning(
     });
   }
   return resolved;
+}
+
+/** Whether a path is absolute (POSIX or Windows). */
+export function isAbsolutePath(path: string): boolean {
+  return path.startsWith("/") || path.startsWith("\\") || /^[A-Za-z]:[\\/]/.test(path);
+}
+
+/** Whether a relative path climbs out of the directory it is relative to. */
+export function escapesDir(path: string): boolean {
+  let depth = 0;
+  for (const part of path.split(/[\\/]/)) {
+    if (part === "..") depth--;
+    else if (part !== "." && part !== "") depth++;
+    if (depth < 0) return true;
+  }
+  return false;
+}
+
+/**
+ * A module tool's read/write grants stay inside the manifest's directory tree
+ * unless they say otherwise explicitly: a relative path that climbs out of it
+ * (`../x`) is an error; an absolute path is taken as meant.
+ */
+function checkGrants(entry: ManifestTool, path: string, issues: UnplacedIssue[]): void {
+  const permissions = raw(entry.permissions);
+  for (const kind of ["read", "write"] as const) {
+    const grant = permissions[kind];
+    if (!Array.isArray(grant)) continue;
+    grant.forEach((value, i) => {
+      if (typeof value !== "string" || isAbsolutePath(value) || !escapesDir(value)) return;
+      issues.push({
+        path: `${path}/permissions/${kind}/${i}`,
+        message: `${
+          JSON.stringify(value)
+        } is outside the manifest's directory; to grant it on purpose, write it as an absolute path`,
+      });
+    });
+  }
 }
 
 function list(group: object): string {

@@ -15,7 +15,7 @@ import {
   type RunnerOptions,
   type ToolProvider,
 } from "../run/mod.ts";
-import { BUILTINS } from "./builtins.ts";
+import { getBuiltin } from "./builtins.ts";
 import type { Manifest, ManifestEndpoint, ResolvedTool } from "./manifest.ts";
 import { moduleHandler } from "./module_tool.ts";
 import { resolvePath } from "./permissions.ts";
@@ -33,6 +33,13 @@ export interface BuildRunnerOptions {
   runner?: Omit<RunnerOptions, "handlers" | "providers" | "mcpServers">;
   /** Cancels connecting to MCP servers whose tools take their schemas from the server. */
   signal?: AbortSignal;
+  /** Wait between SIGTERM and SIGKILL when a command provider is stopped (default: the provider's). */
+  killGraceMs?: number;
+  /**
+   * Deadline of connecting to and listing an MCP server whose tools take their
+   * schemas from it, in ms (default: the runner's `timeoutMs`).
+   */
+  importTimeoutMs?: number;
 }
 
 function serverConfig(manifest: Manifest, e: ManifestEndpoint): McpServerConfig {
@@ -43,10 +50,16 @@ function serverConfig(manifest: Manifest, e: ManifestEndpoint): McpServerConfig 
     args: e.args,
     env: e.env,
     cwd: e.cwd === undefined ? undefined : resolvePath(manifest.dir, e.cwd),
+    ...(e.inheritEnv === undefined ? {} : { inheritEnv: e.inheritEnv }),
   };
 }
 
-function provider(manifest: Manifest, id: string, e: ManifestEndpoint): ToolProvider {
+function provider(
+  manifest: Manifest,
+  id: string,
+  e: ManifestEndpoint,
+  killGraceMs: number | undefined,
+): ToolProvider {
   if (e.url !== undefined) return httpProvider({ id, url: e.url, headers: e.headers });
   return commandProvider({
     id,
@@ -54,7 +67,14 @@ function provider(manifest: Manifest, id: string, e: ManifestEndpoint): ToolProv
     args: e.args,
     env: e.env,
     cwd: e.cwd === undefined ? undefined : resolvePath(manifest.dir, e.cwd),
+    ...(e.inheritEnv === undefined ? {} : { inheritEnv: e.inheritEnv }),
+    ...(killGraceMs === undefined ? {} : { killGraceMs }),
   });
+}
+
+function endpoint(group: Record<string, ManifestEndpoint>, name: string): ManifestEndpoint {
+  if (!Object.hasOwn(group, name)) throw new Error(`no endpoint named ${JSON.stringify(name)}`);
+  return group[name];
 }
 
 function backendOf(t: ResolvedTool): ToolBackend {
@@ -62,6 +82,16 @@ function backendOf(t: ResolvedTool): ToolBackend {
   if (e.builtin !== undefined || e.module !== undefined) return localBackend(t.id);
   if (e.provider !== undefined) return providerBackend(e.provider, e.providerTool ?? e.name);
   return mcpBackend(e.server!);
+}
+
+/** Closes a runner, waiting no longer than `ms` (a process that cannot be stopped must not hold the caller). */
+async function closeWithin(runner: Runner, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    runner.close().catch(() => {}),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
+  ]);
+  clearTimeout(timer);
 }
 
 /**
@@ -98,7 +128,11 @@ export async function buildRunner(
   const providers = new Set<string>();
   for (const t of tools) {
     const e = t.entry;
-    if (e.builtin !== undefined) runner.setHandler(t.id, BUILTINS[e.builtin].handler);
+    if (e.builtin !== undefined) {
+      const builtin = getBuiltin(e.builtin);
+      if (builtin === undefined) throw new Error(`unknown built-in ${JSON.stringify(e.builtin)}`);
+      runner.setHandler(t.id, builtin.handler);
+    }
     if (e.module !== undefined) {
       const file = resolvePath(manifest.dir, e.module);
       const url = new URL(`file://${Deno.realPathSync(file)}`);
@@ -113,7 +147,8 @@ export async function buildRunner(
         provider(
           manifest,
           e.provider,
-          resolveSecrets(manifest.providers[e.provider], lookup, redactor),
+          resolveSecrets(endpoint(manifest.providers, e.provider), lookup, redactor),
+          options.killGraceMs,
         ),
       );
     }
@@ -121,7 +156,10 @@ export async function buildRunner(
       servers.add(e.server);
       await runner.setMcpServer(
         e.server,
-        serverConfig(manifest, resolveSecrets(manifest.servers[e.server], lookup, redactor)),
+        serverConfig(
+          manifest,
+          resolveSecrets(endpoint(manifest.servers, e.server), lookup, redactor),
+        ),
       );
     }
     if (!t.schemaFromServer) runner.registry.add(t.tool, backendOf(t));
@@ -138,14 +176,30 @@ export async function buildRunner(
           t,
         ) => t.id),
       );
-      const { imported } = await runner.importMcpTools(server, {
-        namespace: namespace ?? null,
-        signal: options.signal,
-      });
+      let imported;
+      try {
+        ({ imported } = await runner.importMcpTools(server, {
+          namespace: namespace ?? null,
+          signal: options.signal,
+          ...(options.importTimeoutMs === undefined ? {} : { timeoutMs: options.importTimeoutMs }),
+        }));
+      } catch (error) {
+        await closeWithin(runner, options.runner?.closeTimeoutMs ?? 5000);
+        // Name the tools that needed the listing (the runner's error names only the server).
+        const e = error as { message?: unknown; toolId?: unknown };
+        if (typeof e?.message === "string" && e.toolId === undefined) {
+          const ids = [...declared].map((id) => JSON.stringify(id)).join(", ");
+          try {
+            e.message = `tool ${ids}: ${e.message}`;
+            e.toolId = [...declared][0];
+          } catch { /* a frozen error keeps its message */ }
+        }
+        throw error;
+      }
       for (const entry of imported) if (!declared.has(entry.id)) runner.registry.remove(entry.id);
       for (const id of declared) {
         if (!runner.registry.has(id)) {
-          await runner.close();
+          await closeWithin(runner, options.runner?.closeTimeoutMs ?? 5000);
           throw new Error(
             `server ${JSON.stringify(server)} does not list a tool for ${JSON.stringify(id)}`,
           );

@@ -36,15 +36,25 @@ function pointerGet(value: unknown, pointer: string): unknown {
   let current = value;
   for (const raw of pointer.slice(1).split("/")) {
     const token = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-    if (typeof current !== "object" || current === null || !Object.hasOwn(current, token)) {
-      throw new Error(`nothing at ${pointer} (no "${token}")`);
-    }
+    const found = Array.isArray(current)
+      // RFC 6901: an array index is "0" or digits without a leading zero.
+      ? /^(0|[1-9][0-9]*)$/.test(token) && Number(token) < current.length
+      : typeof current === "object" && current !== null && Object.hasOwn(current, token);
+    if (!found) throw new Error(`nothing at ${pointer} (no "${token}")`);
     current = (current as Record<string, unknown>)[token];
   }
   return current;
 }
 
-const OPERATIONS: Record<string, (a: number, b: number) => number> = {
+/** `args.value`, or else `args.previous`: the document a JSON helper works on. */
+function documentOf(args: Record<string, unknown>): unknown {
+  return Object.hasOwn(args, "value") ? args.value : args.previous;
+}
+
+/** Input schemas of the JSON helpers: a value, or a previous step's result. */
+const VALUE_OR_PREVIOUS = [{ required: ["value"] }, { required: ["previous"] }];
+
+const OPERATIONS: Readonly<Record<string, (a: number, b: number) => number>> = {
   add: (a, b) => a + b,
   subtract: (a, b) => a - b,
   multiply: (a, b) => a * b,
@@ -60,11 +70,21 @@ const OPERATIONS: Record<string, (a: number, b: number) => number> = {
 };
 
 const number = { type: "number" };
+function withoutPrototype(
+  entries: Record<string, BuiltinTool>,
+): Readonly<Record<string, BuiltinTool>> {
+  return Object.freeze(Object.assign(Object.create(null), entries));
+}
+
 /** Pure functions of their arguments. */
 const PURE = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
 
-/** Every built-in tool, by the name a manifest's `builtin` gives. */
-export const BUILTINS: Readonly<Record<string, BuiltinTool>> = {
+/**
+ * Every built-in tool, by the name a manifest's `builtin` gives (an object
+ * without a prototype: `toString` or `constructor` are not built-ins; look
+ * names up with {@linkcode getBuiltin}).
+ */
+export const BUILTINS: Readonly<Record<string, BuiltinTool>> = withoutPrototype({
   calculate: {
     tool: {
       name: "calculate",
@@ -88,7 +108,11 @@ export const BUILTINS: Readonly<Record<string, BuiltinTool>> = {
       annotations: PURE,
     },
     handler: (args) => {
-      const result = OPERATIONS[args.operation as string](args.a as number, args.b as number);
+      const operation = String(args.operation);
+      if (!Object.hasOwn(OPERATIONS, operation)) {
+        throw new Error(`unknown operation ${operation}`);
+      }
+      const result = OPERATIONS[operation](args.a as number, args.b as number);
       if (!Number.isFinite(result)) throw new Error(`the result is not finite (${result})`);
       return { result };
     },
@@ -116,7 +140,13 @@ export const BUILTINS: Readonly<Record<string, BuiltinTool>> = {
       annotations: PURE,
     },
     handler: (args) => {
-      const scope = { ...(args.values as object ?? {}), previous: args.previous };
+      const scope: Record<string, unknown> = Object.create(null);
+      for (const [k, v] of Object.entries(args.values ?? {})) {
+        Object.defineProperty(scope, k, { value: v, enumerable: true });
+      }
+      if (Object.hasOwn(args, "previous")) {
+        Object.defineProperty(scope, "previous", { value: args.previous, enumerable: true });
+      }
       const missing: string[] = [];
       const text = (args.template as string).replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (_, path) => {
         const value = at(scope, path);
@@ -124,7 +154,7 @@ export const BUILTINS: Readonly<Record<string, BuiltinTool>> = {
           missing.push(path);
           return "";
         }
-        return typeof value === "string" ? value : JSON.stringify(value);
+        return typeof value === "string" ? value : JSON.stringify(value) ?? "";
       });
       if (missing.length > 0) {
         throw new Error(`no value for ${missing.map((m) => `{{${m}}}`).join(", ")}`);
@@ -145,6 +175,22 @@ export const BUILTINS: Readonly<Record<string, BuiltinTool>> = {
           previous: { description: "The previous chain step's result: a string or { text }" },
         },
         required: ["operation"],
+        // The text: `text`, or a previous result that is a string or { text: string }.
+        anyOf: [
+          { required: ["text"] },
+          {
+            required: ["previous"],
+            properties: {
+              previous: {
+                anyOf: [{ type: "string" }, {
+                  type: "object",
+                  required: ["text"],
+                  properties: { text: { type: "string" } },
+                }],
+              },
+            },
+          },
+        ],
         additionalProperties: false,
       },
       outputSchema: {
@@ -163,13 +209,18 @@ export const BUILTINS: Readonly<Record<string, BuiltinTool>> = {
     },
     handler: (args) => {
       const previous = args.previous as { text?: unknown } | string | undefined;
-      const text = args.text ?? (typeof previous === "string" ? previous : previous?.text);
+      const text = args.text ??
+        (typeof previous === "string"
+          ? previous
+          : typeof previous === "object" && previous !== null && Object.hasOwn(previous, "text")
+          ? previous.text
+          : undefined);
       if (typeof text !== "string") {
         throw new Error(
           "no text: give `text`, or run after a step whose result is a string or { text }",
         );
       }
-      const ops: Record<string, () => unknown> = {
+      const ops: Readonly<Record<string, () => unknown>> = {
         upper: () => text.toUpperCase(),
         lower: () => text.toLowerCase(),
         trim: () => text.trim(),
@@ -177,7 +228,9 @@ export const BUILTINS: Readonly<Record<string, BuiltinTool>> = {
         length: () => [...text].length,
         words: () => text.split(/\s+/).filter((w) => w !== ""),
       };
-      return { result: ops[args.operation as string]() };
+      const operation = String(args.operation);
+      if (!Object.hasOwn(ops, operation)) throw new Error(`unknown operation ${operation}`);
+      return { result: ops[operation]() };
     },
   },
   "json.get": {
@@ -193,6 +246,7 @@ export const BUILTINS: Readonly<Record<string, BuiltinTool>> = {
           previous: { description: "The previous chain step's result" },
         },
         required: ["pointer"],
+        anyOf: VALUE_OR_PREVIOUS,
         additionalProperties: false,
       },
       outputSchema: {
@@ -202,9 +256,7 @@ export const BUILTINS: Readonly<Record<string, BuiltinTool>> = {
       },
       annotations: PURE,
     },
-    handler: (args) => ({
-      value: pointerGet("value" in args ? args.value : args.previous, args.pointer as string),
-    }),
+    handler: (args) => ({ value: pointerGet(documentOf(args), args.pointer as string) }),
   },
   "json.format": {
     tool: {
@@ -217,6 +269,7 @@ export const BUILTINS: Readonly<Record<string, BuiltinTool>> = {
           indent: { type: "integer", minimum: 0, maximum: 8, default: 2 },
           previous: { description: "The previous chain step's result" },
         },
+        anyOf: VALUE_OR_PREVIOUS,
         additionalProperties: false,
       },
       outputSchema: {
@@ -227,11 +280,8 @@ export const BUILTINS: Readonly<Record<string, BuiltinTool>> = {
       annotations: PURE,
     },
     handler: (args) => ({
-      text: JSON.stringify(
-        "value" in args ? args.value : args.previous,
-        null,
-        (args.indent as number) ?? 2,
-      ),
+      text: JSON.stringify(documentOf(args), null, (args.indent as number | undefined) ?? 2) ??
+        "null",
     }),
   },
   wait: {
@@ -267,4 +317,23 @@ export const BUILTINS: Readonly<Record<string, BuiltinTool>> = {
       return { waitedMs: Date.now() - started };
     },
   },
-};
+});
+
+/**
+ * The built-in tool a manifest's `builtin` names, looking at own entries only.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { getBuiltin } from "@toolfoundation/core/cli";
+ *
+ * assert.equal(getBuiltin("calculate")?.tool.name, "calculate");
+ * assert.equal(getBuiltin("toString"), undefined);
+ * ```
+ *
+ * @param name The name.
+ * @returns The built-in, or `undefined`.
+ */
+export function getBuiltin(name: string): BuiltinTool | undefined {
+  return Object.hasOwn(BUILTINS, name) ? BUILTINS[name] : undefined;
+}

@@ -10,11 +10,22 @@
  * @module
  */
 
-import { isMap, LineCounter, parseDocument } from "yaml";
+import { isAlias, isMap, isSeq, LineCounter, parseDocument, visit } from "yaml";
+import type { Document, Node } from "yaml";
 import { DefaultValidator, type Tool, ToolFoundationError } from "../model/mod.ts";
+import type { InheritEnv } from "../run/child_env.ts";
 import manifestSchema from "./manifest.schema.json" with { type: "json" };
-import { checkMeaning, raw, type UnplacedIssue } from "./_manifest_meaning.ts";
-import { positionOf } from "./_yaml_position.ts";
+import { checkMeaning, ownRecord, raw, type UnplacedIssue } from "./_manifest_meaning.ts";
+import { type Position, positionOf } from "./_yaml_position.ts";
+
+/** The largest manifest accepted by default: 4 MiB, checked before parsing. */
+export const DEFAULT_MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
+
+/** The deepest nesting of mappings and sequences accepted by default. */
+export const DEFAULT_MAX_MANIFEST_DEPTH = 128;
+
+/** How many alias expansions a manifest may make (YAML "billion laughs" guard). */
+export const MAX_MANIFEST_ALIASES = 100;
 
 /** A server or provider: a command (stdio / subprocess) or an HTTP endpoint. */
 export interface ManifestEndpoint {
@@ -30,6 +41,11 @@ export interface ManifestEndpoint {
   url?: string;
   /** Extra HTTP headers (values may be `${env:NAME}`). */
   headers?: Record<string, string>;
+  /**
+   * Variables the process inherits beyond the default set (see `run/child_env.ts`):
+   * a list of names, or `"all"` for the whole environment (never the default).
+   */
+  inheritEnv?: InheritEnv;
 }
 
 /** One permission of a module tool: all, none, or a list. */
@@ -121,6 +137,8 @@ export interface Manifest {
   tools: ResolvedTool[];
   /** Chains by name. */
   chains: Record<string, ManifestChain>;
+  /** Line and column of a JSON Pointer into the manifest (`key`: of the last token's key). */
+  locate?: (pointer: string, key?: boolean) => { line: number; column: number };
 }
 
 /** One problem in a manifest. */
@@ -166,6 +184,82 @@ export interface ParseManifestOptions {
   path: string;
   /** Directory for relative paths (default: the directory of `path`). */
   dir?: string;
+  /** Largest manifest in UTF-8 bytes (default {@linkcode DEFAULT_MAX_MANIFEST_BYTES}). */
+  maxBytes?: number;
+  /** Deepest nesting (default {@linkcode DEFAULT_MAX_MANIFEST_DEPTH}). */
+  maxDepth?: number;
+}
+
+/** Options of {@linkcode loadManifest}. */
+export type LoadManifestOptions = Pick<ParseManifestOptions, "maxBytes" | "maxDepth">;
+
+function issueAt(file: string, message: string, position?: Position): ManifestError {
+  return new ManifestError([{
+    file,
+    line: position?.line ?? 1,
+    column: position?.column ?? 1,
+    path: "",
+    message,
+  }]);
+}
+
+function tooLarge(file: string, size: number, max: number): ManifestError {
+  return issueAt(
+    file,
+    `the manifest is ${size} bytes; the limit is ${max} (raise it with --max-manifest-bytes)`,
+  );
+}
+
+/** The UTF-8 length of a text. */
+function utf8Length(text: string, limit: number): number {
+  if (text.length * 3 <= limit) return text.length; // cannot exceed the limit
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** The first node nested deeper than `max` (iterative), as a JSON Pointer. */
+function tooDeep(doc: Document, max: number): string | undefined {
+  const stack: Array<{ node: unknown; depth: number; pointer: string }> = [
+    { node: doc.contents, depth: 1, pointer: "" },
+  ];
+  while (stack.length > 0) {
+    const { node, depth, pointer } = stack.pop()!;
+    if (!isMap(node) && !isSeq(node)) continue;
+    if (depth > max) return pointer;
+    const items = node.items as unknown[];
+    items.forEach((item, i) => {
+      if (isMap(node)) {
+        const pair = item as { key: unknown; value: unknown };
+        const key = (pair.key as { value?: unknown })?.value ?? pair.key;
+        const token = String(key).replaceAll("~", "~0").replaceAll("/", "~1");
+        stack.push({ node: pair.key, depth: depth + 1, pointer: `${pointer}/${token}` });
+        stack.push({ node: pair.value, depth: depth + 1, pointer: `${pointer}/${token}` });
+      } else {
+        stack.push({ node: item, depth: depth + 1, pointer: `${pointer}/${i}` });
+      }
+    });
+  }
+  return undefined;
+}
+
+function firstAlias(doc: Document): Node | undefined {
+  let found: Node | undefined;
+  visit(doc, {
+    Alias(_key, node) {
+      if (isAlias(node)) found = node;
+      return visit.BREAK;
+    },
+  });
+  return found;
 }
 
 let schemaValidator: Promise<import("../model/mod.ts").CompiledSchema> | undefined;
@@ -194,26 +288,60 @@ export async function parseManifest(
   options: ParseManifestOptions,
 ): Promise<Manifest> {
   const file = options.path;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_MANIFEST_BYTES;
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_MANIFEST_DEPTH;
+  const size = utf8Length(text, maxBytes);
+  if (size > maxBytes) throw tooLarge(file, size, maxBytes);
   const counter = new LineCounter();
   const doc = parseDocument(text, { lineCounter: counter, uniqueKeys: true, prettyErrors: false });
   if (doc.errors.length > 0) {
     throw new ManifestError(
       doc.errors.map((e) => {
         const pos = e.linePos?.[0] ?? counter.linePos(e.pos[0]);
+        const first = e.message.split("\n")[0];
         return {
           file,
           line: pos.line,
           column: pos.col,
           path: "",
-          message: `YAML syntax error: ${e.message.split("\n")[0]}`,
+          message: /Maximum call stack/.test(first)
+            ? `nesting too deep (the limit is ${maxDepth} levels)`
+            : `YAML syntax error: ${first}`,
         };
       }),
       { cause: doc.errors[0] },
     );
   }
+  const deep = tooDeep(doc, maxDepth);
+  if (deep !== undefined) {
+    const { line, column } = positionOf(doc, counter, deep);
+    throw new ManifestError([{
+      file,
+      line,
+      column,
+      path: deep,
+      message: `nesting too deep (the limit is ${maxDepth} levels)`,
+    }]);
+  }
   const issues: UnplacedIssue[] = [];
   const keyIssues = new Set<number>();
-  const value = doc.toJS({ maxAliasCount: 100 }) as unknown;
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_MANIFEST_ALIASES });
+  } catch (cause) {
+    // npm:yaml refuses alias bombs ("Excessive alias count") with a plain error.
+    const at = firstAlias(doc)?.range?.[0] ?? 0;
+    const { line, col } = counter.linePos(at);
+    throw new ManifestError([{
+      file,
+      line,
+      column: col,
+      path: "",
+      message: /alias/i.test((cause as Error)?.message ?? "")
+        ? `aliases expand too much (more than ${MAX_MANIFEST_ALIASES} expansions; a YAML alias bomb?)`
+        : `cannot read the YAML: ${(cause as Error)?.message ?? cause}`,
+    }], { cause });
+  }
   if (!isMap(doc.contents)) {
     issues.push({ path: "", message: "a manifest must be a mapping with `version: 1`" });
   } else {
@@ -246,10 +374,11 @@ export async function parseManifest(
     path: file,
     dir,
     version: 1,
-    servers: raw(m.servers) as Record<string, ManifestEndpoint>,
-    providers: raw(m.providers) as Record<string, ManifestEndpoint>,
+    servers: ownRecord(m.servers) as Record<string, ManifestEndpoint>,
+    providers: ownRecord(m.providers) as Record<string, ManifestEndpoint>,
     tools,
-    chains: raw(m.chains) as unknown as Record<string, ManifestChain>,
+    chains: ownRecord(m.chains) as unknown as Record<string, ManifestChain>,
+    locate: (pointer, key) => positionOf(doc, counter, pointer, key),
   };
 }
 
@@ -259,18 +388,86 @@ export function dirname(path: string): string {
   return cut < 0 ? "." : cut === 0 ? "/" : path.slice(0, cut);
 }
 
+/** The first byte that is not valid UTF-8, or -1. */
+function invalidUtf8At(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i];
+    let need: number;
+    let min: number;
+    if (b < 0x80) {
+      i++;
+      continue;
+    } else if (b >= 0xc2 && b <= 0xdf) [need, min] = [1, 0x80];
+    else if (b >= 0xe0 && b <= 0xef) [need, min] = [2, 0x800];
+    else if (b >= 0xf0 && b <= 0xf4) [need, min] = [3, 0x10000];
+    else return i;
+    if (i + need >= bytes.length) return i;
+    let cp = b & (0x3f >> need);
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return -1;
+}
+
 /**
- * Reads and checks a manifest file.
+ * Decodes manifest bytes as strict UTF-8.
+ *
+ * @throws {ManifestError} At the first invalid byte (offset, line and column).
+ */
+function decodeManifest(bytes: Uint8Array, file: string): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch (cause) {
+    const at = Math.max(0, invalidUtf8At(bytes));
+    let line = 1;
+    let lineStart = 0;
+    for (let i = 0; i < at; i++) {
+      if (bytes[i] === 0x0a) {
+        line++;
+        lineStart = i + 1;
+      }
+    }
+    const column = new TextDecoder().decode(bytes.subarray(lineStart, at)).length + 1;
+    throw new ManifestError([{
+      file,
+      line,
+      column,
+      path: "",
+      message: `invalid UTF-8 at byte offset ${at} (byte 0x${
+        bytes[at]?.toString(16).padStart(2, "0") ?? "??"
+      }); a manifest must be UTF-8 text`,
+    }], { cause });
+  }
+}
+
+/**
+ * Reads and checks a manifest file. Its size is checked before it is read
+ * whole, and it must be valid UTF-8.
  *
  * @param path The file.
+ * @param options Size and depth limits.
  * @returns The checked manifest (relative paths resolve against its directory).
- * @throws {ManifestError} When it cannot be read or is invalid.
+ * @throws {ManifestError} When it cannot be read, is too large, is not UTF-8, or is invalid.
  */
-export async function loadManifest(path: string): Promise<Manifest> {
-  let text: string;
+export async function loadManifest(
+  path: string,
+  options: LoadManifestOptions = {},
+): Promise<Manifest> {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_MANIFEST_BYTES;
+  let bytes: Uint8Array;
   try {
-    text = await Deno.readTextFile(path);
+    using file = await Deno.open(path, { read: true });
+    const { size } = await file.stat();
+    if (size > maxBytes) throw tooLarge(path, size, maxBytes);
+    bytes = await readAtMost(file, maxBytes + 1);
   } catch (cause) {
+    if (cause instanceof ManifestError) throw cause;
     throw new ManifestError([{
       file: path,
       line: 1,
@@ -279,5 +476,26 @@ export async function loadManifest(path: string): Promise<Manifest> {
       message: `cannot read the manifest: ${(cause as Error).message}`,
     }], { cause });
   }
-  return parseManifest(text, { path });
+  // A file that grew, or a pipe, is caught here: never more than the limit is read.
+  if (bytes.length > maxBytes) throw tooLarge(path, bytes.length, maxBytes);
+  return parseManifest(decodeManifest(bytes, path), { path, ...options });
+}
+
+async function readAtMost(file: Deno.FsFile, max: number): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (size < max) {
+    const buf = new Uint8Array(Math.min(64 * 1024, max - size));
+    const n = await file.read(buf);
+    if (n === null) break;
+    chunks.push(buf.subarray(0, n));
+    size += n;
+  }
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.length;
+  }
+  return out;
 }

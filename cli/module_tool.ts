@@ -1,130 +1,348 @@
 /**
- * Module tools: a local module's export run in a Worker whose Deno
- * permissions are exactly what the manifest grants the tool (nothing by
- * default). A tool that reaches further fails with `permission_denied`
- * naming the permission. Needs `--unstable-worker-options`.
+ * Module tools: a local module's export run in a child Deno process whose
+ * permission flags are exactly what the manifest grants the tool (nothing by
+ * default) and whose heap is bounded (`memoryMb`, default 512 MB). The process
+ * is kept for the next call of the same tool and stopped by `close()` (or
+ * when the parent exits). The tool's own stdout and stderr output goes to the
+ * log sink (the parent's stderr), never to the parent's stdout. A tool that
+ * reaches outside its grant fails with `permission_denied` naming the grant
+ * to change; a symbolic link inside a granted directory that leads outside
+ * the grant is refused before the tool runs.
  *
  * @module
  */
 
-import { ExecutionError, type LocalHandler, PermissionDeniedError } from "../run/mod.ts";
+import {
+  ExecutionError,
+  type LocalHandler,
+  OutputTooLargeError,
+  PermissionDeniedError,
+  type ToolContext,
+} from "../run/mod.ts";
+import { childEnv } from "../run/child_env.ts";
 import type { ManifestGrant, ManifestPermissions } from "./manifest.ts";
 import { resolvePath } from "./permissions.ts";
+import { type HostOutcome, ModuleProcess } from "./_module_process.ts";
+import { findGrantLinks } from "./_module_symlinks.ts";
+import { moduleToolDeno } from "./_module_deno.ts";
+
+export {
+  checkModuleTool,
+  type CheckModuleToolOptions,
+  type ModuleToolProblem,
+} from "./_module_check.ts";
+export { moduleToolDeno } from "./_module_deno.ts";
+
+/** Default heap limit of a module tool's process, in MB. */
+export const DEFAULT_MODULE_MEMORY_MB = 512;
+/** Default cap of a module tool's result (its JSON text), in bytes: 10 MiB. */
+export const DEFAULT_MODULE_OUTPUT_BYTES: number = 10 * 1024 * 1024;
+
+/** Default time an idle module tool process is kept for the next call: 30 s. */
+export const DEFAULT_MODULE_KEEP_ALIVE_MS = 30_000;
 
 /** Options of {@linkcode moduleHandler}. */
 export interface ModuleHandlerOptions {
   /** The export to call (default `default`). */
   export?: string;
-  /** What the Worker may do (nothing by default). */
+  /** What the tool's process may do (nothing by default). */
   permissions?: ManifestPermissions;
   /** Directory that relative grant paths resolve against (default `.`). */
   dir?: string;
+  /** Heap limit of the tool's process in MB (default {@linkcode DEFAULT_MODULE_MEMORY_MB}). */
+  memoryMb?: number;
+  /** Cap of one result in bytes (default {@linkcode DEFAULT_MODULE_OUTPUT_BYTES}). */
+  maxOutputBytes?: number;
+  /** The `deno` executable (default: {@linkcode moduleToolDeno}). */
+  deno?: string;
+  /**
+   * How long an idle process is kept for the next call, in ms (default
+   * {@linkcode DEFAULT_MODULE_KEEP_ALIVE_MS}); `0` stops it after every call.
+   */
+  keepAliveMs?: number;
+  /** Receives the tool's own output, stdout and stderr alike (default: written to stderr). */
+  onLog?: (text: string) => void;
 }
 
-function grant(value: ManifestGrant | undefined, dir: string, paths: boolean): boolean | string[] {
+/** A module tool's handler; `close()` stops its processes. */
+export interface ModuleHandler extends LocalHandler {
+  /** Stops every process of this handler; later calls fail. */
+  close(): Promise<void>;
+}
+
+function listOf(value: ManifestGrant | undefined, dir: string, paths: boolean): string[] | boolean {
   if (value === undefined || value === false) return false;
   if (value === true) return true;
   return paths ? value.map((p) => resolvePath(dir, p)) : [...value];
 }
 
-function wrapperSource(moduleUrl: string, exportName: string): string {
-  return `import * as mod from ${JSON.stringify(moduleUrl)};
-const fn = mod[${JSON.stringify(exportName)}];
-self.onmessage = async (event) => {
-  try {
-    if (typeof fn !== "function") throw new TypeError("the module has no function export " + ${
-    JSON.stringify(JSON.stringify(exportName))
-  });
-    const result = await fn(event.data);
-    self.postMessage({ ok: true, result: result === undefined ? null : result });
-  } catch (error) {
-    self.postMessage({ ok: false, name: error?.name ?? "Error", message: String(error?.message ?? error) });
+/** The child's permission flags; throws on a value Deno's flag syntax cannot carry. */
+function permissionFlags(p: ManifestPermissions, dir: string): string[] {
+  const flags: string[] = [];
+  for (const name of ["read", "write", "net", "env", "run"] as const) {
+    const value = listOf(p[name], dir, name === "read" || name === "write");
+    if (value === true) flags.push(`--allow-${name}`);
+    else if (Array.isArray(value) && value.length > 0) {
+      const bad = value.find((v) => v.includes(",") || v === "");
+      if (bad !== undefined) {
+        throw new Error(`permissions.${name} entry ${JSON.stringify(bad)} cannot be granted`);
+      }
+      flags.push(`--allow-${name}=${value.join(",")}`);
+    }
   }
-};`;
+  return flags;
+}
+
+function absolute(path: string): string {
+  return path.startsWith("/") ? path : `${Deno.cwd()}/${path}`.replace(/\/\.?$/, "");
+}
+
+/** Says which grant to change for a sandbox denial. */
+function grantAdvice(denied: { name: string; value?: string }, dir: string, tool: string): string {
+  if (!["read", "write", "net", "env", "run"].includes(denied.name)) {
+    return `module tools cannot be granted ${denied.name} access`;
+  }
+  let value = denied.value;
+  if (value !== undefined && (denied.name === "read" || denied.name === "write")) {
+    const base = absolute(resolvePath(dir, "."));
+    if (value.startsWith(`${base}/`)) value = `./${value.slice(base.length + 1)}`;
+  }
+  return value === undefined
+    ? `set permissions.${denied.name} of tool ${JSON.stringify(tool)} in the manifest`
+    : `add ${JSON.stringify(value)} to permissions.${denied.name} of tool ${
+      JSON.stringify(tool)
+    } in the manifest`;
+}
+
+function translate(
+  outcome: HostOutcome,
+  ctx: ToolContext,
+  o: { dir: string; cap: number; loading: boolean },
+): unknown {
+  const toolId = ctx.toolId;
+  switch (outcome.kind) {
+    case "result":
+      return outcome.value;
+    case "too_large":
+      throw new OutputTooLargeError(o.cap, { toolId });
+    case "error":
+      if (outcome.denied !== undefined) {
+        throw new PermissionDeniedError(
+          `${
+            outcome.message.replace(/, run again with the --allow-\w+ flag\.?$/, "")
+          }; the tool's permissions do not cover it: ${grantAdvice(outcome.denied, o.dir, toolId)}`,
+          { toolId },
+        );
+      }
+      throw new ExecutionError(
+        outcome.unserializable
+          ? `its result cannot be represented as JSON (${outcome.name}: ${outcome.message})`
+          : `${outcome.name}: ${outcome.message}`,
+        { toolId, details: { stack: outcome.stack } },
+      );
+    case "died": {
+      const structured = !/^its process /.test(outcome.reason);
+      const stderr = outcome.stderr.trim();
+      const detail = structured || stderr === "" ? outcome.reason : `${outcome.reason}: ${stderr}`;
+      throw new ExecutionError(o.loading ? `the module failed to load: ${detail}` : detail, {
+        toolId,
+        details: { stderr: outcome.stderr, outOfMemory: outcome.oom },
+      });
+    }
+  }
+}
+
+// Deno 2.9's setTimeout returns a Node-style Timeout object (with unref); older ones a number.
+function unrefTimer(timer: ReturnType<typeof setTimeout>): void {
+  const t = timer as unknown as { unref?: () => void };
+  if (typeof t.unref === "function") t.unref();
+  else Deno.unrefTimer(timer as unknown as number);
+}
+
+function writeStderr(text: string): void {
+  const bytes = new TextEncoder().encode(text);
+  let offset = 0;
+  while (offset < bytes.length) offset += Deno.stderr.writeSync(bytes.subarray(offset));
 }
 
 /**
- * A local handler that runs `export` of a module in a sandboxed Worker, one
- * Worker per call, terminated when the call ends or is cancelled.
+ * A local handler that runs `export` of a module in a sandboxed child Deno
+ * process: exactly the granted permissions, a bounded heap, the result as
+ * JSON (capped), the tool's own output on the log sink. One process serves
+ * one call at a time; it is kept for the next call, stopped when a call is
+ * cancelled, and by `close()`.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
  * import { moduleHandler } from "@toolfoundation/core/cli";
+ * import { Runner } from "@toolfoundation/core/run";
  *
- * const handler = moduleHandler(new URL("./shout.ts", import.meta.url), {
- *   permissions: { read: ["./data"] },
- * });
+ * const source = "export default (args) => ({ shout: String(args.text).toUpperCase() });";
+ * const module = new URL(`data:text/javascript,${encodeURIComponent(source)}`);
+ * const handler = moduleHandler(module);
+ * const runner = new Runner();
+ * runner.addLocalTool({ name: "shout", inputSchema: { type: "object" } }, handler);
+ * assert.deepEqual((await runner.run("shout", { text: "hi" })).structured, { shout: "HI" });
+ * await handler.close();
+ * await runner.close();
  * ```
  *
  * @param module The module's URL.
- * @param options Export name, grants and the directory grants resolve against.
+ * @param options Export name, grants, the directory grants resolve against, limits.
  * @returns The handler.
  */
-export function moduleHandler(module: URL, options: ModuleHandlerOptions = {}): LocalHandler {
+export function moduleHandler(module: URL, options: ModuleHandlerOptions = {}): ModuleHandler {
   const dir = options.dir ?? ".";
   const p = options.permissions ?? {};
-  const permissions = {
-    read: grant(p.read, dir, true),
-    write: grant(p.write, dir, true),
-    net: grant(p.net, dir, false),
-    run: grant(p.run, dir, false),
-    env: grant(p.env, dir, false),
-    sys: false,
-    ffi: false,
-    import: false,
+  const memoryMb = options.memoryMb ?? DEFAULT_MODULE_MEMORY_MB;
+  const cap = options.maxOutputBytes ?? DEFAULT_MODULE_OUTPUT_BYTES;
+  const onLog = options.onLog ?? writeStderr;
+  const pathGrants = (name: "read" | "write"): string[] => {
+    const v = listOf(p[name], dir, true);
+    return Array.isArray(v) ? v : [];
   };
-  const source = wrapperSource(module.href, options.export ?? "default");
-  return (args, ctx) =>
-    new Promise((resolve, reject) => {
-      const url = URL.createObjectURL(new Blob([source], { type: "application/javascript" }));
-      let worker: Worker;
-      try {
-        worker = new Worker(url, { type: "module", deno: { permissions } } as WorkerOptions);
-      } catch (cause) {
-        URL.revokeObjectURL(url);
-        reject(
-          new PermissionDeniedError(
-            "module tools run in sandboxed Workers; add --unstable-worker-options",
-            { toolId: ctx.toolId, cause },
-          ),
+  const grants = { read: pathGrants("read"), write: pathGrants("write") };
+  const keepAliveMs = options.keepAliveMs ?? DEFAULT_MODULE_KEEP_ALIVE_MS;
+  const idle: ModuleProcess[] = [];
+  const idleTimers = new Map<ModuleProcess, ReturnType<typeof setTimeout>>();
+  const all = new Set<ModuleProcess>();
+  const stopping = new Set<Promise<void>>();
+  let closed = false;
+
+  const retire = (proc: ModuleProcess): void => {
+    all.delete(proc);
+    const stopped = proc.stop().finally(() => stopping.delete(stopped));
+    stopping.add(stopped);
+  };
+
+  const start = (toolId: string): ModuleProcess => {
+    if (!Number.isInteger(memoryMb) || memoryMb < 16) {
+      throw new Error(`memoryMb must be an integer of at least 16, got ${memoryMb}`);
+    }
+    const envGrant = p.env;
+    const deno = options.deno ?? moduleToolDeno();
+    const spec = {
+      deno,
+      flags: [...permissionFlags(p, dir), `--v8-flags=--max-old-space-size=${memoryMb}`],
+      env: childEnv({
+        inheritEnv: envGrant === true ? "all" : Array.isArray(envGrant) ? envGrant : [],
+        env: { NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" },
+      }),
+      moduleUrl: module.href,
+      exportName: options.export ?? "default",
+      maxOutputBytes: cap,
+      memoryMb,
+      onLog,
+    };
+    let proc: ModuleProcess;
+    try {
+      proc = new ModuleProcess(spec);
+    } catch (cause) {
+      if (cause instanceof Deno.errors.NotCapable) {
+        throw new PermissionDeniedError(
+          `module tools run in a child Deno process: add --allow-run=${deno}`,
+          { toolId, cause },
         );
-        return;
       }
-      const finish = () => {
-        worker.terminate();
-        URL.revokeObjectURL(url);
-        ctx.signal.removeEventListener("abort", onAbort);
-      };
-      const onAbort = () => {
-        finish();
-        reject(ctx.signal.reason);
-      };
+      throw new ExecutionError(
+        `cannot start ${deno} to run the module tool (${(cause as Error)?.message}); ` +
+          "module tools need a deno executable (a compiled binary finds it on PATH)",
+        { toolId, cause },
+      );
+    }
+    all.add(proc);
+    return proc;
+  };
+
+  // An idle process waits for the next call, without keeping the parent alive, for keepAliveMs.
+  const park = (proc: ModuleProcess): void => {
+    if (keepAliveMs <= 0) return retire(proc);
+    proc.setIdle(true);
+    idle.push(proc);
+    const timer = setTimeout(() => {
+      idleTimers.delete(proc);
+      const i = idle.indexOf(proc);
+      if (i >= 0) idle.splice(i, 1);
+      retire(proc);
+    }, keepAliveMs);
+    unrefTimer(timer);
+    idleTimers.set(proc, timer);
+  };
+
+  const checkLinks = async (ctx: ToolContext): Promise<void> => {
+    let links;
+    try {
+      links = await findGrantLinks(grants, { signal: ctx.signal });
+    } catch (cause) {
+      if (ctx.signal.aborted) throw ctx.signal.reason;
+      throw new ExecutionError(
+        `cannot check its granted paths for symbolic links (the check needs read access to them): ${
+          (cause as Error)?.message
+        }`,
+        { toolId: ctx.toolId, cause },
+      );
+    }
+    if (links.length === 0) return;
+    const list = links.map((l) =>
+      `${l.link} -> ${l.target} (outside permissions.${l.kind} ${JSON.stringify(l.grant)})`
+    );
+    throw new PermissionDeniedError(
+      `refused to run: symbolic links would widen its grant: ${list.join("; ")}; ` +
+        `remove them, or grant their targets explicitly`,
+      { toolId: ctx.toolId },
+    );
+  };
+
+  const handler = async (args: Record<string, unknown>, ctx: ToolContext): Promise<unknown> => {
+    if (closed) throw new ExecutionError("its handler was closed", { toolId: ctx.toolId });
+    ctx.signal.throwIfAborted();
+    await checkLinks(ctx);
+    let proc: ModuleProcess | undefined;
+    while (proc === undefined || proc.dead) {
+      proc = idle.pop() ?? start(ctx.toolId);
+      clearTimeout(idleTimers.get(proc));
+      idleTimers.delete(proc);
+    }
+    proc.setIdle(false);
+    let onAbort: () => void = () => {};
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(ctx.signal.reason);
       ctx.signal.addEventListener("abort", onAbort, { once: true });
-      worker.onmessage = (event: MessageEvent) => {
-        finish();
-        const data = event.data as {
-          ok: boolean;
-          result?: unknown;
-          name?: string;
-          message?: string;
-        };
-        if (data.ok) resolve(data.result);
-        else if (data.name === "NotCapable" || data.name === "PermissionDenied") {
-          reject(new PermissionDeniedError(data.message ?? "", { toolId: ctx.toolId }));
-        } else {
-          reject(new ExecutionError(`${data.name}: ${data.message}`, { toolId: ctx.toolId }));
-        }
-      };
-      worker.onerror = (event: ErrorEvent) => {
-        event.preventDefault();
-        finish();
-        const message = event.message ?? "the module failed to load";
-        reject(
-          /Requires \w+ access|NotCapable/.test(message)
-            ? new PermissionDeniedError(message, { toolId: ctx.toolId })
-            : new ExecutionError(message, { toolId: ctx.toolId }),
-        );
-      };
-      worker.postMessage(args);
     });
+    aborted.catch(() => {});
+    let loading = true;
+    try {
+      try {
+        await Promise.race([proc.ready, aborted]);
+      } catch (error) {
+        if (ctx.signal.aborted) throw error;
+        return translate(error as HostOutcome, ctx, { dir, cap, loading });
+      }
+      loading = false;
+      const outcome = await Promise.race([
+        proc.call(ctx.toolId, args, (u) => ctx.progress(u as number)),
+        aborted,
+      ]);
+      return translate(outcome, ctx, { dir, cap, loading });
+    } finally {
+      ctx.signal.removeEventListener("abort", onAbort);
+      if (!proc.dead && !ctx.signal.aborted && !closed) {
+        park(proc);
+      } else {
+        retire(proc);
+      }
+    }
+  };
+  return Object.assign(handler, {
+    close: async (): Promise<void> => {
+      closed = true;
+      idle.length = 0;
+      for (const timer of idleTimers.values()) clearTimeout(timer);
+      idleTimers.clear();
+      const procs = [...all];
+      all.clear();
+      await Promise.all([...procs.map((proc) => proc.stop()), ...stopping]);
+    },
+  });
 }

@@ -16,6 +16,7 @@ import {
   type ResolvedTool,
 } from "./manifest.ts";
 import { secretReferences } from "./secrets.ts";
+import { inheritedEnvNames } from "../run/child_env.ts";
 
 /** The Deno permission kinds the CLI may need. */
 export type PermissionName = "read" | "write" | "net" | "run" | "env";
@@ -118,9 +119,31 @@ function endpointNeeds(
   for (const v of secretReferences(e)) {
     needs.push({ name: "env", value: v, reason: `${reason} references \${env:${v}}` });
   }
-  if (stdio && e.command !== undefined) {
-    for (const v of STDIO_ENV) {
-      needs.push({ name: "env", value: v, reason: `${reason} (MCP stdio transport)` });
+  if (e.command !== undefined) {
+    // The process gets exactly these variables from ours (run/child_env.ts); reading
+    // them needs env access to each, or, for `inheritEnv: all`, to everything.
+    const names = inheritedEnvNames({ inheritEnv: e.inheritEnv });
+    if (names === "all") {
+      needs.push({
+        name: "env",
+        reason: `${reason} inherits the whole environment (inheritEnv: all)`,
+      });
+    } else {
+      const extra = new Set(Array.isArray(e.inheritEnv) ? e.inheritEnv : []);
+      for (const v of names) {
+        needs.push({
+          name: "env",
+          value: v,
+          reason: extra.has(v)
+            ? `${reason} inherits it (inheritEnv)`
+            : `${reason} inherits it (default child environment)`,
+        });
+      }
+    }
+    if (stdio) {
+      for (const v of STDIO_ENV) {
+        needs.push({ name: "env", value: v, reason: `${reason} (MCP stdio transport)` });
+      }
     }
   }
   return needs;
@@ -175,10 +198,14 @@ export function planPermissions(
   const modules: string[] = [];
   for (const t of tools) addToolNeeds(manifest, t, needs, servers, providers, modules);
   for (const s of [...servers].sort()) {
-    needs.push(...endpointNeeds("server", s, manifest.servers[s], true));
+    if (Object.hasOwn(manifest.servers, s)) {
+      needs.push(...endpointNeeds("server", s, manifest.servers[s], true));
+    }
   }
   for (const p of [...providers].sort()) {
-    needs.push(...endpointNeeds("provider", p, manifest.providers[p], false));
+    if (Object.hasOwn(manifest.providers, p)) {
+      needs.push(...endpointNeeds("provider", p, manifest.providers[p], false));
+    }
   }
   return {
     needs: dedupe(needs),
@@ -252,6 +279,53 @@ export function formatFlags(plan: Pick<PermissionPlan, "needs" | "workers">): st
   }
   if (plan.workers) flags.push("--unstable-worker-options");
   return flags;
+}
+
+/** Options of {@linkcode commandLines}. */
+export interface CommandLinesOptions {
+  /** The program's entry point (default `cli.ts`). */
+  entry?: string;
+  /** The command and its arguments, e.g. `["run", "tools.yaml", "math:add"]`. */
+  command?: readonly string[];
+}
+
+/** Quotes a word for a POSIX shell when it needs it. */
+export function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./<>-]+$/.test(word) && !/^[<>]/.test(word)
+    ? word
+    : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * Complete `deno run` and `deno compile` command lines for a plan: the
+ * flags, the entry point and, for `deno run`, the command to run.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { commandLines } from "@toolfoundation/core/cli";
+ *
+ * const plan = { needs: [{ name: "read" as const, value: "tools.yaml", reason: "the manifest" }], workers: false, modules: [] };
+ * const lines = commandLines(plan, { command: ["run", "tools.yaml", "<toolId>"] });
+ * assert.equal(lines.run, "deno run --allow-read=tools.yaml cli.ts run tools.yaml '<toolId>'");
+ * assert.equal(lines.compile, "deno compile --allow-read=tools.yaml cli.ts");
+ * ```
+ *
+ * @param plan The plan.
+ * @param options The entry point and the command.
+ * @returns The two command lines.
+ */
+export function commandLines(
+  plan: PermissionPlan,
+  options: CommandLinesOptions = {},
+): { run: string; compile: string } {
+  const flags = formatFlags(plan);
+  const entry = options.entry ?? "cli.ts";
+  const include = plan.modules.map((m) => `--include=${m}`);
+  return {
+    run: ["deno", "run", ...flags, entry, ...(options.command ?? [])].map(shellQuote).join(" "),
+    compile: ["deno", "compile", ...flags, ...include, entry].map(shellQuote).join(" "),
+  };
 }
 
 function granted(need: PermissionNeed): boolean {

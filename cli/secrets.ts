@@ -48,17 +48,119 @@ export function malformedReferences(text: string): string[] {
   });
 }
 
-/** Scrubs secret values out of text before it is printed. */
+/**
+ * The shortest secret value that is scrubbed from output (6 characters).
+ * Shorter values would turn ordinary words and numbers into `***` all over a
+ * result; they are not scrubbed, and the CLI warns about each one.
+ */
+export const MIN_SECRET_LENGTH = 6;
+
+/** The replacement for a scrubbed secret. */
+export const REDACTED = "***";
+
+/** A resolved secret too short to scrub (see {@linkcode MIN_SECRET_LENGTH}). */
+export interface ShortSecret {
+  /** The variable it came from, when known. */
+  variable?: string;
+  /** Its length in characters. */
+  length: number;
+}
+
+const SHORT_ESCAPES: Record<string, string> = {
+  '"': '"',
+  "\\": "\\",
+  "/": "/",
+  "\b": "b",
+  "\f": "f",
+  "\n": "n",
+  "\r": "r",
+  "\t": "t",
+};
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&");
+}
+
+/** A hex digit in either case, as a regular-expression atom. */
+function hexAtom(digit: string): string {
+  const lower = digit.toLowerCase();
+  return lower === digit ? escapeRegExp(digit) : `[${digit}${lower}]`;
+}
+
+function hexAtoms(n: number, width: number): string {
+  return n.toString(16).toUpperCase().padStart(width, "0").split("").map(hexAtom).join("");
+}
+
+/**
+ * The regular-expression source matching one code point in every form the
+ * CLI may print it: as is, percent-encoded (UTF-8, either hex case; `+` for a
+ * space), and JSON-escaped (`\uXXXX` or the short escapes, also escaped
+ * again, e.g. JSON inside a JSON string).
+ */
+function codePointForms(char: string): string {
+  const forms = [escapeRegExp(char)];
+  forms.push([...new TextEncoder().encode(char)].map((b) => `%${hexAtoms(b, 2)}`).join(""));
+  if (char === " ") forms.push("\\+");
+  const units: string[] = [];
+  for (let i = 0; i < char.length; i++) units.push(`u${hexAtoms(char.charCodeAt(i), 4)}`);
+  const slashes = "\\\\{1,16}";
+  forms.push(units.map((u) => `${slashes}${u}`).join(""));
+  const short = Object.hasOwn(SHORT_ESCAPES, char) ? SHORT_ESCAPES[char] : undefined;
+  if (short !== undefined) forms.push(`${slashes}${escapeRegExp(short)}`);
+  return `(?:${forms.join("|")})`;
+}
+
+/**
+ * Scrubs secret values out of what the CLI prints. A secret is found as
+ * written, percent-encoded (`encodeURIComponent`, `encodeURI`, URL parsers)
+ * and JSON-escaped (also twice), in any mixture; a prefix or suffix of at
+ * least {@linkcode MIN_SECRET_LENGTH} characters next to an excerpt's cut
+ * (`... (N chars in all)` or a leading `...`) is scrubbed too.
+ *
+ * {@linkcode Redactor.redactJson} changes only strings inside a value (never
+ * keys, numbers or structure): a value with no secret in it prints
+ * byte-identical to `JSON.stringify`.
+ */
 export class Redactor {
   readonly #secrets = new Set<string>();
+  readonly #short: ShortSecret[] = [];
+  #pattern: RegExp | undefined;
 
   /**
    * Remembers a secret value.
    *
    * @param value The secret.
+   * @param variable The variable it came from (for the warning when it is too short).
+   * @returns `false` when the value is too short to be scrubbed (it is then listed by {@linkcode Redactor.tooShort}).
    */
-  add(value: string): void {
-    if (value.length >= 3) this.#secrets.add(value);
+  add(value: string, variable?: string): boolean {
+    if ([...value].length < MIN_SECRET_LENGTH) {
+      if (value.length > 0 && !this.#short.some((s) => s.variable === variable)) {
+        this.#short.push({ variable, length: [...value].length });
+      }
+      return false;
+    }
+    if (!this.#secrets.has(value)) {
+      this.#secrets.add(value);
+      this.#pattern = undefined;
+    }
+    return true;
+  }
+
+  /** The resolved secrets too short to scrub, in the order they were seen. */
+  get tooShort(): readonly ShortSecret[] {
+    return this.#short;
+  }
+
+  #regex(): RegExp | undefined {
+    if (this.#secrets.size === 0) return undefined;
+    this.#pattern ??= new RegExp(
+      [...this.#secrets].sort((a, b) => b.length - a.length)
+        .map((s) => [...s].map(codePointForms).join(""))
+        .join("|"),
+      "g",
+    );
+    return this.#pattern;
   }
 
   /**
@@ -66,23 +168,67 @@ export class Redactor {
    *
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
    * import { Redactor } from "@toolfoundation/core/cli";
    *
    * const r = new Redactor();
-   * r.add("s3cr3t");
-   * console.log(r.redact("token s3cr3t rejected")); // token *** rejected
+   * r.add("s3cr3t/value");
+   * assert.equal(r.redact("token s3cr3t/value rejected"), "token *** rejected");
+   * assert.equal(r.redact("GET /x?t=s3cr3t%2Fvalue"), "GET /x?t=***");
+   * assert.equal(r.redact('{"t":"s3cr3t\\/value"}'), '{"t":"***"}');
    * ```
    *
    * @param text The text.
    * @returns The text without secrets.
    */
   redact(text: string): string {
-    let out = text;
-    for (const secret of [...this.#secrets].sort((a, b) => b.length - a.length)) {
-      out = out.replaceAll(secret, "***");
-    }
+    const regex = this.#regex();
+    if (regex === undefined) return text;
+    let out = text.replace(regex, REDACTED);
+    if (!out.includes("...")) return out;
+    for (const secret of this.#secrets) out = scrubCuts(out, secret);
     return out;
   }
+
+  /**
+   * `JSON.stringify(value, null, indent)` with secrets scrubbed from string
+   * values only.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { Redactor } from "@toolfoundation/core/cli";
+   *
+   * const r = new Redactor();
+   * r.add("123456");
+   * assert.equal(r.redactJson({ "123456": 123456, s: "id 123456" }), '{"123456":123456,"s":"id ***"}');
+   * ```
+   *
+   * @param value A JSON value.
+   * @param indent The indentation (default none).
+   * @returns The JSON text (`undefined` becomes `null`).
+   * @throws {TypeError} When the value cannot be JSON (a BigInt, a cycle).
+   */
+  redactJson(value: unknown, indent?: number): string {
+    const regex = this.#regex();
+    const text = regex === undefined
+      ? JSON.stringify(value, null, indent)
+      : JSON.stringify(value, (_key, v) => typeof v === "string" ? this.redact(v) : v, indent);
+    return text ?? "null";
+  }
+}
+
+/** Scrubs a secret's prefix cut by an excerpt, or its suffix after a leading `...`. */
+function scrubCuts(text: string, secret: string): string {
+  let out = text;
+  const chars = [...secret];
+  for (let k = chars.length - 1; k >= MIN_SECRET_LENGTH; k--) {
+    const head = chars.slice(0, k).join("");
+    const tail = chars.slice(chars.length - k).join("");
+    out = out.replaceAll(`${head}... (`, `${REDACTED}... (`);
+    if (out.startsWith(`...${tail}`)) out = `...${REDACTED}${out.slice(3 + tail.length)}`;
+  }
+  return out;
 }
 
 /** A variable a reference names is not set (exit code 2: a configuration error). */
@@ -123,7 +269,7 @@ export function resolveSecrets<T>(
       return v.replace(REFERENCE, (_, name: string) => {
         const found = lookup(name);
         if (found === undefined) throw new MissingSecretError(name);
-        redactor.add(found);
+        redactor.add(found, name);
         return found;
       });
     }

@@ -1,10 +1,11 @@
 // Private: maps what Hyperjump throws while compiling to our typed errors.
 
 import {
+  EvaluationDepthError,
   ExternalRefError,
   formatFailures,
   InvalidSchemaError,
-  type ToolFoundationError,
+  ToolFoundationError,
 } from "./errors.ts";
 import type { JsonSchema } from "./tool.ts";
 import {
@@ -40,6 +41,10 @@ export async function compileError(
   schema: JsonSchema,
   dialect: string,
 ): Promise<ToolFoundationError> {
+  if (error instanceof ToolFoundationError) return error;
+  if (error instanceof RangeError) {
+    return new EvaluationDepthError("compiling the schema", { cause: error });
+  }
   const err = error as { name?: string; message?: string; cause?: unknown; output?: unknown };
   if (err?.name === "RetrievalError") {
     const uri = err.cause instanceof BlockedRetrieval

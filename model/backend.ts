@@ -145,7 +145,8 @@ export function validateBackend(backend: unknown): asserts backend is ToolBacken
     throw new InvalidBackendError("a backend must be an object with a `kind`");
   }
   const b = backend as Record<string, unknown>;
-  const field = b[b.kind as string] as Record<string, unknown> | undefined;
+  const kind = typeof b.kind === "string" && Object.hasOwn(b, b.kind) ? b.kind : undefined;
+  const field = (kind === undefined ? undefined : b[kind]) as Record<string, unknown> | undefined;
   const hasField = typeof field === "object" && field !== null && !Array.isArray(field);
   switch (b.kind) {
     case "mcp":

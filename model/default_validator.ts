@@ -7,12 +7,22 @@
  */
 
 import {
+  EvaluationDepthError,
   InstanceDepthError,
   InvalidSchemaError,
   SchemaValidationError,
+  ToolFoundationError,
   UnsupportedSchemaError,
 } from "./errors.ts";
-import { type JsonSchema, SCHEMA_DIALECT_2020_12, type Tool } from "./tool.ts";
+import { DEFAULT_MAX_SCHEMA_DEPTH } from "./schema_structure.ts";
+import { analyzeSchemaStructure } from "./_schema_structure.ts";
+import { withPatternMemo } from "./_regex.ts";
+import {
+  type JsonSchema,
+  SCHEMA_DIALECT_2020_12,
+  SCHEMA_DIALECT_DRAFT_07,
+  type Tool,
+} from "./tool.ts";
 import { toolId } from "./tool_id.ts";
 import type {
   CheckResult,
@@ -46,6 +56,12 @@ export interface DefaultValidatorOptions {
   maxDepth?: number;
   /** Most compiled schemas kept (default 1000; least recently used evicted first). */
   cacheSize?: number;
+  /**
+   * Deepest schema nesting accepted (default {@linkcode DEFAULT_MAX_SCHEMA_DEPTH}):
+   * subschema levels, and the longest chain of schemas applied to one value.
+   * See `checkSchemaStructure`, which every schema passes before it is compiled.
+   */
+  maxSchemaDepth?: number;
 }
 
 /** The default instance nesting limit. */
@@ -95,6 +111,7 @@ export class DefaultValidator implements SchemaValidator {
   readonly #formatAssertion: boolean;
   readonly #maxDepth: number;
   readonly #cacheSize: number;
+  readonly #maxSchemaDepth: number;
   readonly #cache = new Map<string, Promise<CompiledSchema>>();
   readonly #byObject = new WeakMap<object, { text: string; compiled: Promise<CompiledSchema> }>();
 
@@ -107,10 +124,16 @@ export class DefaultValidator implements SchemaValidator {
     this.#formatAssertion = options.formatAssertion ?? false;
     this.#maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.#cacheSize = options.cacheSize ?? 1000;
+    this.#maxSchemaDepth = options.maxSchemaDepth ?? DEFAULT_MAX_SCHEMA_DEPTH;
     this.#trustedByUri = new Map();
     this.#trusted = [];
     for (const uri of Object.keys(options.schemas ?? {}).sort()) {
-      const schema = structuredClone(options.schemas![uri]);
+      let schema: JsonSchema;
+      try {
+        schema = structuredClone(options.schemas![uri]);
+      } catch (cause) {
+        throw new InvalidSchemaError(`trusted document ${uri} cannot be copied`, { cause });
+      }
       const key = normalizeDialect(uri);
       if (typeof schema !== "boolean" && !isPlainObject(schema)) {
         throw new InvalidSchemaError(`trusted document ${uri} is not a schema object`);
@@ -147,14 +170,23 @@ export class DefaultValidator implements SchemaValidator {
    * @throws {InvalidSchemaError} Not a JSON Schema, or fails its meta-schema.
    * @throws {UnsupportedSchemaError} An unsupported `$schema`.
    * @throws {ExternalRefError} A `$ref` leaves the document.
+   * @throws {SchemaShapeError} Nesting beyond `maxSchemaDepth`, or a `$ref` cycle without progress.
+   * @throws {UnsupportedPatternError} A regular expression that cannot run in bounded time.
    */
   compile(schema: SchemaInput): Promise<CompiledSchema> {
     // Fast path for a schema object seen before: its JSON text must not have changed.
     const seen = typeof schema === "object" ? this.#byObject.get(schema) : undefined;
     if (seen !== undefined && seen.text === JSON.stringify(schema)) return seen.compiled;
     let parsed: JsonSchema;
+    let fansOut: boolean;
     try {
       parsed = parseSchema(schema);
+      ({ fansOut } = analyzeSchemaStructure(parsed, {
+        maxDepth: this.#maxSchemaDepth,
+        documents: Object.fromEntries(this.#trustedByUri) as Record<string, JsonSchema>,
+        draft07: typeof parsed === "object" && typeof parsed.$schema === "string" &&
+          normalizeDialect(parsed.$schema) === normalizeDialect(SCHEMA_DIALECT_DRAFT_07),
+      }));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -164,7 +196,7 @@ export class DefaultValidator implements SchemaValidator {
       this.#cache.delete(key);
       this.#cache.set(key, found);
     } else {
-      found = this.#compile(structuredClone(parsed));
+      found = this.#compile(structuredClone(parsed), fansOut);
       found.catch(() => undefined);
       this.#cache.set(key, found);
       if (this.#cache.size > this.#cacheSize) {
@@ -309,7 +341,7 @@ export class DefaultValidator implements SchemaValidator {
     });
   }
 
-  async #compile(schema: JsonSchema): Promise<CompiledSchema> {
+  async #compile(schema: JsonSchema, fansOut: boolean): Promise<CompiledSchema> {
     const dialect = this.#dialectOf(schema);
     let interpreter: Interpreter;
     try {
@@ -328,14 +360,11 @@ export class DefaultValidator implements SchemaValidator {
     };
     const formatAssertion = this.#formatAssertion;
     const maxDepth = this.#maxDepth;
-    const check = (instance: unknown): CheckResult => {
-      const bad = checkInstance(instance, maxDepth);
-      if (bad !== undefined) {
-        if (bad.depth) throw new InstanceDepthError(maxDepth, bad.location);
-        return { valid: false, failures: [bad.failure!] };
+    const evaluate = (instance: unknown): CheckResult => {
+      if (interpret(interpreter, instance, "FLAG", formatAssertion, fansOut).valid) {
+        return { valid: true };
       }
-      if (interpret(interpreter, instance, "FLAG", formatAssertion).valid) return { valid: true };
-      const output = interpret(interpreter, instance, "DETAILED", formatAssertion);
+      const output = interpret(interpreter, instance, "DETAILED", formatAssertion, fansOut);
       const failures = toFailures(
         output.valid ? [] : output.errors ?? [],
         instance,
@@ -343,6 +372,28 @@ export class DefaultValidator implements SchemaValidator {
         ROOT_URI,
       );
       return { valid: false, failures };
+    };
+    const check = (instance: unknown): CheckResult => {
+      const bad = checkInstance(instance, maxDepth);
+      if (bad !== undefined) {
+        if (bad.depth) throw new InstanceDepthError(maxDepth, bad.location);
+        return { valid: false, failures: [bad.failure!] };
+      }
+      try {
+        // The invalid path evaluates twice (answer, then failures); each
+        // pattern runs once per long string.
+        return withPatternMemo(() => evaluate(instance));
+      } catch (error) {
+        if (error instanceof RangeError) {
+          throw new EvaluationDepthError("validating the value", { cause: error });
+        }
+        if (error instanceof ToolFoundationError) throw error;
+        // Hyperjump failing on a schema it accepted: the schema's problem, typed.
+        throw new InvalidSchemaError(
+          `the schema could not be evaluated (${(error as Error)?.message ?? String(error)})`,
+          { cause: error },
+        );
+      }
     };
     return {
       dialect,

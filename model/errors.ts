@@ -117,16 +117,133 @@ export class InvalidBackendError extends ToolFoundationError {
   }
 }
 
+/** Options of an {@linkcode InvalidSchemaError}. */
+export interface InvalidSchemaErrorOptions extends ToolFoundationErrorOptions {
+  /**
+   * Where the problem is: a JSON Pointer into the schema (`/$defs/a/$ref`), or
+   * an absolute URI with a pointer fragment when it is in another document.
+   */
+  keywordLocation?: string;
+}
+
 /** A schema is missing, not JSON, not a JSON Schema, or fails its meta-schema. */
 export class InvalidSchemaError extends ToolFoundationError {
+  /** Where the problem is, when it has one place (see {@linkcode InvalidSchemaErrorOptions}). */
+  readonly keywordLocation?: string;
+
   /**
    * Creates the instance.
    *
    * @param message What is wrong.
+   * @param options The cause and the location, if any.
+   */
+  constructor(message: string, options?: InvalidSchemaErrorOptions) {
+    super("invalid_schema", `invalid JSON Schema: ${message}`, options);
+    if (options?.keywordLocation !== undefined) this.keywordLocation = options.keywordLocation;
+  }
+}
+
+/** What is wrong with a schema's shape (see {@linkcode SchemaShapeError}). */
+export type SchemaShapeProblem = "depth" | "cycle" | "size";
+
+/**
+ * A schema no validator can evaluate with a bound, found before compiling it:
+ * it nests deeper than the limit (`depth`), its `$ref`s loop back to a schema
+ * without applying to a smaller part of the value (`cycle`), or it is too
+ * large or fans out too much (`size`; also raised while validating, when a
+ * recursive schema's `$ref`s apply schemas to one location of the value more
+ * than 100,000 times). `keywordLocation` locates it; code `invalid_schema`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { checkSchemaStructure, SchemaShapeError } from "@toolfoundation/core/model";
+ *
+ * assert.throws(
+ *   () => checkSchemaStructure({ $defs: { a: { $ref: "#/$defs/a" } } }),
+ *   (e) => e instanceof SchemaShapeError && e.problem === "cycle" && e.keywordLocation === "/$defs/a/$ref",
+ * );
+ * ```
+ */
+export class SchemaShapeError extends InvalidSchemaError {
+  /** `depth`, `cycle` or `size`. */
+  readonly problem: SchemaShapeProblem;
+  /** The limit exceeded (for `depth` and `size`). */
+  readonly limit?: number;
+  /** Where: a JSON Pointer into the schema, or `uri#pointer` in a trusted document. */
+  declare readonly keywordLocation: string;
+
+  /**
+   * Creates the instance.
+   *
+   * @param problem What is wrong.
+   * @param keywordLocation Where.
+   * @param message The explanation.
+   * @param limit The limit exceeded, if any.
+   */
+  constructor(
+    problem: SchemaShapeProblem,
+    keywordLocation: string,
+    message: string,
+    limit?: number,
+  ) {
+    super(message, { keywordLocation });
+    this.problem = problem;
+    if (limit !== undefined) this.limit = limit;
+  }
+}
+
+/**
+ * A `pattern` or `patternProperties` regular expression that cannot run with
+ * a bound: the linear-time engine (RE2) cannot express it with ECMA-262
+ * meaning (a lookahead not at the start, a backreference, an `i`/`m`
+ * modifier, a huge repetition) and its backtracking is not provably small.
+ * The schema is refused rather than run with a backtracking engine on
+ * untrusted input. Code `unsupported_pattern`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DefaultValidator, UnsupportedPatternError } from "@toolfoundation/core/model";
+ *
+ * await assert.rejects(
+ *   new DefaultValidator().compile({ type: "string", pattern: "^(\\w+)\\1$" }),
+ *   (e) => e instanceof UnsupportedPatternError && e.keywordLocation === "/pattern",
+ * );
+ * ```
+ */
+export class UnsupportedPatternError extends InvalidSchemaError {
+  /** Stable code. */
+  override readonly code: string = "unsupported_pattern";
+  /** The pattern. */
+  readonly pattern: string;
+  /** Why it cannot run with a bound. */
+  readonly reason: string;
+  /** Where the pattern is: a JSON Pointer to the `pattern` keyword or `patternProperties` key. */
+  declare readonly keywordLocation: string;
+
+  /**
+   * Creates the instance.
+   *
+   * @param pattern The pattern.
+   * @param keywordLocation Where it is in the schema.
+   * @param reason Why it cannot run with a bound.
    * @param options The cause, if any.
    */
-  constructor(message: string, options?: ToolFoundationErrorOptions) {
-    super("invalid_schema", `invalid JSON Schema: ${message}`, options);
+  constructor(
+    pattern: string,
+    keywordLocation: string,
+    reason: string,
+    options?: ToolFoundationErrorOptions,
+  ) {
+    super(
+      `the regular expression ${JSON.stringify(pattern)} at ${
+        keywordLocation || "/"
+      } cannot run in bounded time: ${reason}`,
+      { ...options, keywordLocation },
+    );
+    this.pattern = pattern;
+    this.reason = reason;
   }
 }
 
@@ -253,6 +370,28 @@ export class InstanceDepthError extends ToolFoundationError {
     );
     this.maxDepth = maxDepth;
     this.instanceLocation = instanceLocation;
+  }
+}
+
+/**
+ * Evaluating a schema against a value went deeper than the call stack allows
+ * (a schema whose in-place chains are long, applied at every level of a deep
+ * value). Raised instead of a raw `RangeError`; lower the validator's
+ * `maxDepth` or flatten the schema. Code `evaluation_too_deep`.
+ */
+export class EvaluationDepthError extends ToolFoundationError {
+  /**
+   * Creates the instance.
+   *
+   * @param what What overflowed (`compiling the schema`, `validating the value`).
+   * @param options The cause (the `RangeError`).
+   */
+  constructor(what: string, options?: ToolFoundationErrorOptions) {
+    super(
+      "evaluation_too_deep",
+      `${what} exceeded the call stack; the schema and value nest too deeply together`,
+      options,
+    );
   }
 }
 

@@ -11,10 +11,13 @@ import { validateTool } from "./validate_tool.ts";
 
 const EXTENSIONS = new Set(["namespace", "version", "tags"]);
 
+/**
+ * The tool's fields other than the extensions. Built with `Object.fromEntries`
+ * (own data properties), so that a field named `__proto__` stays a field on
+ * engines where assigning that key would set the prototype.
+ */
 function withoutExtensions(tool: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(tool)) if (!EXTENSIONS.has(key)) out[key] = value;
-  return out;
+  return Object.fromEntries(Object.entries(tool).filter(([key]) => !EXTENSIONS.has(key)));
 }
 
 function parseObject(text: string | Uint8Array): Record<string, unknown> {

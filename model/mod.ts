@@ -38,3 +38,4 @@ export * from "./validate_tool.ts";
 export * from "./json.ts";
 export * from "./schema_validator.ts";
 export * from "./default_validator.ts";
+export * from "./schema_structure.ts";

@@ -26,6 +26,7 @@ export interface CompiledSchema {
    * @param instance The value to check.
    * @returns `{ valid: true }` or the failures.
    * @throws {InstanceDepthError} When the value nests deeper than `maxDepth`.
+   * @throws {EvaluationDepthError} When schema and value together exceed the call stack.
    */
   check(instance: unknown): CheckResult;
   /**
@@ -35,6 +36,7 @@ export interface CompiledSchema {
    * @param subject What is checked, for the error message (e.g. `input of tool "x"`).
    * @throws {SchemaValidationError} With the failures and the instance.
    * @throws {InstanceDepthError} When the value nests deeper than `maxDepth`.
+   * @throws {EvaluationDepthError} When schema and value together exceed the call stack.
    */
   assert(instance: unknown, subject?: string): void;
 }

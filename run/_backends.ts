@@ -45,8 +45,12 @@ export class Backends {
   }
 
   /** Every tool an MCP server lists. */
-  listMcpTools(server: string, signal: AbortSignal | undefined): Promise<McpListedTool[]> {
-    return this.#mcp.listTools(server, signal);
+  listMcpTools(
+    server: string,
+    signal: AbortSignal | undefined,
+    timeoutMs: number,
+  ): Promise<McpListedTool[]> {
+    return this.#mcp.listTools(server, { signal, timeoutMs });
   }
 
   /** Whether the handler, provider or MCP server a backend names is configured. */
@@ -59,11 +63,6 @@ export class Backends {
       case "mcp":
         return this.#mcp.has(backend.mcp.serverName);
     }
-  }
-
-  /** Whether a backend is an MCP server with an open connection. */
-  connected(backend: ToolBackend): boolean {
-    return backend.kind === "mcp" && this.#mcp.ready(backend.mcp.serverName);
   }
 
   /** Starts an execution: the handler's, provider's or MCP call's outcome as it comes. */
@@ -87,11 +86,15 @@ export class Backends {
     }
   }
 
-  /** Closes every MCP connection and every provider; never rejects. */
+  /** Closes every MCP connection, every provider and every handler that has `close()`; never rejects. */
   close(): Promise<unknown> {
+    const handlers = [...this.#handlers.values()] as Array<
+      LocalHandler & { close?: () => Promise<void> | void }
+    >;
     return Promise.allSettled([
       this.#mcp.close(),
       ...[...this.#providers.values()].map((p) => p.close?.()),
+      ...handlers.map((h) => typeof h.close === "function" ? h.close() : undefined),
     ]);
   }
 }

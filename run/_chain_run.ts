@@ -52,12 +52,13 @@ async function drive(
         ok: false,
         steps: results,
         failed: record,
+        notRun: steps.slice(index + 1).map((s, i) => ({ index: index + 1 + i, toolId: s.toolId })),
         structured: previous?.result?.structured,
       };
     }
     previous = record;
   }
-  return { ok: true, steps: results, structured: previous?.result?.structured };
+  return { ok: true, steps: results, notRun: [], structured: previous?.result?.structured };
 }
 
 export function runChainSteps(
@@ -115,7 +116,11 @@ export async function* streamChain(
       }
     },
     (error) => {
-      const chain: ChainResult = { ok: false, steps: [] };
+      const chain: ChainResult = {
+        ok: false,
+        steps: [],
+        notRun: Array.isArray(steps) ? steps.map((s, index) => ({ index, toolId: s.toolId })) : [],
+      };
       queue.push({ kind: "error", index: -1, toolId: "", data: serializeError(error), chain });
     },
   ).finally(() => queue.end());

@@ -11,8 +11,13 @@ export async function importMcpTools(
   backends: Backends,
   server: string,
   options: ImportMcpToolsOptions,
+  defaultTimeoutMs: number,
 ): Promise<ImportMcpToolsResult> {
-  const listed = await backends.listMcpTools(server, options.signal);
+  const listed = await backends.listMcpTools(
+    server,
+    options.signal,
+    options.timeoutMs ?? defaultTimeoutMs,
+  );
   const namespace = options.namespace === undefined ? server : options.namespace ?? undefined;
   const result: ImportMcpToolsResult = { imported: [], skipped: [] };
   for (const item of listed) {

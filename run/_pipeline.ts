@@ -108,12 +108,10 @@ export class Pipeline {
         ? collect(outcome, control, hooks?.onChunk)
         : Promise.resolve(outcome);
       if (backend.kind !== "mcp") this.#inFlight.track(work); // MCP calls settle when connections close
-      // On an open MCP connection the request carries its deadline to the SDK,
-      // whose own timer (it always sets one) sends the cancellation; a second
-      // timer here would only add latency to every call. While connecting, our
-      // timer covers the connection phase too.
-      const sdkDeadline = this.#backends.connected(backend);
-      value = await guard(work, control, site, sdkDeadline ? 0 : timeoutMs, signal);
+      // An MCP call keeps the deadline itself, over all its phases (connect,
+      // call), and names the phase when it passes; the caller's signal is
+      // still watched here.
+      value = await guard(work, control, site, backend.kind === "mcp" ? 0 : timeoutMs, signal);
     }
 
     let structured = value;

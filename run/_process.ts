@@ -4,6 +4,9 @@
 /** Default wait between SIGTERM and SIGKILL, in ms. */
 export const DEFAULT_KILL_GRACE_MS = 2000;
 
+/** How often a group whose leader has exited is checked for survivors, in ms. */
+const POLL_MS = 25;
+
 /** Options of {@linkcode spawnGroup}. */
 export interface SpawnGroupOptions {
   /** Arguments. */
@@ -25,20 +28,72 @@ export interface GroupChild {
   /** The Deno child process. */
   readonly process: Deno.ChildProcess;
   /**
-   * Stops the whole group: SIGTERM now, SIGKILL after `graceMs` unless the
-   * group is gone. Resolves once the direct child has exited. Safe to call
-   * more than once.
+   * Stops the whole group: SIGTERM now, SIGKILL after `graceMs` to whatever is
+   * left of it (the leader, and grandchildren that outlive the leader or
+   * ignore SIGTERM). Resolves once the leader has exited and the group is
+   * empty, or SIGKILL was sent. Safe to call more than once, also after the
+   * leader exited by itself.
    */
   stop(graceMs?: number): Promise<void>;
 }
 
-function signalGroup(pid: number, signal: Deno.Signal): boolean {
-  try {
-    Deno.kill(-pid, signal);
-    return true;
-  } catch {
-    return false; // the group is gone (ESRCH) or was never ours
+/**
+ * How process groups are signalled. `Deno.kill` with a negative pid needs an
+ * unscoped `--allow-run`; under a scoped grant (what the CLI asks for) the
+ * `kill` program does the same job and needs only `--allow-run=kill`.
+ * `"none"`: neither is allowed, so only the leader itself can be signalled.
+ */
+let groupSignalling: "deno" | "command" | "none" | undefined;
+
+/** Runs `kill -s <signal> -- -<pgid>`; true when a member of the group got it. */
+async function killCommand(pgid: number, signal: "TERM" | "KILL" | "0"): Promise<boolean> {
+  const args = signal === "0" ? ["-0", "--", `-${pgid}`] : ["-s", signal, "--", `-${pgid}`];
+  const { code } = await new Deno.Command("kill", {
+    args,
+    clearEnv: true,
+    env: {},
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).output();
+  return code === 0;
+}
+
+/**
+ * Sends a signal (or probes with 0) to a process group: true when the group
+ * has members, false once it is gone, undefined when it cannot be signalled.
+ */
+async function signalGroup(
+  pgid: number,
+  signal: "SIGTERM" | "SIGKILL" | 0,
+): Promise<boolean | undefined> {
+  if (groupSignalling === undefined || groupSignalling === "deno") {
+    try {
+      Deno.kill(-pgid, signal as Deno.Signal);
+      groupSignalling = "deno";
+      return true;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotCapable)) {
+        if (error instanceof Deno.errors.NotFound) return false; // ESRCH: the group is gone
+        if (error instanceof Deno.errors.PermissionDenied) return false; // EPERM: not ours now
+        if (signal === 0) return true; // a runtime refusing signal 0: assume alive until SIGKILL
+        return false;
+      }
+      groupSignalling = "command";
+    }
   }
+  if (groupSignalling === "command") {
+    try {
+      return await killCommand(pgid, signal === 0 ? "0" : signal === "SIGTERM" ? "TERM" : "KILL");
+    } catch {
+      groupSignalling = "none"; // no --allow-run=kill either
+    }
+  }
+  return undefined;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /**
@@ -58,30 +113,46 @@ export function spawnGroup(command: string, options: SpawnGroupOptions): GroupCh
     stdout: options.stdout ?? "piped",
     stderr: options.stderr ?? "piped",
   }).spawn();
+  const pgid = process.pid;
+  let leaderExited = false;
+  const exited = process.status.then(
+    () => void (leaderExited = true),
+    () => void (leaderExited = true),
+  );
+  // Once the group was seen empty it is never signalled again: its ID may be reused.
+  let groupGone = false;
+  const alive = async (): Promise<boolean> => {
+    if (!groupGone && (await signalGroup(pgid, 0)) === false) groupGone = true;
+    return !groupGone;
+  };
+  const send = async (signal: "SIGTERM" | "SIGKILL"): Promise<void> => {
+    if (!leaderExited) {
+      try {
+        process.kill(signal);
+      } catch { /* already gone */ }
+    }
+    if (!groupGone) {
+      const reached = await signalGroup(pgid, signal);
+      if (reached === false) groupGone = true;
+      if (reached === undefined) groupGone = leaderExited; // only the leader can be reached
+    }
+  };
   let stopping: Promise<void> | undefined;
   const stop = (graceMs: number = DEFAULT_KILL_GRACE_MS): Promise<void> => {
     stopping ??= (async () => {
-      if (!signalGroup(process.pid, "SIGTERM")) {
-        try {
-          process.kill("SIGTERM");
-        } catch { /* already gone */ }
-      }
+      await send("SIGTERM");
+      const deadline = performance.now() + Math.max(0, graceMs);
+      // Wait for the leader, then for the rest of the group, until the grace ends.
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const exited = process.status.then(() => "exited" as const, () => "exited" as const);
-      const grace = new Promise<"grace">((resolve) => {
-        timer = setTimeout(() => resolve("grace"), graceMs);
+      const grace = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, Math.max(0, graceMs));
       });
-      const first = await Promise.race([exited, grace]);
+      await Promise.race([exited, grace]);
+      while (leaderExited && (await alive()) && performance.now() < deadline) await delay(POLL_MS);
       clearTimeout(timer);
-      // Grandchildren may ignore SIGTERM or outlive the leader: make sure the group is gone.
-      if (first === "grace") {
-        signalGroup(process.pid, "SIGKILL");
-        try {
-          process.kill("SIGKILL");
-        } catch { /* already gone */ }
+      if (!leaderExited || (await alive())) {
+        await send("SIGKILL");
         await exited;
-      } else {
-        signalGroup(process.pid, "SIGKILL");
       }
     })();
     return stopping;

@@ -10,6 +10,12 @@ export function tail(text: string, max: number): string {
   return text.length <= max ? text : `...${text.slice(text.length - max)}`;
 }
 
+/** Removes terminal escape sequences (colours, OSC links) from a program's output. */
+export function stripAnsi(text: string): string {
+  // deno-lint-ignore no-control-regex
+  return text.replace(/\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-_]/g, "");
+}
+
 /** Keeps the last `max` bytes written to it (for stderr tails). */
 export class TailBuffer {
   #chunks: Uint8Array[] = [];
@@ -37,5 +43,42 @@ export class TailBuffer {
     }
     const start = Math.max(0, all.length - this.#max);
     return new TextDecoder().decode(all.subarray(start));
+  }
+}
+
+/** Where in a value JSON breaks (a BigInt, a cycle), as a JSONPath-like location. */
+function unencodable(value: unknown, path: string, ancestors: Set<object>): string | undefined {
+  if (typeof value === "bigint") return `${path} is a BigInt`;
+  if (typeof value !== "object" || value === null) return undefined;
+  if (typeof (value as { toJSON?: unknown }).toJSON === "function") return undefined;
+  if (ancestors.has(value)) return `${path} refers back to an enclosing value (a cycle)`;
+  ancestors.add(value);
+  try {
+    for (const [key, item] of Object.entries(value)) {
+      const at = Array.isArray(value)
+        ? `${path}[${key}]`
+        : /^[A-Za-z_$][\w$]*$/.test(key)
+        ? `${path}.${key}`
+        : `${path}[${JSON.stringify(key)}]`;
+      const found = unencodable(item, at, ancestors);
+      if (found !== undefined) return found;
+    }
+  } finally {
+    ancestors.delete(value);
+  }
+  return undefined;
+}
+
+/**
+ * `JSON.stringify`, failing with a `TypeError` that says where the value
+ * cannot be written as JSON (a BigInt, a cycle) and keeps the original error.
+ */
+export function jsonText(value: unknown, what: string): string {
+  try {
+    return JSON.stringify(value);
+  } catch (cause) {
+    const where = unencodable(value, "$", new Set());
+    const why = where ?? (cause instanceof Error ? cause.message : String(cause));
+    throw new TypeError(`${what} cannot be written as JSON: ${why}`, { cause });
   }
 }

@@ -36,7 +36,20 @@ export interface ChainStepResult {
   error?: RunError;
 }
 
-/** The outcome of a chain: every step that ran, the failing one included. */
+/** A step that did not run because an earlier one failed. */
+export interface ChainStepNotRun {
+  /** The step's position, from 0. */
+  index: number;
+  /** The tool ID. */
+  toolId: string;
+}
+
+/**
+ * The outcome of a chain: every step that ran, the failing one included, and
+ * the steps that never ran. A failed chain says which step failed (`failed`:
+ * index, tool, error), what the steps before it returned (`steps`), and what
+ * was not run (`notRun`).
+ */
 export interface ChainResult {
   /** `true` when every step succeeded. */
   ok: boolean;
@@ -44,6 +57,8 @@ export interface ChainResult {
   steps: ChainStepResult[];
   /** The failing step, when there is one. */
   failed?: ChainStepResult;
+  /** The steps after the failing one, which did not run (empty when `ok`). */
+  notRun: ChainStepNotRun[];
   /** The last successful step's structured result (`undefined` when none succeeded). */
   structured?: unknown;
 }

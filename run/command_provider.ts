@@ -1,67 +1,113 @@
 /**
  * The `command` provider: each call spawns a program, writes the arguments as
- * JSON to its stdin and reads one JSON value from its stdout. stderr is
- * captured (its tail goes into errors); a non-zero exit is an
- * `ExecutionError`; cancellation and timeouts kill the process (SIGTERM, then
- * SIGKILL after a grace period).
+ * JSON to its stdin and reads one JSON value from its stdout.
+ *
+ * - Environment: the program gets a deliberate environment, never the whole
+ *   one by default (see `childEnv`): the safe set (`PATH`, `HOME`, ...), the
+ *   variables networking and CA trust need, the names in `inheritEnv`, the
+ *   `env` values, and `TOOLFOUNDATION_TOOL_ID`.
+ * - Process group: the program leads its own process group. On timeout,
+ *   cancellation or `Runner.close()` the whole group gets SIGTERM, then
+ *   SIGKILL after `killGraceMs`. The result is taken when the program exits,
+ *   even when a background grandchild still holds stdout open; what is left of
+ *   the group is stopped before the call settles.
+ * - Limits: stdout is capped (`maxOutputBytes`, default 10 MiB; past it the
+ *   group is stopped and the call fails with `output_too_large`); only the
+ *   tail of stderr is kept, and it goes into errors, with a hint when it shows
+ *   a variable the program did not get or a CA certificate it could not find.
  *
  * @module
  */
 
-import { ExecutionError } from "./execution_errors.ts";
-import type { ProviderRequest, ToolProvider } from "./provider.ts";
+import { ExecutionError, OutputTooLargeError } from "./execution_errors.ts";
+import { DEFAULT_MAX_OUTPUT_BYTES, type ProviderRequest, type ToolProvider } from "./provider.ts";
 import type { ToolContext } from "./local.ts";
-import { excerpt, tail, TailBuffer } from "./_text.ts";
+import { childEnv, type InheritEnv } from "./child_env.ts";
+import { DEFAULT_KILL_GRACE_MS, type GroupChild, spawnGroup } from "./_process.ts";
+import { runGroup, type RunOutcome } from "./_command_run.ts";
+import { startHints } from "./_start_hints.ts";
+import { excerpt, jsonText, stripAnsi, tail } from "./_text.ts";
 
 /** Options of {@linkcode commandProvider}. */
 export interface CommandProviderOptions {
   /** The provider ID that provider backends name. */
   id: string;
-  /** The program to run. */
+  /** The program to run (looked up in the `PATH` the program gets). */
   command: string;
   /** Its arguments; the text `{toolId}` in any of them is replaced by the provider tool ID. */
   args?: readonly string[];
-  /** Extra environment variables. `TOOLFOUNDATION_TOOL_ID` is always set to the provider tool ID. */
+  /**
+   * Environment variables set for the program (they win over inherited ones).
+   * `TOOLFOUNDATION_TOOL_ID` is always set to the provider tool ID.
+   */
   env?: Readonly<Record<string, string>>;
+  /**
+   * Names of this process's variables the program inherits besides the
+   * default set (`SAFE_ENV` and `NETWORK_ENV`, when set), e.g.
+   * `["GITHUB_TOKEN"]`; `"all"` passes the whole environment and must be
+   * asked for explicitly. Default: none beyond the default set.
+   */
+  inheritEnv?: InheritEnv;
   /** Working directory. */
   cwd?: string;
-  /** Largest stdout accepted, in bytes (default 10 MiB); more is an `ExecutionError`. */
+  /** Largest stdout accepted, in bytes (default 10 MiB); more is an `OutputTooLargeError`. */
   maxOutputBytes?: number;
   /** How much of stderr is kept for errors, in bytes (default 4096). */
   stderrTailBytes?: number;
-  /** Wait between SIGTERM and SIGKILL when stopping the process, in ms (default 2000). */
+  /** Wait between SIGTERM and SIGKILL when stopping the process group, in ms (default 2000). */
   killGraceMs?: number;
 }
 
-async function readCapped(
-  stream: ReadableStream<Uint8Array>,
-  max: number,
-): Promise<{ bytes: Uint8Array; overflow: boolean }> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let overflow = false;
-  for await (const chunk of stream) {
-    if (overflow) continue;
-    size += chunk.length;
-    if (size > max) {
-      overflow = true;
-      continue;
+function notFound(options: CommandProviderOptions, env: Record<string, string>): string {
+  const name = JSON.stringify(options.command);
+  if (options.cwd !== undefined) {
+    try {
+      Deno.statSync(options.cwd);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) {
+        return `cannot start ${name}: working directory ${JSON.stringify(options.cwd)} not found`;
+      }
     }
-    chunks.push(chunk);
   }
-  const bytes = new Uint8Array(Math.min(size, max));
-  let offset = 0;
-  for (const c of chunks) {
-    bytes.set(c, offset);
-    offset += c.length;
-  }
-  return { bytes, overflow };
+  const where = options.command.includes("/")
+    ? ""
+    : env.PATH === undefined
+    ? " (the program gets no PATH to search)"
+    : ` (searched the PATH it gets: ${env.PATH})`;
+  return `cannot start ${name}: not found${where}`;
 }
 
-async function readTail(stream: ReadableStream<Uint8Array>, max: number): Promise<string> {
-  const buffer = new TailBuffer(max);
-  for await (const chunk of stream) buffer.push(chunk);
-  return buffer.text();
+function failure(
+  options: CommandProviderOptions,
+  env: Record<string, string>,
+  run: RunOutcome,
+): ExecutionError | undefined {
+  const { status } = run;
+  const stderrTail = stripAnsi(run.stderr).trim();
+  const facts: Record<string, unknown> = {
+    exitCode: status.code,
+    signal: status.signal,
+    stderrTail,
+  };
+  const withStderr = (message: string): ExecutionError => {
+    const found = startHints(stderrTail, env);
+    if (found.missingEnv.length > 0) facts.missingEnv = found.missingEnv;
+    if (found.hints.length > 0) facts.hints = found.hints;
+    const text = message + (stderrTail === "" ? "" : `: ${tail(stderrTail, 1000)}`) +
+      found.hints.map((hint) => `\nhint: ${hint}`).join("");
+    return new ExecutionError(text, { details: facts });
+  };
+  const name = JSON.stringify(options.command);
+  if (!status.success) {
+    const how = status.signal === null
+      ? `exited with code ${status.code}`
+      : `was killed by ${status.signal}`;
+    return withStderr(`command ${name} ${how}`);
+  }
+  if (run.stdout.bytes().every((byte) => byte <= 0x20)) {
+    return withStderr(`command ${name} printed nothing on stdout (a JSON value is expected)`);
+  }
+  return undefined;
 }
 
 /**
@@ -74,7 +120,12 @@ async function readTail(stream: ReadableStream<Uint8Array>, max: number): Promis
  * import { commandProvider, Runner } from "@toolfoundation/core/run";
  *
  * const runner = new Runner({
- *   providers: [commandProvider({ id: "py", command: "python3", args: ["tools/{toolId}.py"] })],
+ *   providers: [commandProvider({
+ *     id: "py",
+ *     command: "python3",
+ *     args: ["tools/{toolId}.py"],
+ *     inheritEnv: ["GITHUB_TOKEN"], // besides PATH, HOME, proxies and CA settings
+ *   })],
  * });
  * runner.registry.add({ name: "wc", inputSchema: { type: "object" } }, providerBackend("py", "wc"));
  * console.log((await runner.run("wc", { text: "a b c" })).structured);
@@ -82,6 +133,7 @@ async function readTail(stream: ReadableStream<Uint8Array>, max: number): Promis
  *
  * @example A command that echoes its arguments back
  * ```ts
+ * import assert from "node:assert/strict";
  * import { providerBackend } from "@toolfoundation/core/model";
  * import { commandProvider, Runner } from "@toolfoundation/core/run";
  *
@@ -93,7 +145,7 @@ async function readTail(stream: ReadableStream<Uint8Array>, max: number): Promis
  *   })],
  * });
  * runner.registry.add({ name: "echo", inputSchema: { type: "object" } }, providerBackend("cat", "echo"));
- * console.log((await runner.run("echo", { hello: "world" })).structured); // { hello: "world" }
+ * assert.deepEqual((await runner.run("echo", { hello: "world" })).structured, { hello: "world" });
  * await runner.close();
  * ```
  *
@@ -101,102 +153,85 @@ async function readTail(stream: ReadableStream<Uint8Array>, max: number): Promis
  * @returns The provider.
  */
 export function commandProvider(options: CommandProviderOptions): ToolProvider {
-  const maxOutput = options.maxOutputBytes ?? 10 * 1024 * 1024;
-  const tailBytes = options.stderrTailBytes ?? 4096;
-  const grace = options.killGraceMs ?? 2000;
+  const limits = {
+    maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+    stderrTailBytes: options.stderrTailBytes ?? 4096,
+    killGraceMs: options.killGraceMs ?? DEFAULT_KILL_GRACE_MS,
+  };
+  /** Runs in progress, each with the function that stops it for `close()`. */
+  const live = new Set<() => Promise<void>>();
   return {
     id: options.id,
     async call(request: ProviderRequest, ctx: ToolContext): Promise<unknown> {
       const signal = ctx.signal;
       signal.throwIfAborted();
-      const argv = (options.args ?? []).map((a) => a.replaceAll("{toolId}", request.toolId));
-      let child: Deno.ChildProcess;
+      let input: string;
       try {
-        child = new Deno.Command(options.command, {
-          args: argv,
-          env: { ...options.env, TOOLFOUNDATION_TOOL_ID: request.toolId },
-          cwd: options.cwd,
-          stdin: "piped",
-          stdout: "piped",
-          stderr: "piped",
-        }).spawn();
+        input = jsonText(request.args, "the arguments");
+      } catch (error) {
+        throw new ExecutionError((error as Error).message, { cause: error });
+      }
+      const argv = (options.args ?? []).map((a) => a.replaceAll("{toolId}", request.toolId));
+      const env = childEnv({
+        env: { ...options.env, TOOLFOUNDATION_TOOL_ID: request.toolId },
+        inheritEnv: options.inheritEnv,
+      });
+      let group: GroupChild;
+      try {
+        group = spawnGroup(options.command, { args: argv, env, cwd: options.cwd });
       } catch (error) {
         if (error instanceof Deno.errors.NotFound) {
-          throw new ExecutionError(`cannot start ${JSON.stringify(options.command)}: not found`, {
+          throw new ExecutionError(notFound(options, env), {
             cause: error,
+            details: { command: options.command },
           });
         }
         throw error;
       }
-      let killTimer: ReturnType<typeof setTimeout> | undefined;
-      let killed = false;
-      const kill = (): void => {
-        if (killed) return;
-        killed = true;
-        try {
-          child.kill("SIGTERM");
-        } catch { /* already gone */ }
-        killTimer = setTimeout(() => {
-          try {
-            child.kill("SIGKILL");
-          } catch { /* already gone */ }
-        }, grace);
+      let closed = false;
+      const stopForClose = (): Promise<void> => {
+        closed = true;
+        return group.stop(limits.killGraceMs);
       };
-      signal.addEventListener("abort", kill, { once: true });
+      live.add(stopForClose);
+      let run: RunOutcome;
       try {
-        const writing = (async () => {
-          const writer = child.stdin.getWriter();
-          try {
-            await writer.write(new TextEncoder().encode(JSON.stringify(request.args)));
-            await writer.close();
-          } catch { /* the program exited without reading its input */ }
-        })();
-        const [out, stderr] = await Promise.all([
-          readCapped(child.stdout, maxOutput).then((r) => {
-            if (r.overflow) kill();
-            return r;
-          }),
-          readTail(child.stderr, tailBytes),
-          writing,
-        ]);
-        const status = await child.status;
-        signal.throwIfAborted();
-        const stderrTail = stderr.trim();
-        const facts = { exitCode: status.code, signal: status.signal, stderrTail };
-        if (out.overflow) {
-          throw new ExecutionError(`command output exceeds ${maxOutput} bytes`, { details: facts });
-        }
-        if (!status.success) {
-          const how = status.signal === null
-            ? `exited with code ${status.code}`
-            : `was killed by ${status.signal}`;
-          throw new ExecutionError(
-            `command ${JSON.stringify(options.command)} ${how}${
-              stderrTail === "" ? "" : `: ${tail(stderrTail, 1000)}`
-            }`,
-            { details: facts },
-          );
-        }
-        const text = new TextDecoder().decode(out.bytes).trim();
-        if (text === "") {
-          throw new ExecutionError("command printed nothing on stdout (a JSON value is expected)", {
-            details: facts,
-          });
-        }
-        try {
-          return JSON.parse(text);
-        } catch (cause) {
-          throw new ExecutionError(
-            `command stdout is not JSON: ${JSON.stringify(excerpt(text, 200))}${
-              stderrTail === "" ? "" : `; stderr: ${tail(stderrTail, 500)}`
-            }`,
-            { cause, details: { ...facts, stdoutExcerpt: excerpt(text, 1000) } },
-          );
-        }
+        run = await runGroup(group, new TextEncoder().encode(input), limits, signal);
       } finally {
-        signal.removeEventListener("abort", kill);
-        if (killTimer !== undefined) clearTimeout(killTimer);
+        live.delete(stopForClose);
       }
+      signal.throwIfAborted();
+      if (closed) {
+        throw new ExecutionError(
+          `command ${JSON.stringify(options.command)} was stopped: the runner was closed`,
+        );
+      }
+      if (run.overflow) throw new OutputTooLargeError(limits.maxOutputBytes);
+      const failed = failure(options, env, run);
+      if (failed !== undefined) throw failed;
+      const text = run.stdout.text().trim();
+      try {
+        return JSON.parse(text);
+      } catch (cause) {
+        const stderrTail = stripAnsi(run.stderr).trim();
+        throw new ExecutionError(
+          `command stdout is not JSON: ${JSON.stringify(excerpt(text, 200))}${
+            stderrTail === "" ? "" : `; stderr: ${tail(stderrTail, 500)}`
+          }`,
+          {
+            cause,
+            details: {
+              exitCode: run.status.code,
+              signal: run.status.signal,
+              stderrTail,
+              stdoutExcerpt: excerpt(text, 1000),
+            },
+          },
+        );
+      }
+    },
+    async close(): Promise<void> {
+      await Promise.allSettled([...live].map((stop) => stop()));
     },
   };
 }

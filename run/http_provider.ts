@@ -1,15 +1,19 @@
 /**
  * The `http` provider: each call POSTs the arguments as JSON to a URL and
  * reads a JSON result. A status >= 400 is an `ExecutionError` carrying the
- * status and an excerpt of the body; cancellation and timeouts abort the request.
+ * status and an excerpt of the body; cancellation and timeouts abort the
+ * request (body included). The response body is capped (`maxOutputBytes`,
+ * default 10 MiB): past it the body stream is cancelled and the call fails
+ * with `output_too_large`, without reading the rest.
  *
  * @module
  */
 
-import { ExecutionError } from "./execution_errors.ts";
-import type { ProviderRequest, ToolProvider } from "./provider.ts";
+import { ExecutionError, OutputTooLargeError } from "./execution_errors.ts";
+import { DEFAULT_MAX_OUTPUT_BYTES, type ProviderRequest, type ToolProvider } from "./provider.ts";
 import type { ToolContext } from "./local.ts";
-import { excerpt } from "./_text.ts";
+import { Drain, HeadBuffer } from "./_drain.ts";
+import { excerpt, jsonText } from "./_text.ts";
 
 /** Options of {@linkcode httpProvider}. */
 export interface HttpProviderOptions {
@@ -21,6 +25,40 @@ export interface HttpProviderOptions {
   headers?: Readonly<Record<string, string>>;
   /** The fetch function (default: the global `fetch`). */
   fetch?: typeof fetch;
+  /** Largest response body accepted, in bytes (default 10 MiB); more is an `OutputTooLargeError`. */
+  maxOutputBytes?: number;
+}
+
+/** How much of an error response's body is read for its excerpt, in bytes. */
+const ERROR_BODY_BYTES = 16 * 1024;
+
+/**
+ * Reads at most `max` bytes of a body; `undefined` when it is longer (the
+ * stream is cancelled, the rest never read).
+ */
+async function readBody(response: Response, max: number): Promise<string | undefined> {
+  const declared = Number(response.headers.get("content-length") ?? NaN);
+  if (declared > max) {
+    await response.body?.cancel().catch(() => {});
+    return undefined;
+  }
+  if (response.body === null) return "";
+  const buffer = new HeadBuffer(max);
+  const end = await new Drain(response.body, (chunk) => buffer.push(chunk)).done;
+  return end === "full" ? undefined : buffer.text();
+}
+
+const CERTIFICATE = /UnknownIssuer|certificate|self[- ]signed/i;
+
+/** An error's message followed by its causes' ("fetch failed: ... UnknownIssuer"). */
+function causes(error: unknown): string {
+  const parts: string[] = [];
+  for (let e = error, depth = 0; e !== undefined && e !== null && depth < 5; depth++) {
+    const message = e instanceof Error ? e.message : String(e);
+    if (!parts.some((part) => part.includes(message))) parts.push(message);
+    e = e instanceof Error ? e.cause : undefined;
+  }
+  return parts.join(": ");
 }
 
 /**
@@ -29,6 +67,7 @@ export interface HttpProviderOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { providerBackend } from "@toolfoundation/core/model";
  * import { httpProvider, Runner } from "@toolfoundation/core/run";
  *
@@ -39,49 +78,83 @@ export interface HttpProviderOptions {
  *   providers: [httpProvider({ id: "api", url: "http://127.0.0.1:8080/tools/{toolId}", fetch: fakeFetch })],
  * });
  * runner.registry.add({ name: "sum", inputSchema: { type: "object" } }, providerBackend("api", "sum"));
- * console.log((await runner.run("sum", { a: 1 })).structured); // { got: { a: 1 } }
+ * assert.deepEqual((await runner.run("sum", { a: 1 })).structured, { got: { a: 1 } });
  * ```
  *
- * @param options The URL, headers and fetch function.
+ * @param options The URL, headers, fetch function and output cap.
  * @returns The provider.
  */
 export function httpProvider(options: HttpProviderOptions): ToolProvider {
   const doFetch = options.fetch ?? fetch;
   const template = String(options.url);
+  const maxOutput = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  /** Requests in flight, aborted by `close()`. */
+  const live = new Set<AbortController>();
   return {
     id: options.id,
     async call(request: ProviderRequest, ctx: ToolContext): Promise<unknown> {
       const url = template.replaceAll("{toolId}", encodeURIComponent(request.toolId));
-      const response = await doFetch(url, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json",
-          ...options.headers,
-          "x-tool-id": request.toolId,
-        },
-        body: JSON.stringify(request.args),
-        signal: ctx.signal,
-      });
-      const text = await response.text();
-      const facts = { status: response.status, url, bodyExcerpt: excerpt(text, 1000) };
-      if (response.status >= 400) {
-        throw new ExecutionError(
-          `HTTP ${response.status}${
-            response.statusText ? ` ${response.statusText}` : ""
-          } from ${url}${text.trim() === "" ? "" : `: ${excerpt(text.trim(), 300)}`}`,
-          { details: facts },
-        );
-      }
-      if (text.trim() === "") return null;
+      let body: string;
       try {
-        return JSON.parse(text);
-      } catch (cause) {
-        throw new ExecutionError(
-          `response from ${url} is not JSON: ${JSON.stringify(excerpt(text.trim(), 200))}`,
-          { cause, details: facts },
-        );
+        body = jsonText(request.args, "the arguments");
+      } catch (error) {
+        throw new ExecutionError((error as Error).message, { cause: error });
       }
+      const closing = new AbortController();
+      live.add(closing);
+      try {
+        let response: Response;
+        try {
+          response = await doFetch(url, {
+            method: "POST",
+            headers: {
+              "content-type": "application/json",
+              accept: "application/json",
+              ...options.headers,
+              "x-tool-id": request.toolId,
+            },
+            body,
+            signal: AbortSignal.any([ctx.signal, closing.signal]),
+          });
+        } catch (error) {
+          if (ctx.signal.aborted || closing.signal.aborted) throw error;
+          const message = causes(error);
+          const trust = CERTIFICATE.test(message)
+            ? " (the server's certificate is not trusted here: start this process with DENO_CERT naming the CA file, or DENO_TLS_CA_STORE=system)"
+            : "";
+          throw new ExecutionError(`cannot reach ${url}: ${message}${trust}`, { cause: error });
+        }
+        if (response.status >= 400) {
+          const text = await readBody(response, ERROR_BODY_BYTES) ?? "(a body too long to show)";
+          throw new ExecutionError(
+            `HTTP ${response.status}${
+              response.statusText ? ` ${response.statusText}` : ""
+            } from ${url}${text.trim() === "" ? "" : `: ${excerpt(text.trim(), 300)}`}`,
+            { details: { status: response.status, url, bodyExcerpt: excerpt(text, 1000) } },
+          );
+        }
+        const text = await readBody(response, maxOutput);
+        if (text === undefined) {
+          throw new OutputTooLargeError(maxOutput);
+        }
+        if (text.trim() === "") return null;
+        try {
+          return JSON.parse(text);
+        } catch (cause) {
+          throw new ExecutionError(
+            `response from ${url} is not JSON: ${JSON.stringify(excerpt(text.trim(), 200))}`,
+            { cause, details: { status: response.status, url, bodyExcerpt: excerpt(text, 1000) } },
+          );
+        }
+      } finally {
+        live.delete(closing);
+      }
+    },
+    close(): Promise<void> {
+      for (const controller of live) {
+        controller.abort(new ExecutionError("the request was aborted: the runner was closed"));
+      }
+      return Promise.resolve();
     },
   };
 }

@@ -52,6 +52,9 @@ export interface ToolContext {
  * const result = await runner.run("count", { n: 3 });
  * console.log(result.structured); // { counted: 3 }
  * ```
+ *
+ * A handler that holds resources (a process, a connection) may carry a
+ * `close()` method: `Runner.close()` calls it.
  */
 export type LocalHandler = (
   args: Record<string, unknown>,

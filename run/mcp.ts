@@ -9,9 +9,37 @@
  */
 
 import type { Tool, ToolObjectSchema } from "../model/mod.ts";
+import type { InheritEnv } from "./child_env.ts";
 import type { RegisteredTool } from "./registry.ts";
 
-/** An MCP server started as a subprocess and spoken to over stdin/stdout. */
+/**
+ * An MCP server started as a subprocess and spoken to over stdin/stdout
+ * (newline-delimited JSON-RPC).
+ *
+ * The server runs in its own process group with exactly the environment of
+ * the policy in `child_env.ts` (see `childEnv`): the safe set (`HOME`,
+ * `LOGNAME`, `PATH`, `SHELL`, `TERM`, `USER`), the variables networking and
+ * certificate trust need (proxies, `NODE_EXTRA_CA_CERTS`, `SSL_CERT_FILE`,
+ * `DENO_DIR`, `DENO_CERT`, `DENO_TLS_CA_STORE`, npm's settings ...), the
+ * names in `inheritEnv`, and `env` (which wins). When it stops (the runner
+ * closes, a start is given up), the whole group gets SIGTERM, then SIGKILL.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { McpStdioServerConfig } from "@toolfoundation/core/run";
+ *
+ * const config: McpStdioServerConfig = {
+ *   transport: "stdio",
+ *   command: "deno",
+ *   args: ["run", "-A", "npm:@modelcontextprotocol/server-memory@2026.8.31"],
+ *   env: { MEMORY_FILE_PATH: "/tmp/memory.jsonl" },
+ *   inheritEnv: ["GITHUB_TOKEN"],
+ *   maxOutputBytes: 1024 * 1024,
+ * };
+ * assert.equal(config.transport, "stdio");
+ * ```
+ */
 export interface McpStdioServerConfig {
   /** Always `"stdio"`. */
   transport: "stdio";
@@ -19,10 +47,21 @@ export interface McpStdioServerConfig {
   command: string;
   /** Its arguments. */
   args?: string[];
-  /** Extra environment variables (added to the SDK's safe default environment). */
+  /** Environment variables set for the server (they override inherited ones). */
   env?: Record<string, string>;
+  /**
+   * Further variable names the server inherits from this process, beyond the
+   * default policy; `"all"` passes the whole environment (explicit opt-in).
+   */
+  inheritEnv?: InheritEnv;
   /** The working directory. */
   cwd?: string;
+  /**
+   * The largest message the server may send, in bytes (default
+   * `DEFAULT_MAX_OUTPUT_BYTES`, 10 MiB); a larger one fails the calls in
+   * flight with `output_too_large` and is never read into memory whole.
+   */
+  maxOutputBytes?: number;
 }
 
 /** An MCP server reached over Streamable HTTP. */
@@ -33,6 +72,12 @@ export interface McpHttpServerConfig {
   url: string | URL;
   /** Extra request headers (e.g. `Authorization`). */
   headers?: Record<string, string>;
+  /**
+   * The largest message (a JSON body or one SSE event) the server may send, in
+   * bytes (default `DEFAULT_MAX_OUTPUT_BYTES`, 10 MiB); a larger one fails
+   * the calls in flight with `output_too_large`.
+   */
+  maxOutputBytes?: number;
 }
 
 /** How to reach an MCP server. */
@@ -103,6 +148,11 @@ export interface ImportMcpToolsOptions {
   namespace?: string | null;
   /** Cancels the listing. */
   signal?: AbortSignal;
+  /**
+   * Deadline of connecting and listing together, in milliseconds (default:
+   * the runner's `timeoutMs`; `0` or `Infinity` for none).
+   */
+  timeoutMs?: number;
 }
 
 /** The outcome of `Runner.importMcpTools`. */

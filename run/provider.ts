@@ -1,12 +1,29 @@
 /**
  * The interface of external tool providers. Built in: `commandProvider`
  * (a subprocess speaking JSON) and `httpProvider` (JSON over HTTP POST).
+ * Both cap the output they read ({@linkcode DEFAULT_MAX_OUTPUT_BYTES} unless
+ * configured): past the cap a call fails with `OutputTooLargeError` (code
+ * `output_too_large`) and the rest is never read into memory.
  *
  * @module
  */
 
 import type { Tool } from "../model/mod.ts";
 import type { ToolContext } from "./local.ts";
+
+/**
+ * The output cap of the built-in providers unless their `maxOutputBytes` says
+ * otherwise: 10 MiB of stdout or response body.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DEFAULT_MAX_OUTPUT_BYTES } from "@toolfoundation/core/run";
+ *
+ * assert.equal(DEFAULT_MAX_OUTPUT_BYTES, 10 * 1024 * 1024);
+ * ```
+ */
+export const DEFAULT_MAX_OUTPUT_BYTES: number = 10 * 1024 * 1024;
 
 /** One call to a provider. */
 export interface ProviderRequest {
@@ -22,7 +39,8 @@ export interface ProviderRequest {
  * An external tool provider. `call` returns the structured result (a value, a
  * promise, or an async iterable of chunks, as local handlers do) and must
  * honour `ctx.signal`; it reports failures by throwing (a `RunError` passes
- * through unchanged, anything else becomes an `ExecutionError`).
+ * through unchanged, anything else becomes an `ExecutionError`). A provider
+ * reading an unbounded source should cap it (`OutputTooLargeError`).
  *
  * @example A provider of one tool
  * ```ts

@@ -38,7 +38,7 @@ export interface RunResult {
   backend: ToolBackend;
   /** The normalized result value. */
   structured: unknown;
-  /** The raw MCP result (images and resources live here), for MCP tools. */
+  /** The raw MCP result, as the server sent it (content, structuredContent, _meta), for MCP tools. */
   mcpResult?: McpCallResult;
   /** Wall time of the whole run, in milliseconds. */
   durationMs: number;
@@ -50,23 +50,34 @@ export interface RunResult {
 const JSON_START = /^(?:[{["tfn]|-?\d)/;
 
 /**
- * Normalizes an MCP tool result into one value: `structuredContent` when
- * present; otherwise a single text block is parsed as JSON when it is JSON
- * and kept as text when not; several text blocks become a list of strings;
- * no text block gives `undefined` (images and resources stay in the raw
- * result). `isError` is not looked at here: the runner turns it into a
- * `ToolResultError`.
+ * Normalizes an MCP tool result into one value, dropping nothing:
+ *
+ * - `structuredContent`, when present (the raw `content` stays in `mcpResult`);
+ * - when every block is text: a single text block parsed as JSON when it is
+ *   JSON and kept as text when not; several text blocks as a list of strings;
+ * - when any block is not text (`image`, `audio`, `resource_link`,
+ *   `resource`, or a type this version does not know): the content blocks
+ *   themselves, in order, exactly as the server sent them;
+ * - no content at all: `undefined`.
+ *
+ * `isError` is not looked at here: the runner turns it into a `ToolResultError`.
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { normalizeMcpResult } from "@toolfoundation/core/run";
  *
- * console.log(normalizeMcpResult({ content: [{ type: "text", text: '{"sum": 3}' }] })); // { sum: 3 }
- * console.log(normalizeMcpResult({ content: [{ type: "text", text: "hello" }] })); // hello
- * console.log(normalizeMcpResult({
+ * assert.deepEqual(normalizeMcpResult({ content: [{ type: "text", text: '{"sum": 3}' }] }), { sum: 3 });
+ * assert.equal(normalizeMcpResult({ content: [{ type: "text", text: "hello" }] }), "hello");
+ * assert.deepEqual(normalizeMcpResult({
  *   content: [{ type: "text", text: "a" }, { type: "text", text: "b" }],
- * })); // [ "a", "b" ]
- * console.log(normalizeMcpResult({ content: [], structuredContent: { ok: true } })); // { ok: true }
+ * }), ["a", "b"]);
+ * assert.deepEqual(normalizeMcpResult({ content: [], structuredContent: { ok: true } }), { ok: true });
+ * const image = { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" };
+ * assert.deepEqual(
+ *   normalizeMcpResult({ content: [{ type: "text", text: "see" }, image] }),
+ *   [{ type: "text", text: "see" }, image],
+ * );
  * ```
  *
  * @param result The MCP result.
@@ -76,9 +87,11 @@ export function normalizeMcpResult(result: McpCallResult): unknown {
   if (result.structuredContent !== undefined && result.structuredContent !== null) {
     return result.structuredContent;
   }
+  const content = result.content ?? [];
   const texts: string[] = [];
-  for (const block of result.content ?? []) {
-    if (block?.type === "text" && typeof block.text === "string") texts.push(block.text);
+  for (const block of content) {
+    if (block?.type !== "text" || typeof block.text !== "string") return content;
+    texts.push(block.text);
   }
   if (texts.length === 0) return undefined;
   if (texts.length > 1) return texts;

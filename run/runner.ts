@@ -55,6 +55,7 @@ export class Runner {
   readonly #inFlight = new InFlight();
   readonly #pipeline: Pipeline;
   readonly #closeTimeoutMs: number;
+  readonly #timeoutMs: number;
 
   /**
    * Creates the instance.
@@ -66,6 +67,7 @@ export class Runner {
     this.#backends = new Backends(options);
     this.#pipeline = new Pipeline(this.#registry, this.#backends, this.#inFlight, options);
     this.#closeTimeoutMs = options.closeTimeoutMs ?? 5000;
+    this.#timeoutMs = options.timeoutMs ?? 60_000;
   }
 
   /** The registry this runner runs from. */
@@ -175,15 +177,16 @@ export class Runner {
    * ```
    *
    * @param server The configured server name.
-   * @param options Namespace and signal.
+   * @param options Namespace, signal and deadline (connecting and listing together).
    * @returns The imported and skipped tools.
    * @throws {ExecutionError} When the server cannot be reached or listed.
+   * @throws {RunTimeoutError} When the deadline passes (its `phase` is `connect` or `list`).
    */
   async importMcpTools(
     server: string,
     options: ImportMcpToolsOptions = {},
   ): Promise<ImportMcpToolsResult> {
-    return await importMcpTools(this.#registry, this.#backends, server, options);
+    return await importMcpTools(this.#registry, this.#backends, server, options, this.#timeoutMs);
   }
 
   /**

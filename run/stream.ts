@@ -75,6 +75,16 @@ export interface SerializedError {
 
 const SKIP = new Set(["name", "message", "stack", "cause", "code", "toolId", "backend"]);
 
+/** Sets an own property, even for a key like `__proto__` (data from servers may have one). */
+function put(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+}
+
 function plain(value: unknown, depth: number): unknown {
   if (value === null || typeof value !== "object") {
     return typeof value === "function" || typeof value === "symbol" || typeof value === "bigint"
@@ -86,7 +96,7 @@ function plain(value: unknown, depth: number): unknown {
   if (Array.isArray(value)) return value.map((v) => plain(v, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
-    if (v !== undefined) out[key] = plain(v, depth + 1);
+    if (v !== undefined) put(out, key, plain(v, depth + 1));
   }
   return out;
 }
@@ -118,7 +128,7 @@ export function serializeError(error: unknown, depth = 0): SerializedError {
   if (typeof e.toolId === "string") out.toolId = e.toolId;
   if (e.backend !== undefined) out.backend = plain(e.backend, depth) as ToolBackend;
   for (const [key, value] of Object.entries(e)) {
-    if (!SKIP.has(key) && value !== undefined) out[key] = plain(value, depth);
+    if (!SKIP.has(key) && value !== undefined) put(out, key, plain(value, depth));
   }
   if (e.cause !== undefined && depth < 8) out.cause = plain(e.cause, depth);
   return out;

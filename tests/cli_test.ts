@@ -49,8 +49,8 @@ async function flagsFor(manifest: string, target?: string): Promise<string[]> {
   });
   assert.equal(out.code, 0, out.stderr);
   const line = out.stdout.split("\n")[0];
-  assert.match(line, /^deno run .* cli\.ts$/);
-  return line.replace(/^deno run /, "").replace(/ cli\.ts$/, "").split(" ");
+  assert.match(line, /^deno run .* cli\.ts (run|chain) /);
+  return line.replace(/^deno run /, "").replace(/ cli\.ts (run|chain) .*$/, "").split(" ");
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -196,7 +196,8 @@ Deno.test("list, validate, convert and permissions describe the bundled example"
   assert.equal(perms.code, 0, perms.stderr);
   assert.equal(
     perms.stdout.split("\n")[0],
-    "deno run --allow-read=examples/tools.yaml --allow-env=LOG_STREAM,LOG_TOKENS cli.ts",
+    "deno run --allow-read=examples/tools.yaml --allow-env=LOG_STREAM,LOG_TOKENS cli.ts " +
+      "run examples/tools.yaml '<toolId>'",
   );
 });
 
@@ -242,11 +243,13 @@ Deno.test("a missing permission exits 3 with the exact flags, having run nothing
   );
   const manifest = `${dir}/tools.yaml`;
   const flags = await flagsFor(manifest);
-  assert.deepEqual(flags, [
-    `--allow-read=${manifest}`,
-    "--allow-run=sh",
-    "--allow-env=LOG_STREAM,LOG_TOKENS,MARKER",
-  ]);
+  assert.deepEqual(flags.slice(0, 2), [`--allow-read=${manifest}`, "--allow-run=sh"]);
+  assert.equal(flags.length, 3);
+  const env = flags[2].replace("--allow-env=", "").split(",");
+  // The variables the command inherits by default, those the manifest references, nothing else.
+  for (const name of ["LOG_STREAM", "LOG_TOKENS", "MARKER", "PATH", "NODE_EXTRA_CA_CERTS"]) {
+    assert.ok(env.includes(name), name);
+  }
   const marker = `${dir}/ran`;
   const denied = await new Deno.Command(Deno.execPath(), {
     args: [

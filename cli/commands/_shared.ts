@@ -62,11 +62,31 @@ export function requirePermissions(plan: PermissionPlan): void {
   if (missing.length > 0) throw new MissingPermissionError(missing, plan);
 }
 
+/** The option every command that reads a manifest takes. */
+export const MANIFEST_OPTIONS = { "max-manifest-bytes": { type: "string" } } as const;
+
+/** Parses `--max-manifest-bytes` (a positive whole number of bytes). */
+export function parseMaxBytes(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = /^[0-9]{1,16}$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) {
+    throw new UsageError(
+      `--max-manifest-bytes must be a positive whole number of bytes, got ${JSON.stringify(value)}`,
+    );
+  }
+  return n;
+}
+
 /** Reads and checks a manifest, checking read permission first. */
-export function openManifest(path: string | undefined): Promise<Manifest> {
+export function openManifest(
+  path: string | undefined,
+  values: { "max-manifest-bytes"?: string | boolean } = {},
+): Promise<Manifest> {
   if (path === undefined) throw new UsageError("missing <manifest>; see --help");
+  const raw = values["max-manifest-bytes"];
+  const maxBytes = parseMaxBytes(typeof raw === "string" ? raw : undefined);
   requirePermissions({ needs: manifestNeeds(path), workers: false, modules: [] });
-  return loadManifest(path);
+  return loadManifest(path, { maxBytes });
 }
 
 /** Prints an error the way its kind asks and returns the exit code. */
@@ -106,13 +126,18 @@ export function report(io: CliIo, redactor: Redactor | undefined, error: unknown
   return exitCodeOf(error);
 }
 
-/** Parses `--timeout`. */
+/** The largest deadline a timer can hold: 2^31-1 ms (about 24.8 days). */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/** Parses `--timeout`: whole milliseconds from 1 to {@linkcode MAX_TIMEOUT_MS}. */
 export function parseTimeout(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) {
+  const n = /^[0-9]{1,16}$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1 || n > MAX_TIMEOUT_MS) {
     throw new UsageError(
-      `--timeout must be a positive integer of milliseconds, got ${JSON.stringify(value)}`,
+      `--timeout must be whole milliseconds from 1 to ${MAX_TIMEOUT_MS}, got ${
+        JSON.stringify(value)
+      }`,
     );
   }
   return n;

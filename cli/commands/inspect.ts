@@ -5,9 +5,10 @@ import { parseArgs } from "node:util";
 import { defaultRegistry, type FeatureLossWarning, preflight } from "../../adapter/mod.ts";
 import { DefaultValidator, ToolFoundationError } from "../../model/mod.ts";
 import { type CliIo, diagnose, EXIT, printJson } from "../_io.ts";
-import type { Manifest, ResolvedTool } from "../manifest.ts";
-import { formatFlags, planPermissions } from "../permissions.ts";
-import { openManifest, report, UsageError } from "./_shared.ts";
+import { type Manifest, ManifestError, type ResolvedTool } from "../manifest.ts";
+import { commandLines, planPermissions } from "../permissions.ts";
+import { checkChains } from "../_chain_check.ts";
+import { MANIFEST_OPTIONS, openManifest, report, UsageError } from "./_shared.ts";
 
 const TARGETS = ["mcp", "openai", "openai-responses", "anthropic", "gemini"];
 
@@ -20,18 +21,22 @@ function backendLabel(t: ResolvedTool): string {
 }
 
 function oneManifest(argv: string[], options: Record<string, { type: "string" | "boolean" }>) {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options });
-  return { values, positionals };
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { ...options, ...MANIFEST_OPTIONS },
+  });
+  return { values: values as Record<string, string | boolean | undefined>, positionals };
 }
 
 /** `list <manifest>` */
 export async function listCommand(argv: string[], io: CliIo): Promise<number> {
   try {
-    const { positionals } = oneManifest(argv, {});
+    const { values, positionals } = oneManifest(argv, {});
     if (positionals.length > 1) {
       throw new UsageError(`unexpected argument ${JSON.stringify(positionals[1])}`);
     }
-    const manifest = await openManifest(positionals[0]);
+    const manifest = await openManifest(positionals[0], values);
     printJson(io, undefined, {
       tools: manifest.tools.map((t) => ({
         id: t.id,
@@ -88,8 +93,11 @@ export async function validateCommand(argv: string[], io: CliIo): Promise<number
         `--target must be one of ${TARGETS.join(", ")}, got ${JSON.stringify(target)}`,
       );
     }
-    const manifest = await openManifest(positionals[0]);
+    const manifest = await openManifest(positionals[0], values);
     const validator = new DefaultValidator();
+    // Chain steps certain to fail are manifest errors (exit 2), located.
+    const chainIssues = await checkChains(manifest, validator);
+    if (chainIssues.length > 0) throw new ManifestError(chainIssues);
     let failures = 0;
     const tools = withSchemas(manifest, io);
     for (const t of tools) {
@@ -155,7 +163,7 @@ export async function convertCommand(argv: string[], io: CliIo): Promise<number>
         }`,
       );
     }
-    const manifest = await openManifest(positionals[0]);
+    const manifest = await openManifest(positionals[0], values);
     const registry = defaultRegistry();
     const out: unknown[] = [];
     for (const t of withSchemas(manifest, io)) {
@@ -184,29 +192,39 @@ export async function convertCommand(argv: string[], io: CliIo): Promise<number>
 /** `permissions <manifest> [toolId|chain]` */
 export async function permissionsCommand(argv: string[], io: CliIo): Promise<number> {
   try {
-    const { positionals } = oneManifest(argv, {});
-    const [path, target] = positionals;
-    const manifest = await openManifest(path);
+    const { values, positionals } = oneManifest(argv, {});
+    const [path, target, ...extra] = positionals;
+    if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
+    const manifest = await openManifest(path, values);
     let tools: string[] | undefined;
+    let command = ["run", path!, "<toolId>"];
     if (target !== undefined) {
-      if (manifest.tools.some((t) => t.id === target)) tools = [target];
-      else if (manifest.chains[target] !== undefined) {
+      if (manifest.tools.some((t) => t.id === target)) {
+        tools = [target];
+        command = ["run", path!, target];
+      } else if (Object.hasOwn(manifest.chains, target)) {
         tools = [...new Set(manifest.chains[target].steps.map((s) => s.tool))];
+        command = ["chain", path!, target];
       } else {
         throw new UsageError(`${JSON.stringify(target)} is neither a tool nor a chain of ${path}`);
       }
     }
     const plan = planPermissions(manifest, { tools });
-    const flags = formatFlags(plan);
-    const include = plan.modules.map((m) => `--include=${m}`);
-    io.stdout(`deno run ${flags.join(" ")} cli.ts\n`);
-    io.stdout(`deno compile ${[...flags, ...include].join(" ")} cli.ts\n`);
+    const lines = commandLines(plan, { command });
+    io.stdout(`${lines.run}\n`);
+    io.stdout(`${lines.compile}\n`);
+    // One line per permission and reason: `--allow-env=A,B: why`.
+    const grouped = new Map<string, { flag: string; values: string[] }>();
     for (const need of plan.needs) {
-      io.stderr(
-        `  --allow-${need.name}${
-          need.value === undefined ? "" : `=${need.value}`
-        }: ${need.reason}\n`,
-      );
+      const all = need.value === undefined;
+      const key = JSON.stringify([need.name, all, need.reason]);
+      const group = grouped.get(key) ?? { flag: `--allow-${need.name}`, values: [] };
+      if (!all) group.values.push(need.value!);
+      grouped.set(key, group);
+    }
+    for (const [key, { flag, values }] of grouped) {
+      const reason = (JSON.parse(key) as string[])[2];
+      io.stderr(`  ${flag}${values.length === 0 ? "" : `=${values.join(",")}`}: ${reason}\n`);
     }
     return EXIT.ok;
   } catch (error) {

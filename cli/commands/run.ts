@@ -9,10 +9,14 @@ import {
 } from "../../run/mod.ts";
 import { buildRunner } from "../build_runner.ts";
 import type { Runner } from "../../run/mod.ts";
-import { type CliIo, diagnose, EXIT, exitCodeOf, printJson } from "../_io.ts";
+import { type CliIo, diagnose, EXIT, exitCodeOf, jsonText, printJson } from "../_io.ts";
+import { type Manifest, ManifestError } from "../manifest.ts";
 import { planPermissions } from "../permissions.ts";
 import { Redactor } from "../secrets.ts";
+import { DefaultValidator } from "../../model/mod.ts";
+import { checkChains } from "../_chain_check.ts";
 import {
+  MANIFEST_OPTIONS,
   openManifest,
   parseTimeout,
   report,
@@ -75,34 +79,110 @@ function stepJson(s: ChainStepResult): unknown {
     : { index: s.index, toolId: s.toolId, error: serializeError(s.error) };
 }
 
+/** The chain's JSON: every step that ran, and, when it failed, which step and what never ran. */
+function chainJson(name: string, result: ChainResult): unknown {
+  const failed = result.failed;
+  return {
+    chain: name,
+    ok: result.ok,
+    steps: result.steps.map(stepJson),
+    result: result.structured ?? null,
+    ...(failed === undefined ? {} : {
+      failed: { index: failed.index, toolId: failed.toolId, error: serializeError(failed.error) },
+    }),
+    notRun: result.notRun ?? [],
+  };
+}
+
 function resultJson(result: RunResult): unknown {
   return result.structured === undefined ? null : result.structured;
 }
 
+/**
+ * The deadline of a tool's run: `--timeout` when given (it overrides the
+ * manifest), else the step's own `timeoutMs`, else the tool's `timeoutMs`,
+ * else the runner's default (60 s).
+ */
+export function deadlineOf(
+  manifest: Manifest,
+  toolId: string,
+  cli: number | undefined,
+  step?: number,
+): number | undefined {
+  return cli ?? step ?? manifest.tools.find((t) => t.id === toolId)?.entry.timeoutMs;
+}
+
 type Line = ReturnType<typeof progressLine>;
+
+/** The runner's default deadline (60 s), used when neither the CLI nor the manifest sets one. */
+const DEFAULT_DEADLINE_MS = 60_000;
+
+/** How long the CLI waits, after a failed run, for abandoned work and connections to close. */
+const CLOSE_AFTER_FAILURE_MS = 150;
+/** How long a stopped command provider gets between SIGTERM and SIGKILL under the CLI. */
+const CLI_KILL_GRACE_MS = 100;
+
+/** Closes the runner; after a failure, waits no longer than CLOSE_AFTER_FAILURE_MS. */
+async function closeRunner(runner: Runner, failed: boolean): Promise<void> {
+  if (!failed) return await runner.close();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    runner.close().catch(() => {}),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_AFTER_FAILURE_MS))),
+  ]);
+  clearTimeout(timer);
+}
+
+function warnShortSecrets(io: CliIo, redactor: Redactor, events: boolean): void {
+  for (const s of redactor.tooShort) {
+    const message = `the value of ${
+      s.variable === undefined ? "a secret" : `\${env:${s.variable}}`
+    } has ${s.length} characters; values shorter than 6 are not scrubbed from output`;
+    if (events) io.stderr(`${JSON.stringify({ kind: "warning", data: { message } })}\n`);
+    else diagnose(io, redactor, "warning", message);
+  }
+}
 
 /**
  * Builds the runner for `ids`, runs `work` with Ctrl-C wired to its signal,
  * reports any error, and always clears the progress line and closes the runner.
+ * A run that failed (a timeout, Ctrl-C) does not wait for abandoned work: the
+ * CLI exits right after the error is printed.
  */
 async function execute(
   io: CliIo,
   redactor: Redactor,
   events: boolean,
-  manifest: Awaited<ReturnType<typeof openManifest>>,
+  manifest: Manifest,
   ids: string[],
+  deadlineMs: number,
   work: (runner: Runner, signal: AbortSignal, line: Line) => Promise<number>,
 ): Promise<number> {
-  const runner = await buildRunner(manifest, { tools: ids, redactor });
+  // Listing a server's tools (for tools whose schemas come from it) is part of
+  // the run: it shares the run's deadline.
+  const runner = await withInterrupt((signal) =>
+    buildRunner(manifest, {
+      tools: ids,
+      redactor,
+      signal,
+      killGraceMs: CLI_KILL_GRACE_MS,
+      importTimeoutMs: deadlineMs,
+      runner: { closeTimeoutMs: CLOSE_AFTER_FAILURE_MS },
+    })
+  );
+  warnShortSecrets(io, redactor, events);
   const line = progressLine(io, events);
+  let code: number = EXIT.failure;
   try {
-    return await withInterrupt((signal) => work(runner, signal, line));
+    code = await withInterrupt((signal) => work(runner, signal, line));
+    return code;
   } catch (error) {
     line.clear();
-    return report(io, redactor, error);
+    code = report(io, redactor, error);
+    return code;
   } finally {
     line.clear();
-    await runner.close();
+    await closeRunner(runner, code !== EXIT.ok);
   }
 }
 
@@ -118,13 +198,14 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
         "args-file": { type: "string" },
         timeout: { type: "string" },
         events: { type: "boolean" },
+        ...MANIFEST_OPTIONS,
       },
     });
     const [path, id, ...extra] = positionals;
     if (id === undefined) throw new UsageError("usage: run <manifest> <toolId>; see run --help");
     if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
-    const timeoutMs = parseTimeout(values.timeout);
-    const manifest = await openManifest(path);
+    const cliTimeout = parseTimeout(values.timeout);
+    const manifest = await openManifest(path, values);
     if (!manifest.tools.some((t) => t.id === id)) {
       throw new UsageError(
         `unknown tool ${JSON.stringify(id)}; tools: ${
@@ -132,27 +213,38 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
         }`,
       );
     }
+    const deadlineMs = deadlineOf(manifest, id, cliTimeout) ?? DEFAULT_DEADLINE_MS;
     const extraReads = values["args-file"] === undefined ? [] : [values["args-file"]];
     requirePermissions(planPermissions(manifest, { tools: [id], extraReads }));
     const args = await readArguments(io, values);
+    const started = performance.now();
     return await execute(
       io,
       redactor,
       values.events === true,
       manifest,
       [id],
+      deadlineMs,
       async (runner, signal, line) => {
+        // What is left of the deadline after connecting and listing (when the
+        // tool's schemas came from its server).
+        const listed = manifest.tools.some((t) => t.id === id && t.schemaFromServer);
+        const timeoutMs = listed
+          ? Math.max(1, Math.round(deadlineMs - (performance.now() - started)))
+          : deadlineMs;
         if (values.events) {
           let exit: number = EXIT.ok;
           for await (const event of runner.runStream(id, args, { signal, timeoutMs })) {
             const data = event.kind === "done"
               ? { structured: resultJson(event.data) }
               : event.data;
-            io.stderr(
-              redactor.redact(JSON.stringify({ kind: event.kind, toolId: event.toolId, data })) +
-                "\n",
-            );
-            if (event.kind === "done") printJson(io, redactor, resultJson(event.data));
+            const text = jsonText({ kind: event.kind, toolId: event.toolId, data }, redactor, {
+              toolId: id,
+            });
+            io.stderr(`${text}\n`);
+            if (event.kind === "done") {
+              printJson(io, redactor, resultJson(event.data), { toolId: id });
+            }
             // With --events, stderr stays pure JSON Lines: the error event says it all.
             if (event.kind === "error") exit = exitCodeOf(event.error);
           }
@@ -165,7 +257,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
         });
         line.clear();
         for (const w of result.warnings ?? []) diagnose(io, redactor, "warning", w.message);
-        printJson(io, redactor, resultJson(result));
+        printJson(io, redactor, resultJson(result), { toolId: id });
         return EXIT.ok;
       },
     );
@@ -181,30 +273,34 @@ export async function chainCommand(argv: string[], io: CliIo): Promise<number> {
     const { values, positionals } = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { timeout: { type: "string" }, events: { type: "boolean" } },
+      options: { timeout: { type: "string" }, events: { type: "boolean" }, ...MANIFEST_OPTIONS },
     });
     const [path, name, ...extra] = positionals;
     if (name === undefined) {
       throw new UsageError("usage: chain <manifest> <chain>; see chain --help");
     }
     if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
-    const timeoutMs = parseTimeout(values.timeout);
-    const manifest = await openManifest(path);
-    const chain = manifest.chains[name];
-    if (chain === undefined) {
+    const cliTimeout = parseTimeout(values.timeout);
+    const manifest = await openManifest(path, values);
+    if (!Object.hasOwn(manifest.chains, name)) {
+      const names = Object.keys(manifest.chains).sort();
       throw new UsageError(
-        `unknown chain ${JSON.stringify(name)}; chains: ${
-          Object.keys(manifest.chains).sort().join(", ") || "none"
+        `no chain named ${JSON.stringify(name)} in ${path}; chains: ${
+          names.length > 0 ? names.join(", ") : "none defined"
         }`,
       );
     }
+    const chain = manifest.chains[name];
     const ids = [...new Set(chain.steps.map((s) => s.tool))];
     requirePermissions(planPermissions(manifest, { tools: ids }));
+    // Nothing runs when a step is certain to fail.
+    const issues = await checkChains(manifest, new DefaultValidator(), name);
+    if (issues.length > 0) throw new ManifestError(issues);
     const steps = chain.steps.map((s) => ({
       toolId: s.tool,
       args: s.args ?? {},
       usePrevious: s.usePrevious ?? false,
-      timeoutMs: s.timeoutMs,
+      timeoutMs: deadlineOf(manifest, s.tool, cliTimeout, s.timeoutMs),
     }));
     return await execute(
       io,
@@ -212,29 +308,26 @@ export async function chainCommand(argv: string[], io: CliIo): Promise<number> {
       values.events === true,
       manifest,
       ids,
+      Math.max(...steps.map((s) => s.timeoutMs ?? DEFAULT_DEADLINE_MS)),
       async (runner, signal) => {
         let result: ChainResult;
         if (!values.events) {
-          result = await runner.runChain(steps, { signal, timeoutMs });
+          result = await runner.runChain(steps, { signal });
         } else {
           let final: ChainResult | undefined;
-          for await (const event of runner.runChainStream(steps, { signal, timeoutMs })) {
+          for await (const event of runner.runChainStream(steps, { signal })) {
             let data: unknown = event.data;
             if (event.kind === "step_finished") data = stepJson(event.data);
             if (event.kind === "done") data = { ok: true, result: event.data.structured ?? null };
+            if (event.kind === "error") data = { ...event.data, notRun: event.chain.notRun };
             const line = { kind: event.kind, index: event.index, toolId: event.toolId, data };
-            io.stderr(redactor.redact(JSON.stringify(line)) + "\n");
+            io.stderr(`${jsonText(line, redactor, { toolId: event.toolId })}\n`);
             if (event.kind === "done") final = event.data;
             if (event.kind === "error") final = event.chain;
           }
           result = final!;
         }
-        printJson(io, redactor, {
-          chain: name,
-          ok: result.ok,
-          steps: result.steps.map(stepJson),
-          result: result.structured ?? null,
-        });
+        printJson(io, redactor, chainJson(name, result));
         if (result.ok) return EXIT.ok;
         return values.events
           ? exitCodeOf(result.failed!.error)

@@ -110,3 +110,30 @@ Deno.test("MCP tools may take their schema from the server", async () => {
   assert.equal(m.tools[0].schemaFromServer, true);
   assert.equal(m.tools[0].id, "s:echo");
 });
+
+Deno.test("manifest records have no prototype: inherited names are never entries", async () => {
+  const m = await parseManifest(
+    "version: 1\nproviders:\n  constructor: { command: sh, inheritEnv: [A_B] }\nchains:\n  __proto__:\n    steps: [{ tool: t }]\ntools:\n  - { name: t, provider: constructor, inputSchema: { type: object } }\n",
+    { path: "m.yaml" },
+  );
+  assert.equal(Object.getPrototypeOf(m.chains), null);
+  assert.equal(m.chains.toString, undefined);
+  assert.deepEqual(Object.keys(m.chains), ["__proto__"]);
+  assert.equal(m.chains["__proto__"].steps[0].tool, "t");
+  assert.deepEqual(m.providers["constructor"].inheritEnv, ["A_B"]);
+  assert.equal(m.servers.hasOwnProperty, undefined);
+  assert.deepEqual(m.locate?.("/chains/__proto__/steps/0/tool"), { line: 6, column: 21 });
+});
+
+Deno.test("inheritEnv is a list of variable names or `all`", async () => {
+  const out = await issues(
+    "version: 1\nproviders:\n  a: { command: sh, inheritEnv: everything }\n  b: { command: sh, inheritEnv: [1-bad] }\n",
+  );
+  assert.equal(out.length, 2);
+  assert.match(out[0], /^3:\d+ \/providers\/a\/inheritEnv /);
+  assert.match(out[1], /^4:\d+ \/providers\/b\/inheritEnv/);
+  const m = await parseManifest("version: 1\nservers:\n  s: { command: deno, inheritEnv: all }\n", {
+    path: "m.yaml",
+  });
+  assert.equal(m.servers.s.inheritEnv, "all");
+});

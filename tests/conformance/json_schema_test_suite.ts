@@ -152,11 +152,51 @@ async function runDialect(root: string, name: keyof typeof DIALECTS): Promise<nu
   return unexpected;
 }
 
+/**
+ * Informative: the optional regular-expression files (ECMA-262 semantics of
+ * `pattern` and `format: regex`, non-BMP patterns), with format assertion on.
+ * Printed, never counted in the result.
+ */
+async function optionalRegex(root: string, name: keyof typeof DIALECTS): Promise<void> {
+  const validator = new DefaultValidator({ formatAssertion: true, cacheSize: 10_000 });
+  for (const file of ["ecmascript-regex.json", "non-bmp-regex.json"]) {
+    let groups: Group[];
+    try {
+      groups = await readJson(`${root}/tests/${name}/optional/${file}`) as Group[];
+    } catch {
+      continue;
+    }
+    let passed = 0, total = 0;
+    const failures: string[] = [];
+    for (const group of groups) {
+      let compiled: Awaited<ReturnType<DefaultValidator["compile"]>> | undefined;
+      let why = "";
+      try {
+        compiled = await validator.compile(withDialect(group.schema, DIALECTS[name].uri));
+      } catch (error) {
+        why = ` (${(error as Error).message})`;
+      }
+      for (const test of group.tests) {
+        total++;
+        let ok = false;
+        try {
+          ok = compiled !== undefined && compiled.check(test.data).valid === test.valid;
+        } catch { /* counted as a failure */ }
+        if (ok) passed++;
+        else failures.push(`${group.description} | ${test.description}${why}`);
+      }
+    }
+    console.log(`${name}/optional/${file}: ${passed}/${total} (informative)`);
+    for (const failure of failures) console.log(`  informative failure: ${failure}`);
+  }
+}
+
 const root = Deno.args[0] ?? Deno.env.get("JSON_SCHEMA_TEST_SUITE") ??
   new URL("../../../shared/json-schema-test-suite", import.meta.url).pathname;
 let unexpected = 0;
 for (const name of Object.keys(DIALECTS) as (keyof typeof DIALECTS)[]) {
   unexpected += await runDialect(root, name);
+  await optionalRegex(root, name);
 }
 console.log(unexpected === 0 ? "conformance: ok" : `conformance: ${unexpected} unexpected results`);
 Deno.exit(unexpected === 0 ? 0 : 1);

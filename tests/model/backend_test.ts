@@ -44,3 +44,21 @@ Deno.test("validateBackend requires the field that matches the kind", () => {
     });
   }
 });
+
+Deno.test("validateBackend reads only own fields: inherited names and inherited bindings are refused", () => {
+  const inherited = Object.create({ mcp: { serverName: "from-the-prototype" } });
+  inherited.kind = "mcp";
+  const cases: [unknown, RegExp][] = [
+    [inherited, /kind `mcp` requires an `mcp` object/],
+    [{ kind: "constructor" }, /unknown kind "constructor"/],
+    [{ kind: "toString", toString: { name: "x" } }, /unknown kind "toString"/],
+    [JSON.parse('{"kind":"__proto__","__proto__":{"name":"x"}}'), /unknown kind "__proto__"/],
+  ];
+  for (const [value, pattern] of cases) {
+    assert.throws(() => validateBackend(value), (e) => {
+      assert.ok(e instanceof InvalidBackendError);
+      assert.match((e as Error).message, pattern);
+      return true;
+    });
+  }
+});

@@ -7,6 +7,7 @@ import {
   toMCPJSON,
   type Tool,
 } from "../../model/mod.ts";
+import { foreignPrototypes, withoutProtoAccessor, withProtoAccessor } from "../adapter/_proto.ts";
 
 const full: Tool = {
   name: "read",
@@ -63,4 +64,49 @@ Deno.test("fromJSON rejects a parsed tool that breaks the rules", () => {
 
 Deno.test("toJSON is deterministic for the same input", () => {
   assert.equal(toJSON(full), toJSON(structuredClone(full)));
+});
+
+// `__proto__` keys (issue 10): JSON text makes them own keys; no function may
+// turn one into a prototype assignment on engines where `__proto__` is an
+// accessor (Node, Bun, browsers; Deno with --unstable-unsafe-proto).
+const PROTO_TEXT = JSON.stringify({
+  name: "proto",
+  inputSchema: { type: "object", properties: { x: { type: "string" } }, required: ["x"] },
+  namespace: "ns",
+}).replace(
+  '"properties":{',
+  '"properties":{"__proto__":{"type":"string","default":{"__proto__":{"polluted":true}}},',
+).replace('"required":["x"]', '"required":["__proto__","x"]').replace(
+  '"namespace"',
+  '"__proto__":{"top":1},"namespace"',
+);
+
+Deno.test("toJSON, fromJSON, toMCPJSON and fromMCPJSON keep __proto__ keys as data at every level", () => {
+  const run = () => {
+    const full = fromJSON(PROTO_TEXT);
+    const mcp = fromMCPJSON(PROTO_TEXT);
+    return {
+      full,
+      mcp,
+      fullText: toJSON(full),
+      mcpText: toMCPJSON(full),
+      mcpOfMcp: toMCPJSON(mcp),
+    };
+  };
+  const hostile = withProtoAccessor(run);
+  assert.deepEqual(
+    JSON.stringify(hostile),
+    JSON.stringify(withoutProtoAccessor(run)),
+    "the same result with and without the accessor",
+  );
+  assert.equal(hostile.fullText, PROTO_TEXT);
+  assert.equal(hostile.mcpText, PROTO_TEXT.replace(',"namespace":"ns"', ""));
+  assert.equal(hostile.mcpOfMcp, hostile.mcpText);
+  for (const tool of [hostile.full, hostile.mcp]) {
+    assert.ok(Object.hasOwn(tool, "__proto__"), "the top-level field stays a field");
+    assert.ok(Object.hasOwn(tool.inputSchema.properties!, "__proto__"));
+    assert.deepEqual(tool.inputSchema.required, ["__proto__", "x"]);
+    assert.deepEqual(foreignPrototypes(tool), []);
+  }
+  assert.equal(Object.hasOwn(hostile.mcp, "namespace"), false);
 });

@@ -105,3 +105,29 @@ export async function isAlive(pid: number): Promise<boolean> {
   const stat = (await ps(["-o", "stat=", "-p", String(pid)])).trim();
   return stat !== "" && !stat.startsWith("Z");
 }
+
+/** The fault-test MCP server (tests/fixtures/run/mcp_fake_server.ts), in the given modes. */
+export function fakeServer(
+  modes = "normal",
+  extra: Partial<McpStdioServerConfig> = {},
+  options: string[] = [],
+): McpStdioServerConfig {
+  const script = new URL("../fixtures/run/mcp_fake_server.ts", import.meta.url).pathname;
+  return {
+    transport: "stdio",
+    command: Deno.execPath(),
+    args: ["run", "-A", "--no-config", script, modes, ...options],
+    ...extra,
+  };
+}
+
+/** Waits until none of the processes is alive (per `ps`), or `ms` passed; the ones still alive. */
+export async function waitGone(pids: number[], ms: number): Promise<number[]> {
+  const until = performance.now() + ms;
+  while (true) {
+    const alive: number[] = [];
+    for (const pid of pids) if (await isAlive(pid)) alive.push(pid);
+    if (alive.length === 0 || performance.now() > until) return alive;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -66,6 +66,23 @@ Deno.test("runChain stops at the first failure and returns every step so far wit
   assert.deepEqual(chain.steps[0].result?.structured, { value: 1 });
   assert.deepEqual(chain.structured, { value: 1 });
   assert.equal(seen.length, 1, "the step after the failure never ran");
+  assert.deepEqual(chain.notRun, [{ index: 2, toolId: "double" }]);
+});
+
+Deno.test("runChain reports no steps not run when it succeeds, and every later step when the first fails", async () => {
+  const { runner } = chainRunner();
+  const ok = await runner.runChain([{ toolId: "start" }, { toolId: "double", usePrevious: true }]);
+  assert.deepEqual(ok.notRun, []);
+  const failed = await runner.runChain([
+    { toolId: "fail" },
+    { toolId: "start" },
+    { toolId: "double", usePrevious: true },
+  ]);
+  assert.equal(failed.failed?.index, 0);
+  assert.equal(failed.failed?.toolId, "fail");
+  assert.match(String(failed.failed?.error?.message), /step broke/);
+  assert.deepEqual(failed.steps.length, 1);
+  assert.deepEqual(failed.notRun, [{ index: 1, toolId: "start" }, { index: 2, toolId: "double" }]);
 });
 
 Deno.test("runChain applies per-step deadlines, a step's own overriding the chain's", async () => {
@@ -120,6 +137,7 @@ Deno.test("runChainStream ends with one error event carrying the chain so far", 
     assert.equal(last.index, 1);
     assert.equal(last.data.code, "execution");
     assert.equal(last.chain.steps.length, 2);
+    assert.deepEqual(last.chain.notRun, []);
   }
   assert.equal(events.filter((e) => e.kind === "done" || e.kind === "error").length, 1);
 });

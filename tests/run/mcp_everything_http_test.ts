@@ -64,6 +64,40 @@ Deno.test("mcp backend over Streamable HTTP against server-everything", async (t
       },
     );
 
+    await t.step(
+      "a message over maxOutputBytes is output_too_large; the session keeps working",
+      async () => {
+        const capped = new Runner({
+          registry: runner.registry,
+          mcpServers: { web: { transport: "http", url: server.url, maxOutputBytes: 4000 } },
+        });
+        try {
+          const error = await capped.run("ev:echo", { message: "y".repeat(5000) }).catch((e) => e);
+          assert.equal(error.code, "output_too_large", String(error));
+          assert.equal(error.toolId, "ev:echo");
+          assert.equal(error.limitBytes, 4000);
+          assert.equal(
+            (await capped.run("ev:echo", { message: "small" })).structured,
+            "Echo: small",
+          );
+        } finally {
+          await capped.close();
+        }
+        const tiny = new Runner({
+          registry: runner.registry,
+          mcpServers: { web: { transport: "http", url: server.url, maxOutputBytes: 500 } },
+        });
+        try {
+          const started = performance.now();
+          const error = await tiny.run("ev:echo", { message: "x" }).catch((e) => e);
+          assert.equal(error.code, "output_too_large", "the initialize result is over the cap");
+          assert.ok(performance.now() - started < 5000);
+        } finally {
+          await tiny.close();
+        }
+      },
+    );
+
     await t.step("a server killed mid-call gives an execution error, not a hang", async () => {
       const started = performance.now();
       const error = await runner.run("ev:trigger-long-running-operation", {

@@ -111,10 +111,15 @@ Deno.test("mcp backend over stdio against server-everything", async (t) => {
       assert.equal(error.code, "tool_error");
     });
 
-    await t.step("images stay in the raw result", async () => {
+    await t.step("images stay in the raw result and in the structured value", async () => {
       const result = await runner.run("everything:get-tiny-image", {});
       const kinds = result.mcpResult!.content.map((c) => c.type);
       assert.ok(kinds.includes("image"));
+      const blocks = result.structured as { type: string; data?: string; mimeType?: string }[];
+      assert.deepEqual(blocks.map((b) => b.type), kinds, "every block, in order");
+      const image = blocks.find((b) => b.type === "image")!;
+      assert.equal(image.mimeType, "image/png");
+      assert.ok((image.data ?? "").length > 0);
     });
 
     await t.step("progress notifications become progress events before done", async () => {

@@ -63,3 +63,27 @@ Deno.test("registry remove and has reflect registration", () => {
   assert.ok(!registry.remove("math:add"));
   assert.equal(registry.get("math:add"), undefined);
 });
+
+const PROTO_NAMES = ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"];
+
+Deno.test("registry lookups of names like __proto__ or toString are not found until registered, then ordinary", () => {
+  const registry = new ToolRegistry();
+  for (const name of PROTO_NAMES) {
+    assert.equal(registry.get(name), undefined, name);
+    assert.equal(registry.has(name), false, name);
+    assert.equal(registry.remove(name), false, name);
+  }
+  for (const name of PROTO_NAMES) {
+    registry.add({ name, inputSchema: { type: "object" } }, localBackend(name));
+    registry.add({ name, namespace: "constructor", inputSchema: { type: "object" } }, [
+      mcpBackend(name),
+    ]);
+  }
+  for (const name of PROTO_NAMES) {
+    assert.equal(registry.get(name)?.tool.name, name);
+    assert.deepEqual(registry.get(`constructor:${name}`)?.backends, [mcpBackend(name)]);
+  }
+  assert.equal(registry.size, PROTO_NAMES.length * 2);
+  assert.equal(registry.remove("__proto__"), true);
+  assert.equal(registry.get("__proto__"), undefined);
+});

@@ -23,19 +23,34 @@ Deno.test("normalizeMcpResult parses one JSON text block and keeps other text as
 Deno.test("normalizeMcpResult turns several text blocks into a list of strings", () => {
   assert.deepEqual(
     normalizeMcpResult({
-      content: [
-        { type: "text", text: "1" },
-        { type: "image", data: "AAAA", mimeType: "image/png" },
-        { type: "text", text: "b" },
-      ],
+      content: [{ type: "text", text: "1" }, { type: "text", text: "b" }],
     }),
     ["1", "b"],
   );
 });
 
-Deno.test("normalizeMcpResult gives undefined when there is no text (images stay in the raw result)", () => {
-  assert.equal(
-    normalizeMcpResult({ content: [{ type: "image", data: "AAAA", mimeType: "image/png" }] }),
-    undefined,
-  );
+Deno.test("normalizeMcpResult keeps every block, in order, when any block is not text", () => {
+  const content = [
+    { type: "text", text: "1" },
+    { type: "image", data: "AAAA", mimeType: "image/png" },
+    { type: "audio", data: "UklGRg==", mimeType: "audio/wav" },
+    { type: "resource_link", uri: "file:///a.txt", name: "a.txt" },
+    { type: "resource", resource: { uri: "file:///b.txt", text: "bee" } },
+    { type: "text", text: "b" },
+  ];
+  assert.deepEqual(normalizeMcpResult({ content: structuredClone(content) }), content);
+  const image = [{ type: "image", data: "AAAA", mimeType: "image/png" }];
+  assert.deepEqual(normalizeMcpResult({ content: image }), image);
+});
+
+Deno.test("normalizeMcpResult gives undefined only when there is no content at all", () => {
+  assert.equal(normalizeMcpResult({ content: [] }), undefined);
+});
+
+Deno.test("normalizeMcpResult keeps structuredContent as the value, with non-text content in the raw result", () => {
+  const raw = {
+    content: [{ type: "image", data: "AAAA", mimeType: "image/png" }],
+    structuredContent: { n: 1 },
+  };
+  assert.deepEqual(normalizeMcpResult(raw), { n: 1 });
 });

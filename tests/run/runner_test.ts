@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import {
   localBackend,
+  mcpBackend,
   providerBackend,
   SchemaValidationError,
   type SchemaValidator,
@@ -9,6 +10,7 @@ import {
 import {
   ExecutionError,
   InputValidationError,
+  type LocalHandler,
   NoBackendError,
   OutputValidationError,
   PermissionDeniedError,
@@ -17,6 +19,7 @@ import {
   type RunError,
   Runner,
   RunTimeoutError,
+  serializeError,
   ToolIdError,
   ToolNotFoundError,
   ToolResultError,
@@ -333,4 +336,58 @@ Deno.test("run defaults missing arguments to an empty object and never mutates t
   });
   await runner.run("t");
   assert.deepEqual(seen[0], {});
+});
+
+Deno.test("tools, handlers, providers and MCP servers named like __proto__ or toString are not found until registered", async () => {
+  const names = ["__proto__", "constructor", "toString", "hasOwnProperty"];
+  const runner = new Runner();
+  try {
+    for (const name of names) {
+      assert.equal((await runner.run(name, {}).catch((e) => e)).code, "tool_not_found");
+      runner.registry.add({ name: `via_${name}`, inputSchema: { type: "object" } }, [
+        localBackend(name),
+        providerBackend(name, name),
+        mcpBackend(name),
+      ]);
+      const error = await runner.run(`via_${name}`, {}).catch((e) => e);
+      assert.equal(error.code, "no_backend", name);
+      const listing = await runner.importMcpTools(name).catch((e) => e);
+      assert.match(listing.message, /no MCP server named/);
+    }
+    // Registered under those names, they work like any other.
+    const handlers: Record<string, LocalHandler> = {};
+    for (const name of names) {
+      Object.defineProperty(handlers, name, { value: () => `handler ${name}`, enumerable: true });
+    }
+    const named = new Runner({
+      handlers,
+      providers: names.map((name) => ({ id: name, call: () => `provider ${name}` })),
+    });
+    for (const name of names) {
+      named.registry.add(
+        { name: `h_${name}`, inputSchema: { type: "object" } },
+        localBackend(name),
+      );
+      named.registry.add(
+        { name: `p_${name}`, inputSchema: { type: "object" } },
+        providerBackend(name, "x"),
+      );
+      assert.equal((await named.run(`h_${name}`, {})).structured, `handler ${name}`);
+      assert.equal((await named.run(`p_${name}`, {})).structured, `provider ${name}`);
+      named.addLocalTool({ name, inputSchema: { type: "object" } }, () => `tool ${name}`);
+      assert.equal((await named.run(name, {})).structured, `tool ${name}`);
+    }
+    await named.close();
+  } finally {
+    await runner.close();
+  }
+});
+
+Deno.test("serializeError keeps a __proto__ key in data as an ordinary key", () => {
+  const content = JSON.parse('[{"type":"text","text":"x","__proto__":{"polluted":true}}]');
+  const data = serializeError(new ToolResultError(content, { toolId: "t" }));
+  const block = (data.content as Record<string, unknown>[])[0];
+  assert.ok(Object.hasOwn(block, "__proto__"));
+  assert.equal((block as { polluted?: unknown }).polluted, undefined);
+  assert.deepEqual(JSON.parse(JSON.stringify(data)).content[0].__proto__, { polluted: true });
 });

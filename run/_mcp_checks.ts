@@ -1,0 +1,202 @@
+// Private: what the MCP client checks itself instead of the SDK's zod schemas
+// (whose failures are raw dumps): the shape of tools/list and tools/call
+// results, the timeout error that names the phase, and the reading of a
+// failed server's stderr (a missing certificate or variable is named).
+
+import { RunTimeoutError } from "./cancellation_errors.ts";
+import type { RunErrorOptions } from "./errors.ts";
+import { ExecutionError } from "./execution_errors.ts";
+import type { McpListedTool } from "./mcp.ts";
+import type { McpCallResult } from "./result.ts";
+
+/** A result "schema" for the SDK's `request` that accepts anything: we check it ourselves. */
+export const ANY_RESULT = {
+  safeParse: (data: unknown) => ({ success: true as const, data }),
+} as never;
+
+/** The phases of an MCP run, each under the run's one deadline. */
+export type McpPhase = "connect" | "list" | "call";
+
+const PHASE_TEXT: Record<McpPhase, string> = {
+  connect: "while starting and initializing MCP server",
+  list: "while listing the tools of MCP server",
+  call: "while calling the tool on MCP server",
+};
+
+/** A run's deadline passed during one phase of talking to an MCP server. */
+export class McpTimeoutError extends RunTimeoutError {
+  /** The phase the deadline passed in: `connect`, `list` or `call`. */
+  readonly phase: McpPhase;
+  /** The server name. */
+  readonly server: string;
+
+  constructor(
+    timeoutMs: number,
+    phase: McpPhase,
+    server: string,
+    options: RunErrorOptions & { hint?: string },
+  ) {
+    super(timeoutMs, options);
+    this.name = "RunTimeoutError"; // the public class; this one only adds phase and server
+    this.phase = phase;
+    this.server = server;
+    const who = options.toolId === undefined
+      ? "listing tools"
+      : `tool ${JSON.stringify(options.toolId)}`;
+    this.message = `${who} timed out after ${timeoutMs} ms ${PHASE_TEXT[phase]} ${
+      JSON.stringify(server)
+    } (phase: ${phase})${options.hint ? `; ${options.hint}` : ""}`;
+  }
+}
+
+function kind(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `${typeof value} ${JSON.stringify(value)}`;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function objectSchemaProblem(field: string, value: unknown): string | undefined {
+  if (!isObject(value)) return `${field} must be a JSON Schema object (got ${kind(value)})`;
+  if (value.type !== "object") {
+    return `${field}.type must be "object" (got ${
+      value.type === undefined ? "none" : JSON.stringify(value.type)
+    })`;
+  }
+  return undefined;
+}
+
+function toolProblems(tool: unknown): string[] {
+  if (!isObject(tool)) return [`must be an object (got ${kind(tool)})`];
+  const problems: string[] = [];
+  if (typeof tool.name !== "string" || tool.name === "") {
+    problems.push(`name must be a non-empty string (got ${kind(tool.name)})`);
+  }
+  const input = objectSchemaProblem("inputSchema", tool.inputSchema);
+  if (input !== undefined) problems.push(input);
+  if (tool.outputSchema !== undefined) {
+    const output = objectSchemaProblem("outputSchema", tool.outputSchema);
+    if (output !== undefined) problems.push(output);
+  }
+  for (const field of ["title", "description"]) {
+    if (tool[field] !== undefined && typeof tool[field] !== "string") {
+      problems.push(`${field} must be a string (got ${kind(tool[field])})`);
+    }
+  }
+  if (tool.annotations !== undefined && !isObject(tool.annotations)) {
+    problems.push(`annotations must be an object (got ${kind(tool.annotations)})`);
+  }
+  return problems;
+}
+
+/** Checks one tools/list page; throws an `ExecutionError` naming the server and every problem. */
+export function checkToolList(
+  server: string,
+  result: unknown,
+): { tools: McpListedTool[]; nextCursor?: string } {
+  const problems: string[] = [];
+  if (!isObject(result)) {
+    problems.push(`the result must be an object (got ${kind(result)})`);
+  } else if (!Array.isArray(result.tools)) {
+    problems.push(`tools must be an array (got ${kind(result.tools)})`);
+  } else {
+    result.tools.forEach((tool: unknown, index: number) => {
+      const name = isObject(tool) && typeof tool.name === "string"
+        ? ` (${JSON.stringify(tool.name)})`
+        : "";
+      for (const problem of toolProblems(tool)) problems.push(`tools[${index}]${name}: ${problem}`);
+    });
+    if (result.nextCursor !== undefined && typeof result.nextCursor !== "string") {
+      problems.push(`nextCursor must be a string (got ${kind(result.nextCursor)})`);
+    }
+  }
+  if (problems.length > 0) {
+    const shown = problems.slice(0, 5).join("; ");
+    const more = problems.length > 5 ? ` (and ${problems.length - 5} more)` : "";
+    throw new ExecutionError(
+      `MCP server ${
+        JSON.stringify(server)
+      } sent a tools/list result that breaks the MCP schema: ${shown}${more}`,
+      { details: { server, problems } },
+    );
+  }
+  return result as { tools: McpListedTool[]; nextCursor?: string };
+}
+
+/** Checks a tools/call result; throws an `ExecutionError` naming the server and the problem. */
+export function checkCallResult(server: string, tool: string, result: unknown): McpCallResult {
+  let problem: string | undefined;
+  if (!isObject(result)) {
+    problem = `the result must be an object (got ${kind(result)})`;
+  } else if (result.content !== undefined && !Array.isArray(result.content)) {
+    problem = `content must be an array (got ${kind(result.content)})`;
+  } else if (Array.isArray(result.content)) {
+    const index = result.content.findIndex((b) => !isObject(b) || typeof b.type !== "string");
+    if (index >= 0) problem = `content[${index}] must be an object with a string type`;
+  }
+  if (problem === undefined && isObject(result)) {
+    if (result.structuredContent !== undefined && !isObject(result.structuredContent)) {
+      problem = `structuredContent must be an object (got ${kind(result.structuredContent)})`;
+    } else if (result.isError !== undefined && typeof result.isError !== "boolean") {
+      problem = `isError must be a boolean (got ${kind(result.isError)})`;
+    }
+  }
+  if (problem !== undefined) {
+    throw new ExecutionError(
+      `MCP server ${JSON.stringify(server)} sent a tools/call result for ${
+        JSON.stringify(tool)
+      } that breaks the MCP schema: ${problem}`,
+      { details: { server, problem } },
+    );
+  }
+  const checked = result as McpCallResult;
+  if (checked.content === undefined) checked.content = [];
+  return checked;
+}
+
+const CERTIFICATE =
+  /UnknownIssuer|invalid peer certificate|unable to (?:get local issuer|verify the first) certificate|self[- ]signed certificate|certificate verify failed|certificate has expired|UNABLE_TO_(?:VERIFY_LEAF_SIGNATURE|GET_ISSUER_CERT)|SELF_SIGNED_CERT_IN_CHAIN|CERT_HAS_EXPIRED|CERTIFICATE_VERIFY_FAILED/i;
+
+const VARIABLE = [
+  /Requires env access to "([^"]+)"/,
+  /(?:environment variable|env(?:ironment)? var(?:iable)?)\s*[:"'`]?\s*([A-Z][A-Z0-9_]+)["'`]?\s*(?:is\s+)?(?:not set|missing|required|undefined|empty)/i,
+  /(?:missing|required|unset|undefined)\s+(?:required\s+)?(?:environment variable|env(?:ironment)? var(?:iable)?)s?\s*[:"'`]?\s*([A-Z][A-Z0-9_]+)/i,
+  /\b([A-Z][A-Z0-9]*_[A-Z0-9_]+)\b[^\n]{0,20}\b(?:is not set|not set|is missing|is required|must be set)/,
+];
+
+function parentHas(name: string): boolean {
+  try {
+    return Deno.env.get(name) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What a failed server's stderr says is missing, in words that lead to the
+ * fix: a certificate it could not verify, or a variable it needs.
+ */
+export function diagnoseStderr(stderr: string): string | undefined {
+  for (const pattern of VARIABLE) {
+    const match = pattern.exec(stderr);
+    if (match !== null) {
+      const name = match[1];
+      return parentHas(name)
+        ? `the server needs the environment variable ${name}, which is set here but not passed: add it to the server's inheritEnv (or env)`
+        : `the server needs the environment variable ${name}: set it in the server's env, or set it here and add it to inheritEnv`;
+    }
+  }
+  if (CERTIFICATE.test(stderr)) {
+    const passed = ["NODE_EXTRA_CA_CERTS", "DENO_CERT", "DENO_TLS_CA_STORE", "SSL_CERT_FILE"]
+      .filter(parentHas);
+    return `the server could not verify a TLS certificate: NODE_EXTRA_CA_CERTS/DENO_CERT/DENO_TLS_CA_STORE/SSL_CERT_FILE must name your CA (${
+      passed.length === 0
+        ? "none of them is set here; set the one your server's runtime reads"
+        : `set here and passed to the server: ${passed.join(", ")}`
+    })`;
+  }
+  return undefined;
+}

@@ -1,0 +1,105 @@
+// Private: the fetch our Streamable HTTP transports use. It caps the size of
+// every message a server sends (a JSON body, or one SSE event) without
+// reading past the cap, and it cancels every response body still open when
+// the connection closes (aborting the fetch signal alone can leave a pending
+// read on the standalone SSE stream, which keeps the process alive).
+
+import { OutputTooLargeError } from "./execution_errors.ts";
+
+const NEWLINE = 10;
+const CR = 13;
+
+/** Counts the bytes of the SSE event in progress; an empty line ends an event. */
+class SseMeter {
+  #line = 0;
+  #event = 0;
+  #lastCr = false;
+
+  /** Adds a chunk; `false` once an event is larger than `max`. */
+  add(chunk: Uint8Array, max: number): boolean {
+    let pos = 0;
+    while (true) {
+      const nl = chunk.indexOf(NEWLINE, pos);
+      const end = nl === -1 ? chunk.length : nl;
+      const length = end - pos;
+      if (length > 0) this.#lastCr = chunk[end - 1] === CR;
+      this.#line += length;
+      this.#event += length;
+      if (this.#event > max) return false;
+      if (nl === -1) return true;
+      if (this.#line === 0 || (this.#line === 1 && this.#lastCr)) this.#event = 0;
+      this.#line = 0;
+      this.#lastCr = false;
+      pos = nl + 1;
+    }
+  }
+}
+
+/** Response bodies of one connection, capped and cancellable. */
+export class HttpBodies {
+  readonly #readers = new Set<ReadableStreamDefaultReader<Uint8Array>>();
+  readonly #max: number;
+  /** Called when a message exceeds the cap (its stream is cancelled). */
+  onoversize: ((error: OutputTooLargeError) => void) | undefined;
+
+  constructor(maxMessageBytes: number) {
+    this.#max = maxMessageBytes;
+  }
+
+  readonly fetch = async (url: string | URL, init?: RequestInit): Promise<Response> => {
+    const response = await fetch(url, init);
+    if (!response.ok || response.body === null) return response;
+    const sse = (response.headers.get("content-type") ?? "").includes("text/event-stream");
+    const reader = response.body.getReader();
+    const readers = this.#readers;
+    readers.add(reader);
+    const max = this.#max;
+    const meter = sse ? new SseMeter() : undefined;
+    let total = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull: async (controller) => {
+        let step: ReadableStreamReadResult<Uint8Array>;
+        try {
+          step = await reader.read();
+        } catch (error) {
+          readers.delete(reader);
+          controller.error(error);
+          return;
+        }
+        if (step.done) {
+          readers.delete(reader);
+          controller.close();
+          return;
+        }
+        const chunk = step.value;
+        total += chunk.length;
+        if (meter === undefined ? total > max : !meter.add(chunk, max)) {
+          readers.delete(reader);
+          reader.cancel().catch(() => undefined);
+          const error = new OutputTooLargeError(max);
+          this.onoversize?.(error);
+          controller.error(error);
+          return;
+        }
+        controller.enqueue(chunk);
+      },
+      cancel: (reason) => {
+        readers.delete(reader);
+        return reader.cancel(reason);
+      },
+    }, { highWaterMark: 0 });
+    const capped = new Response(body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+    Object.defineProperty(capped, "url", { value: response.url });
+    return capped;
+  };
+
+  /** Cancels every body still open. */
+  close(): void {
+    for (const reader of this.#readers) reader.cancel().catch(() => undefined);
+    this.#readers.clear();
+  }
+}

@@ -1,0 +1,89 @@
+// Test helpers: the CLI as a user runs it, a subprocess under `deno run` with
+// the flags `permissions` prints for the manifest.
+import assert from "node:assert/strict";
+
+export const ROOT: string = new URL("../..", import.meta.url).pathname;
+
+/** What a CLI run produced. */
+export interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** Wall time of the whole process, ms. */
+  ms: number;
+}
+
+/** Options of {@linkcode cli}. */
+export interface CliOptions {
+  flags?: string[];
+  stdin?: string;
+  env?: Record<string, string>;
+}
+
+/** Runs `deno run <flags> cli.ts <args>` and collects its output. */
+export async function cli(args: string[], options: CliOptions = {}): Promise<Outcome> {
+  const started = performance.now();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", ...(options.flags ?? []), "cli.ts", ...args],
+    cwd: ROOT,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1", ...options.env },
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  if (options.stdin !== undefined) await writer.write(new TextEncoder().encode(options.stdin));
+  await writer.close().catch(() => {});
+  const out = await child.output();
+  const dec = new TextDecoder();
+  return {
+    code: out.code,
+    stdout: dec.decode(out.stdout),
+    stderr: dec.decode(out.stderr),
+    ms: performance.now() - started,
+  };
+}
+
+/** Writes `tools.yaml` (and more files) into a new temporary directory; returns the manifest path. */
+export async function tempManifest(
+  yaml: string | Uint8Array,
+  files: Record<string, string> = {},
+): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "tf-cli-" });
+  if (typeof yaml === "string") await Deno.writeTextFile(`${dir}/tools.yaml`, yaml);
+  else await Deno.writeFile(`${dir}/tools.yaml`, yaml);
+  for (const [name, text] of Object.entries(files)) {
+    await Deno.writeTextFile(`${dir}/${name}`, text);
+  }
+  return `${dir}/tools.yaml`;
+}
+
+/** Just enough to read a manifest. */
+export function readFlags(manifest: string): string[] {
+  return [`--allow-read=${manifest}`, "--allow-env=LOG_STREAM,LOG_TOKENS"];
+}
+
+/** The flags of the `deno run` line `permissions` prints for a manifest (and target). */
+export async function flagsFor(manifest: string, target?: string): Promise<string[]> {
+  const out = await cli(["permissions", manifest, ...(target ? [target] : [])], {
+    flags: readFlags(manifest),
+  });
+  assert.equal(out.code, 0, out.stderr);
+  const line = out.stdout.split("\n")[0];
+  assert.match(line, /^deno run .* cli\.ts (run|chain) /);
+  return line.replace(/^deno run /, "").replace(/ cli\.ts (run|chain) .*$/, "").split(" ");
+}
+
+/**
+ * The flags for a manifest with module tools. Module tools run in a child
+ * Deno process (cli/module_tool.ts); until `permissions` lists that process,
+ * its run grant is added here.
+ */
+export async function moduleFlags(manifest: string): Promise<string[]> {
+  const flags = await flagsFor(manifest);
+  const deno = Deno.realPathSync(Deno.execPath());
+  if (!flags.some((f) => f.startsWith("--allow-run") && f.includes(deno))) {
+    flags.push(`--allow-run=${deno}`);
+  }
+  return flags;
+}

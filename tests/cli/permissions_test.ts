@@ -1,0 +1,112 @@
+// `permissions` asks for env access to exactly what child processes inherit
+// (run/child_env.ts) plus what the manifest references; `inheritEnv` widens
+// it explicitly; an HTTP-only manifest runs under exactly its flags.
+import assert from "node:assert/strict";
+import { NETWORK_ENV, SAFE_ENV } from "../../run/child_env.ts";
+import { startEverythingHttp } from "../run/_mcp_servers.ts";
+import { cli, flagsFor, readFlags, tempManifest } from "./_cli.ts";
+
+function envOf(flags: string[]): string[] | "all" | undefined {
+  const flag = flags.find((f) => f.startsWith("--allow-env"));
+  if (flag === undefined) return undefined;
+  return flag === "--allow-env" ? "all" : flag.slice("--allow-env=".length).split(",");
+}
+
+const PRINT_VARS = `printf '{"mine":"%s","other":"%s","path":"%s"}' "$MY_VAR" "$OTHER_VAR" "$PATH"`;
+
+Deno.test("a command provider's env grant is the default child set plus inheritEnv, nothing more", async () => {
+  const manifest = await tempManifest(
+    [
+      "version: 1",
+      "providers:",
+      `  plain: { command: sh, args: ['-c', ${JSON.stringify(PRINT_VARS)}] }`,
+      `  wider: { command: sh, args: ['-c', ${JSON.stringify(PRINT_VARS)}], inheritEnv: [MY_VAR] }`,
+      "tools:",
+      "  - { name: plain, provider: plain, inputSchema: { type: object } }",
+      "  - { name: wider, provider: wider, inputSchema: { type: object } }",
+    ].join("\n"),
+  );
+  const plain = await flagsFor(manifest, "plain");
+  const expected = new Set([...SAFE_ENV, ...NETWORK_ENV, "LOG_STREAM", "LOG_TOKENS"]);
+  assert.deepEqual(new Set(envOf(plain)), expected);
+  const wider = await flagsFor(manifest, "wider");
+  assert.deepEqual(new Set(envOf(wider)), new Set([...expected, "MY_VAR"]));
+  const env = { MY_VAR: "mine", OTHER_VAR: "other" };
+  const a = await cli(["run", manifest, "plain", "--args", "{}"], { flags: plain, env });
+  assert.equal(a.code, 0, a.stderr);
+  assert.equal(JSON.parse(a.stdout).mine, "");
+  assert.equal(JSON.parse(a.stdout).other, "");
+  assert.notEqual(JSON.parse(a.stdout).path, "");
+  const b = await cli(["run", manifest, "wider", "--args", "{}"], { flags: wider, env });
+  assert.equal(b.code, 0, b.stderr);
+  assert.equal(JSON.parse(b.stdout).mine, "mine");
+  assert.equal(JSON.parse(b.stdout).other, "");
+});
+
+Deno.test("inheritEnv: all asks for the whole environment; other values are manifest errors", async () => {
+  const all = await tempManifest(
+    [
+      "version: 1",
+      "providers:",
+      `  p: { command: sh, args: ['-c', ${JSON.stringify(PRINT_VARS)}], inheritEnv: all }`,
+      "tools:",
+      "  - { name: t, provider: p, inputSchema: { type: object } }",
+    ].join("\n"),
+  );
+  const flags = await flagsFor(all);
+  assert.equal(envOf(flags), "all");
+  const out = await cli(["run", all, "t", "--args", "{}"], {
+    flags,
+    env: { MY_VAR: "m", OTHER_VAR: "o" },
+  });
+  assert.equal(out.code, 0, out.stderr);
+  assert.deepEqual([JSON.parse(out.stdout).mine, JSON.parse(out.stdout).other], ["m", "o"]);
+  for (const value of ["everything", "[1]", '["NOT-A-NAME"]', "true"]) {
+    const bad = await tempManifest(
+      `version: 1\nproviders:\n  p: { command: sh, inheritEnv: ${value} }\n`,
+    );
+    const res = await cli(["validate", bad], { flags: readFlags(bad) });
+    assert.equal(res.code, 2, `${value}: ${res.stderr}`);
+    assert.match(res.stderr, /tools\.yaml:3:\d+: \/providers\/p\/inheritEnv/);
+  }
+});
+
+Deno.test("stdio servers: the env grant covers the default child set, inheritEnv and the transport", async () => {
+  const manifest = await tempManifest(
+    [
+      "version: 1",
+      "servers:",
+      "  s: { command: deno, args: [run, x.ts], inheritEnv: [GITHUB_TOKEN] }",
+      "tools:",
+      "  - { name: echo, server: s }",
+    ].join("\n"),
+  );
+  const env = envOf(await flagsFor(manifest));
+  assert.ok(Array.isArray(env));
+  for (const name of [...SAFE_ENV, ...NETWORK_ENV, "GITHUB_TOKEN"]) {
+    assert.ok(env.includes(name), name);
+  }
+});
+
+Deno.test("an HTTP-only manifest runs under exactly the flags `permissions` prints", async () => {
+  const server = await startEverythingHttp();
+  try {
+    const manifest = await tempManifest(
+      [
+        "version: 1",
+        "servers:",
+        `  web: { url: '${server.url}' }`,
+        "tools:",
+        "  - { name: echo, namespace: web, server: web }",
+      ].join("\n"),
+    );
+    const flags = await flagsFor(manifest);
+    assert.deepEqual(envOf(flags), ["LOG_STREAM", "LOG_TOKENS"]);
+    assert.ok(!flags.some((f) => f.startsWith("--allow-run")), flags.join(" "));
+    const out = await cli(["run", manifest, "web:echo", "--args", '{"message":"hi"}'], { flags });
+    assert.equal(out.code, 0, out.stderr);
+    assert.equal(JSON.parse(out.stdout), "Echo: hi");
+  } finally {
+    await server.stop();
+  }
+});

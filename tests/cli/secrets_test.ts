@@ -1,0 +1,102 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { MIN_SECRET_LENGTH, Redactor, resolveSecrets } from "../../cli/mod.ts";
+
+const SECRET = 'sk-"A/b+c d%é😀\\z';
+
+function redactor(...secrets: string[]): Redactor {
+  const r = new Redactor();
+  for (const s of secrets) r.add(s);
+  return r;
+}
+
+Deno.test("redact catches the raw, URL-encoded and JSON-escaped forms of a secret", () => {
+  const r = redactor(SECRET);
+  const forms = [
+    SECRET,
+    encodeURIComponent(SECRET),
+    encodeURIComponent(SECRET).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()), // lower hex
+    encodeURI(SECRET),
+    JSON.stringify(SECRET).slice(1, -1),
+    JSON.stringify(JSON.stringify(SECRET)).slice(3, -3), // JSON inside a JSON string
+    JSON.stringify(SECRET).slice(1, -1).replace(
+      /[^\x20-\x7e]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+    ), // \u-escaped (JSON's ASCII form)
+    new URL(`http://h/p/${SECRET.replace("\\", "")}`).pathname.slice(3), // a URL parser's form
+    new URLSearchParams({ t: SECRET }).toString().slice(2), // form encoding: space as +
+  ];
+  r.add(SECRET.replace("\\", ""));
+  for (const form of forms) {
+    const out = r.redact(`before ${form} after`);
+    assert.equal(out, "before *** after", `form ${form}`);
+  }
+});
+
+Deno.test("redactJson changes only strings: keys, numbers and structure stay", () => {
+  const r = redactor("424242");
+  const value = { "424242": 424242, list: [424242, "id-424242"], nested: { k: "424242" } };
+  assert.equal(
+    r.redactJson(value),
+    '{"424242":424242,"list":[424242,"id-***"],"nested":{"k":"***"}}',
+  );
+  const inString = r.redactJson({ s: 'quote " and 424242' }, 2);
+  assert.equal(inString, '{\n  "s": "quote \\" and ***"\n}');
+});
+
+Deno.test("a value with no secret in it comes out byte-identical (property)", () => {
+  const r = redactor("sk-live-0123456789", "hunter2hunter2");
+  fc.assert(
+    fc.property(fc.jsonValue(), fc.integer({ min: 0, max: 4 }), (value, indent) => {
+      assert.equal(r.redactJson(value, indent), JSON.stringify(value, null, indent));
+      const text = JSON.stringify(value);
+      assert.equal(r.redact(text), text);
+    }),
+    { numRuns: 300 },
+  );
+});
+
+Deno.test("a secret anywhere in any string is never printed in any covered form (property)", () => {
+  fc.assert(
+    fc.property(
+      fc.string({ minLength: MIN_SECRET_LENGTH, maxLength: 24, unit: "grapheme" }),
+      fc.string({ maxLength: 10 }),
+      fc.string({ maxLength: 10 }),
+      (secret, before, after) => {
+        fc.pre([...secret].length >= MIN_SECRET_LENGTH && secret.trim() === secret);
+        const r = redactor(secret);
+        const value = { a: [`${before}${secret}${after}`], b: encodeURIComponent(secret) };
+        const json = r.redactJson(value);
+        assert.ok(!JSON.parse(json).a[0].includes(secret), json);
+        assert.ok(!json.includes(encodeURIComponent(secret)), json);
+        const events = r.redact(JSON.stringify({ message: `x ${secret} y` }));
+        assert.ok(!events.includes(JSON.stringify(secret).slice(1, -1)), events);
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
+
+Deno.test("a secret cut by an excerpt is scrubbed, not printed minus the cut characters", () => {
+  const secret = "tok_ABCDEFGHIJKLMNOP";
+  const r = redactor(secret);
+  const body = `${"x".repeat(190)}${secret}${"y".repeat(50)}`;
+  const excerpt = `${body.slice(0, 200)}... (${body.length} chars in all)`;
+  assert.ok(excerpt.includes(secret.slice(0, 10)));
+  const out = r.redact(`HTTP 500: ${excerpt}`);
+  assert.ok(!out.includes(secret.slice(0, MIN_SECRET_LENGTH)), out);
+  assert.match(out, /x\*\*\*\.\.\. \(260 chars in all\)$/);
+  const tail = `...${secret.slice(5)} end`;
+  assert.equal(r.redact(tail), "...*** end");
+});
+
+Deno.test("secrets shorter than the minimum are not scrubbed and are listed for a warning", () => {
+  const r = new Redactor();
+  assert.equal(r.add("abc", "PIN"), false);
+  assert.equal(r.add("abcdef", "TOKEN"), true);
+  assert.deepEqual(r.tooShort, [{ variable: "PIN", length: 3 }]);
+  assert.equal(r.redact("abc abcdef"), "abc ***");
+  const short = new Redactor();
+  resolveSecrets({ h: "${env:PIN}" }, () => "12", short);
+  assert.deepEqual(short.tooShort, [{ variable: "PIN", length: 2 }]);
+});
