@@ -4,6 +4,7 @@
 // location is a JSON Pointer into the tool given to the call.
 
 import { SchemaShapeError } from "../model/errors.ts";
+import { checkSchemaStructure } from "../model/schema_structure.ts";
 
 /** The errors made here, which `registry.convert` may relocate into the source format. */
 const MINE = new WeakSet<SchemaShapeError>();
@@ -51,4 +52,22 @@ export function relocate(error: unknown, pointer: (at: string) => string): unkno
   const message = error.message.replace(/^invalid JSON Schema: /, "")
     .replace(shorten(error.keywordLocation), shorten(at));
   return made(new SchemaShapeError(error.problem, at, message, error.limit));
+}
+
+/**
+ * Runs the validator's structure check ({@linkcode checkSchemaStructure}) on a
+ * schema of the canonical tool at `pointer` (`/inputSchema`, `/outputSchema`),
+ * so conversion refuses exactly what validation refuses, with the location
+ * relocatable into the source format.
+ */
+export function checkStructure(schema: unknown, pointer: string): void {
+  try {
+    checkSchemaStructure(schema);
+  } catch (error) {
+    if (!(error instanceof SchemaShapeError)) throw error;
+    const at = pointer + (error.keywordLocation.startsWith("/") ? error.keywordLocation : "");
+    const message = error.message.replace(/^invalid JSON Schema: /, "")
+      .replace(shorten(error.keywordLocation), shorten(at));
+    throw made(new SchemaShapeError(error.problem, at, message, error.limit));
+  }
 }

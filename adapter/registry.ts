@@ -7,7 +7,7 @@
 
 import type { CanonicalTool } from "./canonical_tool.ts";
 import { AdapterExistsError, UnknownFormatError } from "./errors.ts";
-import { relocate } from "./_shape.ts";
+import { checkStructure, relocate } from "./_shape.ts";
 import type { ToolNameMap } from "./names.ts";
 import type { InputNormalizer } from "./normalizer.ts";
 import type { ProviderProfile } from "./profile.ts";
@@ -190,6 +190,10 @@ export class AdapterRegistry {
     const read = source.toCanonical(tool, options);
     let written: ConversionResult;
     try {
+      checkStructure(read.tool.inputSchema, "/inputSchema");
+      if (read.tool.outputSchema !== undefined) {
+        checkStructure(read.tool.outputSchema, "/outputSchema");
+      }
       written = target.fromCanonical(read.tool, options);
     } catch (error) {
       throw relocate(error, (at) => source.sourcePointer(at, tool));

@@ -561,11 +561,23 @@ function sharedDag(n: number): Obj {
 // behaviour they guard against takes hours.
 const WITHIN_MS = 10_000;
 
-Deno.test("references shared under anyOf (2^40 routes) convert without exploring every route", () => {
+Deno.test("references shared under anyOf (2^40 routes) are refused by convert like the validator refuses them", () => {
   const tool = { name: "dag", inputSchema: sharedDag(40) };
   for (const target of TARGETS) {
     const started = performance.now();
-    const out = registry.convert(tool, "mcp", target.to, target.options);
+    const error = structureError(() => registry.convert(tool, "mcp", target.to, target.options));
+    assert.equal(error.problem, "size");
+    const took = performance.now() - started;
+    assert.ok(took < WITHIN_MS, `${target.name} took ${took.toFixed(0)} ms`);
+  }
+});
+
+Deno.test("references shared under anyOf (2^40 routes) convert in the adapters without exploring every route", () => {
+  const canonical =
+    registry.get("mcp").toCanonical({ name: "dag", inputSchema: sharedDag(40) }).tool;
+  for (const target of TARGETS) {
+    const started = performance.now();
+    const out = registry.get(target.to).fromCanonical(canonical, target.options);
     out.normalizer.normalize({ p: 5 });
     out.normalizer.normalize({ p: '{"a":"b"}' });
     preflight([out.tool], target.to);

@@ -319,7 +319,7 @@ Deno.test("$refs that fan out at every level of the value stop at a budget inste
   assert.equal(compiled.check(shallow).valid, true);
   let deep: unknown = 1;
   for (let i = 0; i < 60; i++) deep = { a: deep };
-  const [error, ms] = await timed(async () => compiled.check(deep));
+  const [error, ms] = await timed(() => Promise.resolve().then(() => compiled.check(deep)));
   assert.ok(error instanceof SchemaShapeError, String(error));
   assert.equal(error.problem, "size");
   assert.ok(ms < BOUND_MS, `took ${ms} ms`);
