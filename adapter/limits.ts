@@ -14,7 +14,7 @@ import {
 } from "../model/schema_structure.ts";
 
 /**
- * Deepest schema nesting a conversion rewrites (256): each subschema inside a
+ * Deepest schema nesting a conversion rewrites (128): each subschema inside a
  * subschema is one level, and so is each `$ref` followed while inlining. A
  * deeper schema is refused with a {@linkcode SchemaShapeError} (`problem`
  * `depth`) whose `keywordLocation` is the JSON Pointer, in the tool, of the
@@ -40,7 +40,7 @@ export const MAX_SCHEMA_DEPTH: number = DEFAULT_MAX_SCHEMA_DEPTH;
  * copies (the schemas, `default`, `const`, `examples`, `x-` extensions,
  * provider fields), counting a tool's schema as level 1 (or, where a schema
  * is rewritten, from the value itself). A schema {@linkcode MAX_SCHEMA_DEPTH}
- * levels deep through `properties` is about 513 levels. A deeper value is
+ * levels deep through `properties` is about 257 levels. A deeper value is
  * refused with a {@linkcode SchemaShapeError} (`problem` `depth`).
  *
  * @example

@@ -32,10 +32,19 @@ export function analyzeSchemaStructure(
   options: SchemaStructureOptions = {},
 ): StructureFacts {
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_SCHEMA_DEPTH;
+  const maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_SCHEMA_JSON_DEPTH;
+  const maxNodes = options.maxNodes ?? DEFAULT_MAX_SCHEMA_NODES;
+  const maxEvaluations = options.maxInPlaceEvaluations ?? DEFAULT_MAX_IN_PLACE_EVALUATIONS;
+  if (
+    options.documents === undefined &&
+    plainAndSmall(schema, Math.min(maxDepth, maxJsonDepth) - 1, Math.min(maxNodes, maxEvaluations))
+  ) {
+    return { fansOut: false };
+  }
   const graph = new SchemaGraph({
     maxDepth,
-    maxJsonDepth: options.maxJsonDepth ?? DEFAULT_MAX_SCHEMA_JSON_DEPTH,
-    maxNodes: options.maxNodes ?? DEFAULT_MAX_SCHEMA_NODES,
+    maxJsonDepth,
+    maxNodes,
   }, ROOT);
   for (const [uri, doc] of Object.entries(options.documents ?? {})) {
     const key = resolve(uri, ROOT)?.split("#")[0];
@@ -57,8 +66,53 @@ export function analyzeSchemaStructure(
       error.limit,
     );
   }
-  checkInPlace(graph, maxDepth, options.maxInPlaceEvaluations ?? DEFAULT_MAX_IN_PLACE_EVALUATIONS);
+  checkInPlace(graph, maxDepth, maxEvaluations);
   return { fansOut: fansOut(graph, `${ROOT}#`) };
+}
+
+/** Keys that can make a schema refer to itself or to another schema. */
+const REFERRING = new Set([
+  "$ref",
+  "$dynamicRef",
+  "$recursiveRef",
+  "$id",
+  "id",
+  "$anchor",
+  "$dynamicAnchor",
+  "$recursiveAnchor",
+]);
+
+/**
+ * The fast path of the analysis, for the schemas nearly every tool has: no key
+ * anywhere that could refer (`$ref`, `$id`, anchors), at most `maxNodes`
+ * objects and arrays and at most `maxDepth` levels. Such a schema is a tree:
+ * it has no cycle, its in-place chains are no deeper than the document, and
+ * no value is evaluated against more schemas than the document has, so every
+ * check of the full analysis passes. Anything else (also a cyclic JavaScript
+ * value, which exceeds `maxNodes`) takes the full analysis.
+ */
+function plainAndSmall(schema: unknown, maxDepth: number, maxNodes: number): boolean {
+  if (typeof schema !== "object" || schema === null) return true;
+  const stack: { value: object; depth: number }[] = [{ value: schema, depth: 1 }];
+  let nodes = 0;
+  while (stack.length > 0) {
+    const { value, depth } = stack.pop()!;
+    if (++nodes > maxNodes || depth > maxDepth) return false;
+    if (Array.isArray(value)) {
+      for (const item of value) {
+        if (typeof item === "object" && item !== null) {
+          stack.push({ value: item, depth: depth + 1 });
+        }
+      }
+      continue;
+    }
+    for (const key of Object.keys(value)) {
+      if (REFERRING.has(key)) return false;
+      const item = (value as Record<string, unknown>)[key];
+      if (typeof item === "object" && item !== null) stack.push({ value: item, depth: depth + 1 });
+    }
+  }
+  return true;
 }
 
 function resolveEdges(graph: SchemaGraph): void {

@@ -10,7 +10,7 @@ import type { JsonSchema } from "./tool.ts";
 import { analyzeSchemaStructure } from "./_schema_structure.ts";
 
 /** Deepest schema nesting accepted by default (subschema levels; also the longest in-place `$ref` chain). */
-export const DEFAULT_MAX_SCHEMA_DEPTH = 256;
+export const DEFAULT_MAX_SCHEMA_DEPTH = 128;
 /** Deepest JSON nesting of any value inside a schema accepted by default (objects and arrays). */
 export const DEFAULT_MAX_SCHEMA_JSON_DEPTH = 1024;
 /** Most objects and arrays in a schema (counted per occurrence) accepted by default. */

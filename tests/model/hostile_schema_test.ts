@@ -268,12 +268,12 @@ Deno.test("long in-place $ref chains and $ref fan-out bombs are refused", async 
 });
 
 Deno.test("a stack overflow while validating is a typed error, never a raw RangeError", async () => {
-  // 200 in-place $refs per level of a 1,500-level value (the validator's
+  // 100 in-place $refs per level of a 1,500-level value (the validator's
   // maxDepth raised): within every static limit, but together deeper than
   // the call stack.
   const defs: Record<string, unknown> = {};
-  for (let i = 0; i < 200; i++) defs[`c${i}`] = { $ref: `#/$defs/c${i + 1}` };
-  defs.c200 = { properties: { a: { $ref: "#/$defs/c0" } } };
+  for (let i = 0; i < 100; i++) defs[`c${i}`] = { $ref: `#/$defs/c${i + 1}` };
+  defs.c100 = { properties: { a: { $ref: "#/$defs/c0" } } };
   const validator = new DefaultValidator({ maxDepth: 2000 });
   const compiled = await validator.compile({ $ref: "#/$defs/c0", $defs: defs });
   let value: unknown = 1;
