@@ -29,7 +29,10 @@ Set NO_COLOR to turn colour off.
 export const HELP: ReadonlyMap<string, string> = new Map(Object.entries({
   run: `Usage: toolfoundation run <manifest> <toolId> [options]
 
-Runs one tool and prints its structured result as JSON on stdout.
+Runs one tool and prints its structured result as JSON on stdout. An MCP
+result with structuredContent and also non-text content (image, audio,
+resource) prints as {"structured": ..., "content": [every block]}. A module
+tool's own output goes to stderr (with --events: "log" events).
 
 Options:
   --args <json>        The arguments, a JSON object
@@ -42,8 +45,10 @@ Options:
   --max-manifest-bytes <n>  Largest manifest read (default 4194304)
   -h, --help           Show this help
 
-Exit codes: 0 ok, 1 tool or validation failure, 2 usage or manifest error,
-3 missing permission (nothing is run), 130 interrupted (Ctrl-C cancels the tool)
+Exit codes: 0 ok, 1 tool or validation failure (also a module tool refused by
+its own permissions: grant), 2 usage or manifest error (also a tool schema no
+validator can evaluate), 3 missing permission of the CLI (nothing is run),
+130 interrupted (Ctrl-C cancels the tool)
 `,
   chain: `Usage: toolfoundation chain <manifest> <chain> [options]
 
@@ -68,12 +73,15 @@ Connects to nothing.
 `,
   validate: `Usage: toolfoundation validate <manifest> [--target openai|anthropic|gemini] [--strict]
 
-Checks the manifest against its JSON Schema and for meaning, compiles every
-tool schema, checks every chain step's arguments against its tool's input
-schema (and that a usePrevious step can accept previous), and with --target
-runs the provider's preflight on the converted tools. Exit 0 when everything
-holds, 1 when a schema or the preflight fails, 2 when the manifest itself is
-invalid (located as file:line:column).
+Checks the manifest against its JSON Schema and for meaning, checks and
+compiles every tool schema ($ref cycles, nesting, patterns that cannot run in
+bounded time), loads every module tool in a sandbox without permissions (file
+missing, does not parse, export missing; needs the flags \`permissions\`
+prints, else a note says they were not checked), checks every chain step's
+arguments against its tool's input schema (and that a usePrevious step can
+accept previous), and with --target runs the provider's preflight on the
+converted tools. Exit 0 when everything holds, 1 when the preflight fails, 2
+when the manifest is invalid (located as file:line:column).
 `,
   convert: `Usage: toolfoundation convert <manifest> --to <format> [--strict]
 

@@ -2,6 +2,7 @@
 
 import { ToolFoundationError } from "../model/mod.ts";
 import type { Redactor } from "./secrets.ts";
+import { isSandboxDenial } from "./_sandbox_denied.ts";
 
 /** Exit codes (documented in the README and in --help). */
 export const EXIT = { ok: 0, failure: 1, usage: 2, permission: 3, interrupted: 130 } as const;
@@ -158,11 +159,17 @@ export function printJson(
   io.stdout(`${jsonText(value, redactor, { indent: 2, toolId: options.toolId })}\n`);
 }
 
-/** The exit code for an error of a run. */
+/**
+ * The exit code for an error of a run. A module tool's sandbox denial (its
+ * manifest grant refused something) is that tool's failure, exit 1; exit 3 is
+ * for the CLI's own permissions.
+ */
 export function exitCodeOf(error: unknown): number {
   const code = (error as { code?: unknown })?.code;
   if (code === "cancelled") return EXIT.interrupted;
-  if (code === "permission_denied") return EXIT.permission;
+  if (code === "permission_denied") {
+    return isSandboxDenial(error) ? EXIT.failure : EXIT.permission;
+  }
   if (["usage", "invalid_manifest", "tool_not_found", "missing_secret"].includes(String(code))) {
     return EXIT.usage;
   }

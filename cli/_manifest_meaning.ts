@@ -43,6 +43,8 @@ const BACKEND_KEYS = ["builtin", "module", "server", "provider"] as const;
 const ONLY_WITH: Record<string, string> = {
   export: "module",
   permissions: "module",
+  memoryMb: "module",
+  maxOutputBytes: "module",
   providerTool: "provider",
 };
 const RUNNER_KEYS = new Set([...BACKEND_KEYS, ...Object.keys(ONLY_WITH), "timeoutMs"]);

@@ -40,10 +40,22 @@ export interface BuildRunnerOptions {
    * schemas from it, in ms (default: the runner's `timeoutMs`).
    */
   importTimeoutMs?: number;
+  /**
+   * Receives what a module tool writes to its stdout and stderr, as it
+   * arrives (chunks, not necessarily whole lines); default: the process's stderr.
+   */
+  onModuleLog?: (toolId: string, text: string) => void;
 }
 
 function serverConfig(manifest: Manifest, e: ManifestEndpoint): McpServerConfig {
-  if (e.url !== undefined) return { transport: "http", url: e.url, headers: e.headers };
+  if (e.url !== undefined) {
+    return {
+      transport: "http",
+      url: e.url,
+      headers: e.headers,
+      ...(e.maxOutputBytes === undefined ? {} : { maxOutputBytes: e.maxOutputBytes }),
+    };
+  }
   return {
     transport: "stdio",
     command: e.command!,
@@ -51,6 +63,7 @@ function serverConfig(manifest: Manifest, e: ManifestEndpoint): McpServerConfig 
     env: e.env,
     cwd: e.cwd === undefined ? undefined : resolvePath(manifest.dir, e.cwd),
     ...(e.inheritEnv === undefined ? {} : { inheritEnv: e.inheritEnv }),
+    ...(e.maxOutputBytes === undefined ? {} : { maxOutputBytes: e.maxOutputBytes }),
   };
 }
 
@@ -60,7 +73,8 @@ function provider(
   e: ManifestEndpoint,
   killGraceMs: number | undefined,
 ): ToolProvider {
-  if (e.url !== undefined) return httpProvider({ id, url: e.url, headers: e.headers });
+  const cap = e.maxOutputBytes === undefined ? {} : { maxOutputBytes: e.maxOutputBytes };
+  if (e.url !== undefined) return httpProvider({ id, url: e.url, headers: e.headers, ...cap });
   return commandProvider({
     id,
     command: e.command!,
@@ -69,6 +83,7 @@ function provider(
     cwd: e.cwd === undefined ? undefined : resolvePath(manifest.dir, e.cwd),
     ...(e.inheritEnv === undefined ? {} : { inheritEnv: e.inheritEnv }),
     ...(killGraceMs === undefined ? {} : { killGraceMs }),
+    ...cap,
   });
 }
 
@@ -136,9 +151,18 @@ export async function buildRunner(
     if (e.module !== undefined) {
       const file = resolvePath(manifest.dir, e.module);
       const url = new URL(`file://${Deno.realPathSync(file)}`);
+      const onLog = options.onModuleLog;
+      // The runner's close() closes the handler (and stops its processes).
       runner.setHandler(
         t.id,
-        moduleHandler(url, { export: e.export, permissions: e.permissions, dir: manifest.dir }),
+        moduleHandler(url, {
+          export: e.export,
+          permissions: e.permissions,
+          dir: manifest.dir,
+          memoryMb: e.memoryMb,
+          maxOutputBytes: e.maxOutputBytes,
+          ...(onLog === undefined ? {} : { onLog: (text: string) => onLog(t.id, text) }),
+        }),
       );
     }
     if (e.provider !== undefined && !providers.has(e.provider)) {

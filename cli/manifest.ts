@@ -46,12 +46,14 @@ export interface ManifestEndpoint {
    * a list of names, or `"all"` for the whole environment (never the default).
    */
   inheritEnv?: InheritEnv;
+  /** Cap of one result (stdout, response body, MCP message) in bytes (default 10 MiB). */
+  maxOutputBytes?: number;
 }
 
 /** One permission of a module tool: all, none, or a list. */
 export type ManifestGrant = boolean | string[];
 
-/** The Deno permissions a module tool's Worker gets (none by default). */
+/** The Deno permissions a module tool's process gets (none by default). */
 export interface ManifestPermissions {
   /** Paths (relative to the manifest) it may read. */
   read?: ManifestGrant;
@@ -71,12 +73,16 @@ export interface ManifestTool extends Partial<Tool> {
   name: string;
   /** A built-in handler shipped with the CLI. */
   builtin?: string;
-  /** A local module path (relative to the manifest), run in a sandboxed Worker. */
+  /** A local module path (relative to the manifest), run in a sandboxed child Deno process. */
   module?: string;
   /** The module export to call (default `default`). */
   export?: string;
-  /** Deno permissions of the module tool's Worker. */
+  /** Deno permissions of the module tool's process. */
   permissions?: ManifestPermissions;
+  /** Heap limit of the module tool's process in MB (at least 16; default 512). */
+  memoryMb?: number;
+  /** Cap of the module tool's result (its JSON text) in bytes (default 10 MiB). */
+  maxOutputBytes?: number;
   /** The MCP server that serves the tool (under the same `name`). */
   server?: string;
   /** The provider that serves the tool. */

@@ -25,6 +25,7 @@ import { resolvePath } from "./permissions.ts";
 import { type HostOutcome, ModuleProcess } from "./_module_process.ts";
 import { findGrantLinks } from "./_module_symlinks.ts";
 import { moduleToolDeno } from "./_module_deno.ts";
+import { SandboxDeniedError } from "./_sandbox_denied.ts";
 
 export {
   checkModuleTool,
@@ -127,7 +128,7 @@ function translate(
       throw new OutputTooLargeError(o.cap, { toolId });
     case "error":
       if (outcome.denied !== undefined) {
-        throw new PermissionDeniedError(
+        throw new SandboxDeniedError(
           `${
             outcome.message.replace(/, run again with the --allow-\w+ flag\.?$/, "")
           }; the tool's permissions do not cover it: ${grantAdvice(outcome.denied, o.dir, toolId)}`,
@@ -287,7 +288,7 @@ export function moduleHandler(module: URL, options: ModuleHandlerOptions = {}): 
     const list = links.map((l) =>
       `${l.link} -> ${l.target} (outside permissions.${l.kind} ${JSON.stringify(l.grant)})`
     );
-    throw new PermissionDeniedError(
+    throw new SandboxDeniedError(
       `refused to run: symbolic links would widen its grant: ${list.join("; ")}; ` +
         `remove them, or grant their targets explicitly`,
       { toolId: ctx.toolId },

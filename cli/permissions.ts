@@ -17,6 +17,7 @@ import {
 } from "./manifest.ts";
 import { secretReferences } from "./secrets.ts";
 import { inheritedEnvNames } from "../run/child_env.ts";
+import { moduleToolDeno } from "./_module_deno.ts";
 
 /** The Deno permission kinds the CLI may need. */
 export type PermissionName = "read" | "write" | "net" | "run" | "env";
@@ -35,7 +36,7 @@ export interface PermissionNeed {
 export interface PermissionPlan {
   /** Every need, deduplicated, in a stable order. */
   needs: PermissionNeed[];
-  /** Whether module tools run in Workers (`--unstable-worker-options`). */
+  /** Whether the plan has module tools (each runs in a child Deno process). */
   workers: boolean;
   /** Module files a compiled binary must include. */
   modules: string[];
@@ -81,6 +82,13 @@ export function manifestNeeds(path: string): PermissionNeed[] {
 
 const ORDER: PermissionName[] = ["read", "write", "net", "run", "env"];
 
+/**
+ * The program that stops a process group (`kill -s TERM -- -<pgid>`): with a
+ * scoped `--allow-run`, Deno cannot signal a group itself, so every plan that
+ * starts processes (stdio servers, command providers, module tools) needs it.
+ */
+export const KILL_PROGRAM = "kill";
+
 /** Resolves a manifest-relative path without touching the file system. */
 export function resolvePath(dir: string, path: string): string {
   if (path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path)) return path;
@@ -108,7 +116,14 @@ function endpointNeeds(
 ): PermissionNeed[] {
   const reason = `${kind} ${JSON.stringify(name)}`;
   const needs: PermissionNeed[] = [];
-  if (e.command !== undefined) needs.push({ name: "run", value: e.command, reason });
+  if (e.command !== undefined) {
+    needs.push({ name: "run", value: e.command, reason });
+    needs.push({
+      name: "run",
+      value: KILL_PROGRAM,
+      reason: `${reason} (stops its process group with kill)`,
+    });
+  }
   if (e.url !== undefined) {
     try {
       needs.push({ name: "net", value: hostOf(e.url.replace(/\$\{env:[^}]*\}/g, "x")), reason });
@@ -229,17 +244,37 @@ function addToolNeeds(
     const file = resolvePath(manifest.dir, e.module);
     modules.push(file);
     const reason = `module tool ${JSON.stringify(t.id)}`;
-    // The CLI loads the module and what it imports; the Worker itself gets only its grants.
+    // The CLI checks the module (its directory); the tool runs in a child Deno
+    // process that gets only its grants.
     needs.push({
       name: "read",
       value: dirname(file),
       reason: `${reason} (its directory, to load it)`,
+    });
+    needs.push({
+      name: "run",
+      value: moduleToolDeno(),
+      reason: `${reason} (runs in a child deno process)`,
+    });
+    needs.push({
+      name: "run",
+      value: KILL_PROGRAM,
+      reason: `${reason} (stops its process group with kill)`,
     });
     for (const name of ORDER) {
       needs.push(
         ...grantNeeds(name, e.permissions?.[name], manifest.dir, `${reason} is granted ${name}`),
       );
     }
+    // The symlink check before each call reads the write grants too.
+    needs.push(
+      ...grantNeeds(
+        "read",
+        e.permissions?.write,
+        manifest.dir,
+        `${reason} (symlink check of its write grant)`,
+      ),
+    );
   }
 }
 
@@ -260,8 +295,7 @@ function dedupe(needs: PermissionNeed[]): PermissionNeed[] {
 }
 
 /**
- * The `--allow-*` flags for a plan (and `--unstable-worker-options` when
- * module tools run in Workers).
+ * The `--allow-*` flags for a plan.
  *
  * @param plan The plan.
  * @returns The flags, in a stable order.
@@ -277,7 +311,6 @@ export function formatFlags(plan: Pick<PermissionPlan, "needs" | "workers">): st
         : `--allow-${name}=${needs.map((n) => n.value).join(",")}`,
     );
   }
-  if (plan.workers) flags.push("--unstable-worker-options");
   return flags;
 }
 

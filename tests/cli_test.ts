@@ -243,7 +243,8 @@ Deno.test("a missing permission exits 3 with the exact flags, having run nothing
   );
   const manifest = `${dir}/tools.yaml`;
   const flags = await flagsFor(manifest);
-  assert.deepEqual(flags.slice(0, 2), [`--allow-read=${manifest}`, "--allow-run=sh"]);
+  // `kill` stops the provider's process group under a scoped --allow-run.
+  assert.deepEqual(flags.slice(0, 2), [`--allow-read=${manifest}`, "--allow-run=kill,sh"]);
   assert.equal(flags.length, 3);
   const env = flags[2].replace("--allow-env=", "").split(",");
   // The variables the command inherits by default, those the manifest references, nothing else.
@@ -270,7 +271,10 @@ Deno.test("a missing permission exits 3 with the exact flags, having run nothing
   }).output();
   assert.equal(denied.code, 3);
   const stderr = new TextDecoder().decode(denied.stderr);
-  assert.match(stderr, /--allow-run=sh {2}\(provider "shell"\)/);
+  assert.match(
+    stderr,
+    /--allow-run=kill,sh {2}\(provider "shell" \(stops its process group with kill\); provider "shell"\)/,
+  );
   assert.match(stderr, /nothing was run/);
   assert.equal(await exists(marker), false);
   const allowed = await new Deno.Command(Deno.execPath(), {
@@ -307,7 +311,9 @@ Deno.test("a module tool runs sandboxed: reaching outside its grant is permissio
   );
   const manifest = `${dir}/tools.yaml`;
   const flags = await flagsFor(manifest);
-  assert.ok(flags.includes("--unstable-worker-options"));
+  // The tool runs in a child Deno process; `kill` stops its process group.
+  assert.ok(!flags.includes("--unstable-worker-options"), flags.join(" "));
+  assert.ok(flags.includes(`--allow-run=${Deno.execPath()},kill`), flags.join(" "));
   assert.ok(flags.some((f) => f.startsWith("--allow-write=") && f.includes(`${dir}/ran.txt`)));
   const bad = await cli(["run", manifest, "peek", "--args", "{}"], { flags });
   assert.equal(bad.code, 1);
@@ -329,8 +335,22 @@ Deno.test("a module tool runs sandboxed: reaching outside its grant is permissio
     "--args",
     JSON.stringify({ path: `${dir}/secret.txt` }),
   ], { flags });
-  assert.equal(outside.code, 3);
+  // A denial by the tool's own grant is that tool's failure (exit 1), naming the grant to change.
+  assert.equal(outside.code, 1, outside.stderr);
   assert.match(outside.stderr, /\[permission_denied\]/);
+  assert.match(outside.stderr, /permissions\.read of tool "peek"/);
+  const events = await cli([
+    "run",
+    manifest,
+    "peek",
+    "--events",
+    "--args",
+    JSON.stringify({ path: `${dir}/secret.txt` }),
+  ], { flags });
+  assert.equal(events.code, 1, events.stderr);
+  const error = JSON.parse(events.stderr.trim().split("\n").at(-1)!);
+  assert.equal(error.data.code, "permission_denied");
+  assert.equal(error.data.sandbox, true);
   assert.match(outside.stderr, /Requires read access to ".*secret\.txt"/);
   assert.equal(outside.stdout, "");
 });
@@ -386,7 +406,7 @@ async function everythingFlags(): Promise<string[]> {
 
 Deno.test("run and chain drive server-everything over stdio with the flags `permissions` gives", async () => {
   const flags = await everythingFlags();
-  assert.ok(flags.includes("--allow-run=deno"));
+  assert.ok(flags.includes("--allow-run=deno,kill"), flags.join(" "));
   const echo = await cli([
     "run",
     "examples/everything.yaml",

@@ -3,12 +3,18 @@
 
 import { parseArgs } from "node:util";
 import { defaultRegistry, type FeatureLossWarning, preflight } from "../../adapter/mod.ts";
-import { DefaultValidator, ToolFoundationError } from "../../model/mod.ts";
+import { DefaultValidator, InvalidSchemaError, ToolFoundationError } from "../../model/mod.ts";
 import { type CliIo, diagnose, EXIT, printJson } from "../_io.ts";
 import { type Manifest, ManifestError, type ResolvedTool } from "../manifest.ts";
-import { commandLines, planPermissions } from "../permissions.ts";
+import { commandLines, formatFlags, missingPermissions, planPermissions } from "../permissions.ts";
 import { checkChains } from "../_chain_check.ts";
-import { MANIFEST_OPTIONS, openManifest, report, UsageError } from "./_shared.ts";
+import {
+  checkModuleTools,
+  checkToolSchemas,
+  moduleCheckNeeds,
+  sortIssues,
+} from "../_tool_checks.ts";
+import { MANIFEST_OPTIONS, openManifest, report, UsageError, withInterrupt } from "./_shared.ts";
 
 const TARGETS = ["mcp", "openai", "openai-responses", "anthropic", "gemini"];
 
@@ -95,22 +101,27 @@ export async function validateCommand(argv: string[], io: CliIo): Promise<number
     }
     const manifest = await openManifest(positionals[0], values);
     const validator = new DefaultValidator();
-    // Chain steps certain to fail are manifest errors (exit 2), located.
-    const chainIssues = await checkChains(manifest, validator);
-    if (chainIssues.length > 0) throw new ManifestError(chainIssues);
+    // What is certain to fail is a manifest error (exit 2), located: schemas no
+    // validator can evaluate, module tools that cannot load, chain steps.
+    const issues = await checkToolSchemas(manifest, validator);
+    const moduleNeeds = moduleCheckNeeds(manifest);
+    const missing = missingPermissions({ needs: moduleNeeds, workers: false, modules: [] });
+    if (missing.length > 0) {
+      diagnose(
+        io,
+        undefined,
+        "note",
+        `module tools not checked (loading them needs ${
+          formatFlags({ needs: missing, workers: false }).join(" ")
+        })`,
+      );
+    } else if (moduleNeeds.length > 0) {
+      issues.push(...await withInterrupt((signal) => checkModuleTools(manifest, { signal })));
+    }
+    issues.push(...await checkChains(manifest, validator));
+    if (issues.length > 0) throw new ManifestError(sortIssues(issues));
     let failures = 0;
     const tools = withSchemas(manifest, io);
-    for (const t of tools) {
-      for (const key of ["inputSchema", "outputSchema"] as const) {
-        if (t.tool[key] === undefined) continue;
-        try {
-          await validator.compile(t.tool[key]!);
-        } catch (error) {
-          failures++;
-          diagnose(io, undefined, "error", `${t.id}: /${key}: ${(error as Error).message}`);
-        }
-      }
-    }
     if (target !== undefined) {
       const registry = defaultRegistry();
       const converted = tools.map((t) =>
@@ -164,6 +175,9 @@ export async function convertCommand(argv: string[], io: CliIo): Promise<number>
       );
     }
     const manifest = await openManifest(positionals[0], values);
+    // A schema no validator can evaluate is the manifest's error (exit 2, located), as in validate.
+    const issues = await checkToolSchemas(manifest, new DefaultValidator());
+    if (issues.length > 0) throw new ManifestError(sortIssues(issues));
     const registry = defaultRegistry();
     const out: unknown[] = [];
     for (const t of withSchemas(manifest, io)) {
@@ -177,6 +191,19 @@ export async function convertCommand(argv: string[], io: CliIo): Promise<number>
         printWarnings(io, t.id, result.warnings);
         out.push(result.tool);
       } catch (error) {
+        if (error instanceof InvalidSchemaError) {
+          // keywordLocation is into the tool (`/inputSchema/...`).
+          const where = error.keywordLocation ?? "";
+          const inSchema = /^\/(input|output)Schema(\/|$)/.test(where);
+          const pointer = `/tools/${t.index}${inSchema ? where : ""}`;
+          const at = manifest.locate?.(pointer) ?? { line: 1, column: 1 };
+          throw new ManifestError([{
+            file: manifest.path,
+            ...at,
+            path: pointer,
+            message: `tool ${JSON.stringify(t.id)}: ${error.message}`,
+          }], { cause: error });
+        }
         if (!(error instanceof ToolFoundationError)) throw error;
         diagnose(io, undefined, "error", `${t.id}: ${error.message}`);
         return EXIT.failure;

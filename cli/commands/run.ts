@@ -15,6 +15,7 @@ import { planPermissions } from "../permissions.ts";
 import { Redactor } from "../secrets.ts";
 import { DefaultValidator } from "../../model/mod.ts";
 import { checkChains } from "../_chain_check.ts";
+import { checkToolSchemas } from "../_tool_checks.ts";
 import {
   MANIFEST_OPTIONS,
   openManifest,
@@ -75,7 +76,7 @@ async function readArguments(
 
 function stepJson(s: ChainStepResult): unknown {
   return s.error === undefined
-    ? { index: s.index, toolId: s.toolId, structured: s.result?.structured ?? null }
+    ? { index: s.index, toolId: s.toolId, structured: s.result ? resultJson(s.result) : null }
     : { index: s.index, toolId: s.toolId, error: serializeError(s.error) };
 }
 
@@ -86,7 +87,7 @@ function chainJson(name: string, result: ChainResult): unknown {
     chain: name,
     ok: result.ok,
     steps: result.steps.map(stepJson),
-    result: result.structured ?? null,
+    result: chainResultJson(result),
     ...(failed === undefined ? {} : {
       failed: { index: failed.index, toolId: failed.toolId, error: serializeError(failed.error) },
     }),
@@ -94,8 +95,29 @@ function chainJson(name: string, result: ChainResult): unknown {
   };
 }
 
+/** Content block types that are text (the rest: image, audio, resource_link, resource, ...). */
+const TEXT_BLOCK = "text";
+
+/**
+ * What the CLI prints for a result: its `structured` value (`null` when
+ * none). An MCP result with `structuredContent` and also non-text content
+ * blocks (image, audio, resource link, embedded resource) is printed as
+ * `{"structured": <structuredContent>, "content": [<every block, as sent>]}`
+ * so that nothing is dropped.
+ */
 function resultJson(result: RunResult): unknown {
-  return result.structured === undefined ? null : result.structured;
+  const structured = result.structured === undefined ? null : result.structured;
+  const mcp = result.mcpResult;
+  const content = Array.isArray(mcp?.content) ? mcp.content : [];
+  const mixed = mcp?.structuredContent !== undefined && mcp.structuredContent !== null &&
+    content.some((b) => (b as { type?: unknown })?.type !== TEXT_BLOCK);
+  return mixed ? { structured, content } : structured;
+}
+
+/** The result of the last step that succeeded, printed like `run` prints it. */
+function chainResultJson(result: ChainResult): unknown {
+  const last = result.steps.findLast((s) => s.error === undefined && s.result !== undefined);
+  return last?.result === undefined ? (result.structured ?? null) : resultJson(last.result);
 }
 
 /**
@@ -113,6 +135,31 @@ export function deadlineOf(
 }
 
 type Line = ReturnType<typeof progressLine>;
+
+/**
+ * Where a module tool's own output goes: with `--events`, each line becomes a
+ * `{"kind":"log","toolId":...,"data":{"text":...}}` line on stderr (JSON
+ * Lines, secrets scrubbed); otherwise it is written to stderr as is (scrubbed).
+ * Never stdout.
+ */
+function moduleLog(io: CliIo, redactor: Redactor, events: boolean) {
+  const partial = new Map<string, string>();
+  const emit = (toolId: string, text: string) =>
+    io.stderr(`${jsonText({ kind: "log", toolId, data: { text } }, redactor)}\n`);
+  return {
+    write(toolId: string, text: string): void {
+      if (!events) return io.stderr(redactor.redact(text));
+      const lines = ((partial.get(toolId) ?? "") + text).split("\n");
+      partial.set(toolId, lines.pop()!);
+      for (const line of lines) emit(toolId, line);
+    },
+    /** Writes what is left of unfinished lines. */
+    flush(): void {
+      for (const [toolId, text] of partial) if (text !== "") emit(toolId, text);
+      partial.clear();
+    },
+  };
+}
 
 /** The runner's default deadline (60 s), used when neither the CLI nor the manifest sets one. */
 const DEFAULT_DEADLINE_MS = 60_000;
@@ -160,6 +207,7 @@ async function execute(
 ): Promise<number> {
   // Listing a server's tools (for tools whose schemas come from it) is part of
   // the run: it shares the run's deadline.
+  const logs = moduleLog(io, redactor, events);
   const runner = await withInterrupt((signal) =>
     buildRunner(manifest, {
       tools: ids,
@@ -168,6 +216,7 @@ async function execute(
       killGraceMs: CLI_KILL_GRACE_MS,
       importTimeoutMs: deadlineMs,
       runner: { closeTimeoutMs: CLOSE_AFTER_FAILURE_MS },
+      onModuleLog: (toolId, text) => logs.write(toolId, text),
     })
   );
   warnShortSecrets(io, redactor, events);
@@ -183,6 +232,7 @@ async function execute(
   } finally {
     line.clear();
     await closeRunner(runner, code !== EXIT.ok);
+    logs.flush();
   }
 }
 
@@ -216,6 +266,9 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     const deadlineMs = deadlineOf(manifest, id, cliTimeout) ?? DEFAULT_DEADLINE_MS;
     const extraReads = values["args-file"] === undefined ? [] : [values["args-file"]];
     requirePermissions(planPermissions(manifest, { tools: [id], extraReads }));
+    // A schema no validator can evaluate is the manifest's error; nothing runs.
+    const schemaIssues = await checkToolSchemas(manifest, new DefaultValidator(), { tools: [id] });
+    if (schemaIssues.length > 0) throw new ManifestError(schemaIssues);
     const args = await readArguments(io, values);
     const started = performance.now();
     return await execute(
@@ -294,7 +347,11 @@ export async function chainCommand(argv: string[], io: CliIo): Promise<number> {
     const ids = [...new Set(chain.steps.map((s) => s.tool))];
     requirePermissions(planPermissions(manifest, { tools: ids }));
     // Nothing runs when a step is certain to fail.
-    const issues = await checkChains(manifest, new DefaultValidator(), name);
+    const validator = new DefaultValidator();
+    const issues = [
+      ...await checkToolSchemas(manifest, validator, { tools: ids }),
+      ...await checkChains(manifest, validator, name),
+    ];
     if (issues.length > 0) throw new ManifestError(issues);
     const steps = chain.steps.map((s) => ({
       toolId: s.tool,

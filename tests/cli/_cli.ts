@@ -73,17 +73,3 @@ export async function flagsFor(manifest: string, target?: string): Promise<strin
   assert.match(line, /^deno run .* cli\.ts (run|chain) /);
   return line.replace(/^deno run /, "").replace(/ cli\.ts (run|chain) .*$/, "").split(" ");
 }
-
-/**
- * The flags for a manifest with module tools. Module tools run in a child
- * Deno process (cli/module_tool.ts); until `permissions` lists that process,
- * its run grant is added here.
- */
-export async function moduleFlags(manifest: string): Promise<string[]> {
-  const flags = await flagsFor(manifest);
-  const deno = Deno.realPathSync(Deno.execPath());
-  if (!flags.some((f) => f.startsWith("--allow-run") && f.includes(deno))) {
-    flags.push(`--allow-run=${deno}`);
-  }
-  return flags;
-}

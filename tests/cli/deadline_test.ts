@@ -2,7 +2,7 @@
 // honoured, `--timeout` overrides them, and the CLI exits right after the
 // deadline with an error naming the tool, leaving no process behind.
 import assert from "node:assert/strict";
-import { flagsFor, moduleFlags, ROOT, tempManifest } from "./_cli.ts";
+import { flagsFor, ROOT, tempManifest } from "./_cli.ts";
 
 const MANIFEST = [
   "version: 1",
@@ -134,7 +134,7 @@ Deno.test("a hanging module tool times out at its timeoutMs and the CLI exits at
     ].join("\n"),
     { "stuck.ts": "export default () => new Promise(() => setInterval(() => {}, 1000));\n" },
   );
-  const out = await timed(await moduleFlags(path), ["run", path, "stuck", "--args", "{}"]);
+  const out = await timed(await flagsFor(path), ["run", path, "stuck", "--args", "{}"]);
   assert.equal(out.code, 1, out.stderr);
   assert.match(out.stderr, /tool "stuck" timed out after 1000 ms/);
   assert.ok(out.exitAfterErrorMs < 1000, `exit ${out.exitAfterErrorMs} ms after the error`);
@@ -165,11 +165,13 @@ Deno.test("no process of a timed-out provider (ignoring SIGTERM, with a grandchi
   ) => [...flags.filter((f) => !f.startsWith("--allow-run")), "--allow-run"]);
 });
 
-Deno.test({
-  name: "no process outlives the CLI under exactly the flags `permissions` prints",
-  // Enable once run/_process.ts stops a group under a scoped --allow-run (e.g. with `kill`).
-  ignore: true,
-  fn: () => noSurvivor((flags) => flags),
+Deno.test("no process outlives the CLI under exactly the flags `permissions` prints", async () => {
+  // Under a scoped --allow-run the group is stopped with the `kill` program, which
+  // `permissions` adds to the run grant.
+  await noSurvivor((flags) => {
+    assert.ok(flags.includes("--allow-run=kill,sh"), flags.join(" "));
+    return flags;
+  });
 });
 
 Deno.test("an MCP server that never answers initialize fails within --timeout, naming tool and phase", async () => {

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { jsonText, UnserializableResultError } from "../../cli/_io.ts";
 import { Redactor } from "../../cli/mod.ts";
-import { cli, moduleFlags, tempManifest } from "./_cli.ts";
+import { cli, flagsFor, tempManifest } from "./_cli.ts";
 
 Deno.test("jsonText names what JSON cannot hold and where", () => {
   const cyclic: Record<string, unknown> = { a: [1] };
@@ -51,7 +51,7 @@ Deno.test("a module tool returning a BigInt or a cycle fails that tool clearly, 
       ].join("\n"),
     },
   );
-  const flags = await moduleFlags(manifest);
+  const flags = await flagsFor(manifest);
   for (const [tool, what] of [["big", /BigInt/], ["cyc", /circular|cycle/i]] as const) {
     for (const events of [false, true]) {
       const out = await cli([

@@ -368,10 +368,8 @@ async function cliManifest(tools: string[]): Promise<{ manifest: string; flags: 
   assert.equal(printed.code, 0, printed.stderr);
   const line = printed.stdout.split("\n")[0];
   const flags = line.replace(/^deno run /, "").replace(/ cli\.ts.*$/, "").split(" ");
-  // Module tools run in a child `deno`: the CLI must be allowed to start it.
-  if (!flags.some((f) => f === "--allow-run" || f.startsWith("--allow-run="))) {
-    flags.push(`--allow-run=${Deno.execPath()}`);
-  }
+  // Module tools run in a child `deno`: `permissions` lists it (and `kill` for its group).
+  assert.ok(flags.includes(`--allow-run=${Deno.execPath()},kill`), flags.join(" "));
   return { manifest, flags };
 }
 
@@ -456,7 +454,8 @@ Deno.test("CLI: a tool's own NotCapable is exit 1; a sandbox denial names the gr
     ["run", manifest, "reader", "--args", JSON.stringify({ path: secret })],
     flags,
   );
-  assert.notEqual(denied.code, 0);
+  // The tool's own grant refused it: the tool's failure (exit 1), not the CLI's permission (3).
+  assert.equal(denied.code, 1, denied.stderr);
   assert.match(denied.stderr, /add "\.\/faults\.ts" to permissions\.read of tool "reader"/);
   assert.doesNotMatch(denied.stderr, /--allow-read/);
 });
@@ -471,7 +470,7 @@ Deno.test("CLI: a symbolic link out of a read grant is refused, naming the link;
   await Deno.symlink("../secret.txt", `${dir}/data/link.txt`);
   const args = JSON.stringify({ path: `${dir}/data/link.txt` });
   const out = await cli(["run", manifest, "reader", "--args", args], flags);
-  assert.notEqual(out.code, 0);
+  assert.equal(out.code, 1, out.stderr);
   assert.equal(out.stdout, "");
   assert.match(out.stderr, /data\/link\.txt -> .*\/secret\.txt \(outside permissions\.read/);
   assert.doesNotMatch(out.stderr, /top secret/);

@@ -110,3 +110,49 @@ Deno.test("an HTTP-only manifest runs under exactly the flags `permissions` prin
     await server.stop();
   }
 });
+
+Deno.test("module tools: the plan runs the child deno and kill, and reads the write grants (symlink check)", async () => {
+  const path = await tempManifest(
+    [
+      "version: 1",
+      "tools:",
+      "  - name: m",
+      "    module: ./m.ts",
+      "    inputSchema: { type: object }",
+      "    permissions: { read: [./in], write: [./out] }",
+    ].join("\n"),
+    { "m.ts": "export default () => 1;\n" },
+  );
+  const dir = path.replace(/\/tools\.yaml$/, "");
+  const flags = await flagsFor(path);
+  assert.ok(flags.includes(`--allow-run=${Deno.execPath()},kill`), flags.join(" "));
+  assert.ok(!flags.includes("--unstable-worker-options"), flags.join(" "));
+  const read = flags.find((f) => f.startsWith("--allow-read="))!.slice(13).split(",");
+  for (const p of [`${dir}/in`, `${dir}/out`]) assert.ok(read.includes(p), `${p} in ${read}`);
+  const out = await cli(["permissions", path], { flags: readFlags(path) });
+  assert.match(
+    out.stderr,
+    /--allow-read=.*\/out: module tool "m" \(symlink check of its write grant\)/,
+  );
+});
+
+Deno.test("every part that starts processes adds kill to the run grant; builtins alone do not", async () => {
+  const path = await tempManifest(
+    [
+      "version: 1",
+      "servers:",
+      "  s: { command: srv }",
+      "providers:",
+      "  p: { command: prov }",
+      "tools:",
+      "  - { name: a, server: s, inputSchema: { type: object } }",
+      "  - { name: b, provider: p, inputSchema: { type: object } }",
+      "  - { name: c, builtin: calculate }",
+    ].join("\n"),
+  );
+  const run = async (target: string) =>
+    (await flagsFor(path, target)).find((f) => f.startsWith("--allow-run"));
+  assert.equal(await run("a"), "--allow-run=kill,srv");
+  assert.equal(await run("b"), "--allow-run=kill,prov");
+  assert.equal(await run("c"), undefined);
+});

@@ -139,7 +139,7 @@ Deno.test("servers, providers and chains named __proto__ or constructor are ordi
     ].join("\n"),
   );
   const flags = await flagsFor(manifest, "__proto__");
-  assert.ok(flags.includes("--allow-run=sh"), flags.join(" "));
+  assert.ok(flags.includes("--allow-run=kill,sh"), flags.join(" "));
   const out = await cli(["chain", manifest, "__proto__"], { flags });
   assert.equal(out.code, 0, out.stderr);
   assert.deepEqual(JSON.parse(out.stdout).result, { a: 1 });
