@@ -7,7 +7,7 @@ import { ExecutionError, PermissionDeniedError } from "./execution_errors.ts";
 import type { McpServerConfig } from "./mcp.ts";
 import { tail } from "./_text.ts";
 import type { StdioTransport } from "./_mcp_stdio.ts";
-import { diagnoseStderr } from "./_mcp_checks.ts";
+import { startHints } from "./_start_hints.ts";
 
 /** How long to wait for a failed server's exit status and last stderr. */
 const EXIT_REPORT_MS = 1000;
@@ -30,8 +30,7 @@ export function stderrHint(stdio: StdioTransport | undefined): string | undefine
   }
   const text = stdio.stderr.text().trim();
   if (text !== "") parts.push(`stderr: ${tail(text, 500)}`);
-  const diagnosis = text === "" ? undefined : diagnoseStderr(text);
-  if (diagnosis !== undefined) parts.push(diagnosis);
+  if (text !== "") parts.push(...startHints(text, stdio.env, { who: "server" }).hints);
   return parts.length === 0 ? undefined : parts.join("; ");
 }
 

@@ -82,6 +82,11 @@ export class StdioTransport implements Transport {
   }
 
   /** The process ID of the server (the leader of its group), once started. */
+  /** The environment the server was started with. */
+  get env(): Readonly<Record<string, string>> {
+    return this.#options.env;
+  }
+
   get pid(): number | undefined {
     return this.#child?.process.pid;
   }

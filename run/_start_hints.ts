@@ -40,6 +40,17 @@ const MISSING_VARIABLE: readonly RegExp[] = [
 ];
 const UPPER_NAME = /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|\b[A-Z]{3,}[0-9]*\b/g;
 
+/** Who the failed child is, for the wording: a command provider's program or an MCP server. */
+export type ChildKind = "command" | "server";
+
+/** Options of {@linkcode startHints}. */
+export interface StartHintsOptions {
+  /** Who failed (default `"command"`): "the command" and "the provider's inheritEnv", or "the server". */
+  who?: ChildKind;
+  /** Reads this process's environment (default: without prompting). */
+  here?: (name: string) => string | undefined;
+}
+
 /** What the stderr of a failed child suggests. */
 export interface StartHints {
   /** Sentences to add to the error message. */
@@ -67,14 +78,17 @@ function list(names: readonly string[]): string {
 }
 
 /**
- * Reads a failed child's stderr. `given` is the environment the child got;
- * `here` reads this process's environment (default: without prompting).
+ * Reads a failed child's stderr (a command provider's program or a stdio MCP
+ * server). `given` is the environment the child got.
  */
 export function startHints(
   stderr: string,
   given: Readonly<Record<string, string>>,
-  here: (name: string) => string | undefined = readHere,
+  options: StartHintsOptions = {},
 ): StartHints {
+  const here = options.here ?? readHere;
+  const who = options.who ?? "command";
+  const owner = who === "server" ? "the server's" : "the provider's";
   const hints: string[] = [];
   const got = (name: string): boolean => Object.hasOwn(given, name);
   const notPassed = (name: string): boolean => !got(name) && here(name) !== undefined;
@@ -94,15 +108,15 @@ export function startHints(
   if (held.length > 0) {
     hints.push(
       `${list(held)} ${held.length === 1 ? "is" : "are"} set here but not passed to the ` +
-        `command (children get a minimal environment): add ${
+        `${who} (children get a minimal environment): add ${
           held.map((n) => JSON.stringify(n)).join(", ")
-        } to the provider's inheritEnv, or set ${held.length === 1 ? "it" : "them"} in env`,
+        } to ${owner} inheritEnv, or set ${held.length === 1 ? "it" : "them"} in env`,
     );
   }
   if (unset.length > 0) {
     hints.push(
-      `the command needs ${list(unset)}, which ${unset.length === 1 ? "is" : "are"} not set: ` +
-        `set ${unset.length === 1 ? "it" : "them"} in the provider's env (or export ${
+      `the ${who} needs ${list(unset)}, which ${unset.length === 1 ? "is" : "are"} not set: ` +
+        `set ${unset.length === 1 ? "it" : "them"} in ${owner} env (or export ${
           unset.length === 1 ? "it" : "them"
         } and add the name to inheritEnv)`,
     );
@@ -116,10 +130,10 @@ export function startHints(
     const runtimes = "Deno reads DENO_CERT or DENO_TLS_CA_STORE, Node NODE_EXTRA_CA_CERTS, " +
       "OpenSSL-based programs SSL_CERT_FILE or SSL_CERT_DIR";
     hint += passed.length > 0
-      ? `the command got ${list(passed)}; check that the one its runtime reads names the CA ` +
+      ? `the ${who} got ${list(passed)}; check that the one its runtime reads names the CA ` +
         `that signed the server's certificate (${runtimes})`
-      : `the command got no CA setting; set the one its runtime reads to the CA file (${runtimes}; ` +
-        `all passed on by default when set here), in the provider's env or before starting`;
+      : `the ${who} got no CA setting; set the one its runtime reads to the CA file (${runtimes}; ` +
+        `all passed on by default when set here), in ${owner} env or before starting`;
     if (others.length > 0) {
       hint += `; ${list(others)} ${
         others.length === 1 ? "is" : "are"

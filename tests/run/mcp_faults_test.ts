@@ -243,7 +243,11 @@ Deno.test("a server that cannot verify a TLS certificate says so, with exit code
     assert.match(error.message, /cannot connect to MCP server "fake"/);
     assert.match(error.message, /exited with code 1/);
     assert.match(error.message, /UnknownIssuer/);
-    assert.match(error.message, /could not verify a TLS certificate: NODE_EXTRA_CA_CERTS/);
+    assert.match(
+      error.message,
+      /a TLS certificate could not be verified \(UnknownIssuer\): the server/,
+    );
+    assert.match(error.message, /NODE_EXTRA_CA_CERTS/);
     assert.equal(error.details.exitCode, 1);
   } finally {
     await runner.close();
@@ -255,12 +259,15 @@ Deno.test("a server that lacks a variable names it, and says when it is set here
   try {
     const error = await runner.run("fake:echo", {}).catch((e) => e);
     assert.match(error.message, /exited with code 3/);
-    assert.match(error.message, /needs the environment variable TF_FAKE_API_TOKEN: set it/);
+    assert.match(
+      error.message,
+      /the server needs TF_FAKE_API_TOKEN, which is not set: set it in the server's env/,
+    );
     Deno.env.set("TF_FAKE_API_TOKEN", "t");
     const again = await runner.run("fake:echo", {}).catch((e) => e);
     assert.match(
       again.message,
-      /TF_FAKE_API_TOKEN, which is set here but not passed: add it to the server's inheritEnv/,
+      /TF_FAKE_API_TOKEN is set here but not passed to the server .*: add "TF_FAKE_API_TOKEN" to the server's inheritEnv/,
     );
   } finally {
     Deno.env.delete("TF_FAKE_API_TOKEN");

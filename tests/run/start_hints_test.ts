@@ -14,18 +14,22 @@ Deno.test("startHints finds missing variables in the usual messages of shells an
     ["fatal: DB_URL must be set", "DB_URL"],
   ];
   for (const [stderr, name] of cases) {
-    const found = startHints(stderr, { PATH: "/bin" }, lookup);
+    const found = startHints(stderr, { PATH: "/bin" }, { here: lookup });
     assert.deepEqual(found.missingEnv, [name], stderr);
     assert.match(found.hints[0], new RegExp(`needs ${name}, which is not set`), stderr);
   }
 });
 
 Deno.test("startHints names a variable set here that the child did not get, and not one it got", () => {
-  const found = startHints("401 Unauthorized: API_TOKEN rejected", { PATH: "/bin" }, lookup);
+  const found = startHints("401 Unauthorized: API_TOKEN rejected", { PATH: "/bin" }, {
+    here: lookup,
+  });
   assert.deepEqual(found.missingEnv, ["API_TOKEN"]);
   assert.match(found.hints[0], /API_TOKEN is set here but not passed/);
   assert.match(found.hints[0], /add "API_TOKEN" to the provider's inheritEnv/);
-  const given = startHints("401 Unauthorized: API_TOKEN rejected", { API_TOKEN: "t" }, lookup);
+  const given = startHints("401 Unauthorized: API_TOKEN rejected", { API_TOKEN: "t" }, {
+    here: lookup,
+  });
   assert.deepEqual(given, { hints: [], missingEnv: [], certificate: false });
 });
 
@@ -33,7 +37,7 @@ Deno.test("startHints says how to pass a CA when a certificate fails and the chi
   const found = startHints(
     "requests.exceptions.SSLError: [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: unable to get local issuer certificate",
     { PATH: "/bin" },
-    lookup,
+    { here: lookup },
   );
   assert.equal(found.certificate, true);
   assert.match(found.hints[0], /\(unable to get local issuer certificate\)/);
@@ -46,6 +50,6 @@ Deno.test("startHints says how to pass a CA when a certificate fails and the chi
 });
 
 Deno.test("startHints says nothing about an ordinary failure", () => {
-  const found = startHints("Traceback: ZeroDivisionError: division by zero", {}, lookup);
+  const found = startHints("Traceback: ZeroDivisionError: division by zero", {}, { here: lookup });
   assert.deepEqual(found, { hints: [], missingEnv: [], certificate: false });
 });
