@@ -103,3 +103,23 @@ Deno.test("validate refuses module tools that are missing, do not parse or lack 
   assert.equal(partial.code, 0, partial.stderr);
   assert.match(partial.stderr, /note: module tools not checked \(loading them needs --allow-read=/);
 });
+
+Deno.test("the measured ReDoS case (^(a+)+$ on 30 a's and !) is answered at once through the CLI", async () => {
+  const { path, dir } = await withSchema(
+    "{ type: object, properties: { x: { type: string, pattern: '^(a+)+$' } }, required: [x] }",
+  );
+  const flags = await flagsFor(path);
+  const args = JSON.stringify({ x: "a".repeat(30) + "!" });
+  // Before: 47 s of backtracking, with --timeout and Ctrl-C both starved.
+  const bad = await cli(["run", path, "t", "--args", args, "--timeout", "5000"], { flags });
+  assert.equal(bad.code, 1, bad.stderr);
+  assert.match(bad.stderr, /input_validation/);
+  assert.match(bad.stderr, /\/x/);
+  assert.ok(bad.ms < 10_000, `took ${bad.ms.toFixed(0)} ms`);
+  assert.equal(await Deno.stat(`${dir}/ran`).then(() => true, () => false), false);
+  const good = await cli(["run", path, "t", "--args", JSON.stringify({ x: "a".repeat(40_000) })], {
+    flags,
+  });
+  assert.equal(good.code, 0, good.stderr);
+  assert.equal(JSON.parse(good.stdout).x.length, 40_000);
+});
