@@ -47,7 +47,19 @@ export interface BuildRunnerOptions {
   onModuleLog?: (toolId: string, text: string) => void;
 }
 
-function serverConfig(manifest: Manifest, e: ManifestEndpoint): McpServerConfig {
+/** How an endpoint's process or connection is set up beyond the manifest entry. */
+interface EndpointSetup {
+  /** Scrubs secrets from what the endpoint's errors quote, before it is cut. */
+  redact: (text: string) => string;
+  /** Wait between SIGTERM and SIGKILL for command providers. */
+  killGraceMs?: number;
+}
+
+function serverConfig(
+  manifest: Manifest,
+  e: ManifestEndpoint,
+  setup: EndpointSetup,
+): McpServerConfig {
   if (e.url !== undefined) {
     return {
       transport: "http",
@@ -64,6 +76,7 @@ function serverConfig(manifest: Manifest, e: ManifestEndpoint): McpServerConfig 
     cwd: e.cwd === undefined ? undefined : resolvePath(manifest.dir, e.cwd),
     ...(e.inheritEnv === undefined ? {} : { inheritEnv: e.inheritEnv }),
     ...(e.maxOutputBytes === undefined ? {} : { maxOutputBytes: e.maxOutputBytes }),
+    redact: setup.redact,
   };
 }
 
@@ -71,10 +84,14 @@ function provider(
   manifest: Manifest,
   id: string,
   e: ManifestEndpoint,
-  killGraceMs: number | undefined,
+  setup: EndpointSetup,
 ): ToolProvider {
   const cap = e.maxOutputBytes === undefined ? {} : { maxOutputBytes: e.maxOutputBytes };
-  if (e.url !== undefined) return httpProvider({ id, url: e.url, headers: e.headers, ...cap });
+  const redact = setup.redact;
+  if (e.url !== undefined) {
+    return httpProvider({ id, url: e.url, headers: e.headers, ...cap, redact });
+  }
+  const killGraceMs = setup.killGraceMs;
   return commandProvider({
     id,
     command: e.command!,
@@ -84,6 +101,7 @@ function provider(
     ...(e.inheritEnv === undefined ? {} : { inheritEnv: e.inheritEnv }),
     ...(killGraceMs === undefined ? {} : { killGraceMs }),
     ...cap,
+    redact,
   });
 }
 
@@ -138,7 +156,8 @@ export async function buildRunner(
   const tools = manifest.tools.filter((t) => wanted === undefined || wanted.has(t.id));
   const lookup = options.env ?? ((name: string) => Deno.env.get(name));
   const redactor = options.redactor ?? new Redactor();
-  const runner = new Runner(options.runner);
+  const redact = (text: string): string => redactor.redact(text);
+  const runner = new Runner({ ...options.runner, redact });
   const servers = new Set<string>();
   const providers = new Set<string>();
   for (const t of tools) {
@@ -172,7 +191,7 @@ export async function buildRunner(
           manifest,
           e.provider,
           resolveSecrets(endpoint(manifest.providers, e.provider), lookup, redactor),
-          options.killGraceMs,
+          { redact, killGraceMs: options.killGraceMs },
         ),
       );
     }
@@ -183,6 +202,7 @@ export async function buildRunner(
         serverConfig(
           manifest,
           resolveSecrets(endpoint(manifest.servers, e.server), lookup, redactor),
+          { redact },
         ),
       );
     }

@@ -119,6 +119,7 @@ export async function openConnection(
       env: childEnv({ env: config.env, inheritEnv: config.inheritEnv }),
       cwd: config.cwd,
       maxMessageBytes: max,
+      redact: config.redact,
     });
     transport = stdio;
   } else if (config.transport === "http") {

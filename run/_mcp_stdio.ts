@@ -30,6 +30,8 @@ export interface StdioTransportOptions {
   cwd?: string;
   /** The largest message (line) accepted, in bytes. */
   maxMessageBytes: number;
+  /** Scrubs secrets from the server's stderr before anyone reads it. */
+  redact?: (text: string) => string;
 }
 
 /** How the server process ended. */
@@ -59,7 +61,7 @@ export class StdioTransport implements Transport {
   /** Called when a message exceeds the cap (it is skipped). */
   onoversize?: (error: OutputTooLargeError) => void;
 
-  readonly stderr: TailBuffer = new TailBuffer(8192);
+  readonly stderr: TailBuffer;
   /** Lines that were not JSON-RPC messages, and the first of them. */
   garbage = 0;
   firstGarbage: string | undefined;
@@ -79,6 +81,7 @@ export class StdioTransport implements Transport {
 
   constructor(options: StdioTransportOptions) {
     this.#options = options;
+    this.stderr = new TailBuffer(8192, options.redact);
   }
 
   /** The process ID of the server (the leader of its group), once started. */

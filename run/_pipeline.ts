@@ -33,6 +33,7 @@ export class Pipeline {
   readonly #onWarning: ((warning: OutputValidationError) => void) | undefined;
   readonly #timeoutMs: number;
   readonly #order: readonly BackendKind[];
+  readonly #redact: ((text: string) => string) | undefined;
 
   constructor(
     registry: ToolRegistry,
@@ -43,6 +44,7 @@ export class Pipeline {
     this.#registry = registry;
     this.#backends = backends;
     this.#inFlight = inFlight;
+    this.#redact = options.redact;
     this.#checks = new ToolChecks(options.validator ?? new DefaultValidator());
     this.#validateInput = options.validateInput ?? true;
     this.#validateOutput = options.validateOutput ?? true;
@@ -119,7 +121,11 @@ export class Pipeline {
     if (backend.kind === "mcp") {
       mcpResult = value as McpCallResult;
       if (mcpResult.isError === true) {
-        throw new ToolResultError(mcpResult.content ?? [], { ...site, mcpResult });
+        throw new ToolResultError(mcpResult.content ?? [], {
+          ...site,
+          mcpResult,
+          redact: this.#redact,
+        });
       }
       structured = normalizeMcpResult(mcpResult);
     }

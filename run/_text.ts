@@ -21,9 +21,12 @@ export class TailBuffer {
   #chunks: Uint8Array[] = [];
   #size = 0;
   readonly #max: number;
+  readonly #redact: ((text: string) => string) | undefined;
 
-  constructor(max: number) {
+  /** Keeps the last `max` bytes; `redact` scrubs the kept text before anyone reads it. */
+  constructor(max: number, redact?: (text: string) => string) {
     this.#max = max;
+    this.#redact = redact;
   }
 
   push(chunk: Uint8Array): void {
@@ -42,7 +45,8 @@ export class TailBuffer {
       offset += c.length;
     }
     const start = Math.max(0, all.length - this.#max);
-    return new TextDecoder().decode(all.subarray(start));
+    const text = new TextDecoder().decode(all.subarray(start));
+    return this.#redact === undefined ? text : this.#redact(text);
   }
 }
 

@@ -56,6 +56,12 @@ export interface CommandProviderOptions {
   stderrTailBytes?: number;
   /** Wait between SIGTERM and SIGKILL when stopping the process group, in ms (default 2000). */
   killGraceMs?: number;
+  /**
+   * Scrubs secrets from a text the provider puts into an error (stderr, an
+   * excerpt of the output): applied to the whole text before it is cut, so a
+   * cut never splits a secret.
+   */
+  redact?: (text: string) => string;
 }
 
 function notFound(options: CommandProviderOptions, env: Record<string, string>): string {
@@ -77,13 +83,17 @@ function notFound(options: CommandProviderOptions, env: Record<string, string>):
   return `cannot start ${name}: not found${where}`;
 }
 
+function same(text: string): string {
+  return text;
+}
+
 function failure(
   options: CommandProviderOptions,
   env: Record<string, string>,
   run: RunOutcome,
 ): ExecutionError | undefined {
   const { status } = run;
-  const stderrTail = stripAnsi(run.stderr).trim();
+  const stderrTail = (options.redact ?? same)(stripAnsi(run.stderr).trim());
   const facts: Record<string, unknown> = {
     exitCode: status.code,
     signal: status.signal,
@@ -209,11 +219,13 @@ export function commandProvider(options: CommandProviderOptions): ToolProvider {
       if (run.overflow) throw new OutputTooLargeError(limits.maxOutputBytes);
       const failed = failure(options, env, run);
       if (failed !== undefined) throw failed;
-      const text = run.stdout.text().trim();
+      const stdout = run.stdout.text().trim();
       try {
-        return JSON.parse(text);
+        return JSON.parse(stdout);
       } catch (cause) {
-        const stderrTail = stripAnsi(run.stderr).trim();
+        const redact = options.redact ?? same;
+        const text = redact(stdout);
+        const stderrTail = redact(stripAnsi(run.stderr).trim());
         throw new ExecutionError(
           `command stdout is not JSON: ${JSON.stringify(excerpt(text, 200))}${
             stderrTail === "" ? "" : `; stderr: ${tail(stderrTail, 500)}`

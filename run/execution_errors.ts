@@ -69,13 +69,21 @@ export class ToolResultError extends RunError {
    * @param content The content blocks returned with the error.
    * @param options Cause, tool ID, backend and the raw MCP result.
    */
-  constructor(content: readonly unknown[], options?: RunErrorOptions & { mcpResult?: unknown }) {
-    const text = content
+  constructor(
+    content: readonly unknown[],
+    options?: RunErrorOptions & {
+      mcpResult?: unknown;
+      /** Scrubs secrets from the content's text before it is cut for the message. */
+      redact?: (text: string) => string;
+    },
+  ) {
+    const joined = content
       .map((c) =>
         (c as { type?: string; text?: string })?.type === "text" ? (c as { text: string }).text : ""
       )
       .filter((t) => t !== "")
       .join("\n");
+    const text = options?.redact === undefined ? joined : options.redact(joined);
     super(
       "tool_error",
       `tool ${JSON.stringify(options?.toolId ?? "")} reported an error: ${

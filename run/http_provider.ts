@@ -27,6 +27,12 @@ export interface HttpProviderOptions {
   fetch?: typeof fetch;
   /** Largest response body accepted, in bytes (default 10 MiB); more is an `OutputTooLargeError`. */
   maxOutputBytes?: number;
+  /**
+   * Scrubs secrets from a text the provider puts into an error (stderr, an
+   * excerpt of the output): applied to the whole text before it is cut, so a
+   * cut never splits a secret.
+   */
+  redact?: (text: string) => string;
 }
 
 /** How much of an error response's body is read for its excerpt, in bytes. */
@@ -94,6 +100,7 @@ export function httpProvider(options: HttpProviderOptions): ToolProvider {
     id: options.id,
     async call(request: ProviderRequest, ctx: ToolContext): Promise<unknown> {
       const url = template.replaceAll("{toolId}", encodeURIComponent(request.toolId));
+      const redact = options.redact ?? ((text: string) => text);
       let body: string;
       try {
         body = jsonText(request.args, "the arguments");
@@ -125,7 +132,9 @@ export function httpProvider(options: HttpProviderOptions): ToolProvider {
           throw new ExecutionError(`cannot reach ${url}: ${message}${trust}`, { cause: error });
         }
         if (response.status >= 400) {
-          const text = await readBody(response, ERROR_BODY_BYTES) ?? "(a body too long to show)";
+          const text = redact(
+            await readBody(response, ERROR_BODY_BYTES) ?? "(a body too long to show)",
+          );
           throw new ExecutionError(
             `HTTP ${response.status}${
               response.statusText ? ` ${response.statusText}` : ""
@@ -141,9 +150,10 @@ export function httpProvider(options: HttpProviderOptions): ToolProvider {
         try {
           return JSON.parse(text);
         } catch (cause) {
+          const shown = redact(text);
           throw new ExecutionError(
-            `response from ${url} is not JSON: ${JSON.stringify(excerpt(text.trim(), 200))}`,
-            { cause, details: { status: response.status, url, bodyExcerpt: excerpt(text, 1000) } },
+            `response from ${url} is not JSON: ${JSON.stringify(excerpt(shown.trim(), 200))}`,
+            { cause, details: { status: response.status, url, bodyExcerpt: excerpt(shown, 1000) } },
           );
         }
       } finally {

@@ -39,6 +39,12 @@ export interface RunnerOptions {
   mcpServers?: Readonly<Record<string, McpServerConfig>>;
   /** Answers MCP servers' elicitation requests (without it, elicitation is not offered). */
   onElicitation?: ElicitationHandler;
+  /**
+   * Scrubs secrets from texts the runner puts into errors (a tool's error
+   * content), before they are cut into excerpts. Providers and MCP servers
+   * take their own `redact` for their output.
+   */
+  redact?: (text: string) => string;
 }
 
 /** Options of one run. */

@@ -317,3 +317,30 @@ Deno.test("command provider failing TLS says which CA variables it got; DENO_CER
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("command provider redacts stderr before cutting its tail, so no piece of a secret shows", async () => {
+  // The last 1,000 characters of stderr start inside the secret.
+  const script = `console.error("S3CRET-TOKEN-VALUE" + "y".repeat(995)); Deno.exit(1);`;
+  const make = (redact?: (text: string) => string) => {
+    const runner = new Runner({
+      providers: [commandProvider({
+        id: "p",
+        command: Deno.execPath(),
+        args: ["eval", script],
+        ...(redact === undefined ? {} : { redact }),
+      })],
+    });
+    runner.registry.add({ name: "t", inputSchema: { type: "object" } }, providerBackend("p", "t"));
+    return runner;
+  };
+  const plain = make();
+  const cut = await plain.run("t", {}).catch((e) => e);
+  assert.match(cut.message, /VALUE/, "without redact the tail cuts the secret");
+  await plain.close();
+  const runner = make((text) => text.replaceAll("S3CRET-TOKEN-VALUE", "***"));
+  const error = await runner.run("t", {}).catch((e) => e);
+  assert.ok(error instanceof ExecutionError, String(error));
+  assert.doesNotMatch(error.message, /S3CRET|TOKEN|VALUE/);
+  assert.doesNotMatch(String(error.details.stderrTail), /S3CRET/);
+  await runner.close();
+});

@@ -44,6 +44,11 @@ async function withServer(
         });
       case "/fail":
         return new Response("upstream exploded: " + "details ".repeat(200), { status: 502 });
+      case "/leak":
+        // The secret straddles the 300-character excerpt of an error body.
+        return new Response("e".repeat(290) + "S3CRET-TOKEN-VALUE" + "e".repeat(100), {
+          status: 401,
+        });
       case "/garbage":
         return new Response("<html>hello</html>", { status: 200 });
       case "/empty":
@@ -262,5 +267,23 @@ Deno.test("http provider stops reading a body that stalls halfway when the deadl
     ]);
     assert.ok(outcome instanceof DOMException, String(outcome));
     assert.equal(outcome.name, "TimeoutError");
+  });
+});
+
+Deno.test("http provider redacts a body before cutting its excerpt, so no piece of a secret shows", async () => {
+  await withServer(async (base) => {
+    const plain = runnerFor(`${base}/leak`);
+    const cut = await plain.run("t", {}).catch((e) => e);
+    assert.match(cut.message, /S3CRET-TO/, "without redact the excerpt cuts the secret");
+    assert.doesNotMatch(cut.message, /S3CRET-TOKEN-VALUE/);
+    await plain.close();
+    const redact = (text: string) => text.replaceAll("S3CRET-TOKEN-VALUE", "***");
+    const runner = runnerFor(`${base}/leak`, "t", { redact });
+    const error = await runner.run("t", {}).catch((e) => e);
+    assert.ok(error instanceof ExecutionError);
+    assert.doesNotMatch(error.message, /S3CRET|TOKEN|VALUE/);
+    assert.match(error.message, /\*\*\*/);
+    assert.doesNotMatch(String(error.details.bodyExcerpt), /S3CRET/);
+    await runner.close();
   });
 });

@@ -370,3 +370,18 @@ Deno.test("images, audio, resource links, embedded resources and structuredConte
     await runner.close();
   }
 });
+
+Deno.test("a server's stderr is redacted before its tail is cut into the error", async () => {
+  const runner = fakeRunner("exit-var", {
+    redact: (text) => text.replaceAll("TF_FAKE_API_TOKEN", "***"),
+  });
+  try {
+    const error = await runner.run("fake:echo", {}).catch((e) => e);
+    assert.match(error.message, /exited with code 3/);
+    assert.doesNotMatch(error.message, /TF_FAKE_API_TOKEN/);
+    assert.doesNotMatch(String(error.details.stderrTail), /TF_FAKE_API_TOKEN/);
+    assert.match(String(error.details.stderrTail), /environment variable \*\*\* is not set/);
+  } finally {
+    await runner.close();
+  }
+});

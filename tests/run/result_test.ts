@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { normalizeMcpResult } from "../../run/mod.ts";
+import { normalizeMcpResult, ToolResultError } from "../../run/mod.ts";
 
 Deno.test("normalizeMcpResult prefers structuredContent over text", () => {
   assert.deepEqual(
@@ -53,4 +53,17 @@ Deno.test("normalizeMcpResult keeps structuredContent as the value, with non-tex
     structuredContent: { n: 1 },
   };
   assert.deepEqual(normalizeMcpResult(raw), { n: 1 });
+});
+
+Deno.test("ToolResultError redacts the content's text before cutting it for the message", () => {
+  const content = [{ type: "text", text: "a".repeat(1990) + "S3CRET-TOKEN-VALUE" }];
+  const cut = new ToolResultError(content, { toolId: "t" });
+  assert.match(cut.message, /S3CRET-TO/, "without redact the excerpt cuts the secret");
+  const error = new ToolResultError(content, {
+    toolId: "t",
+    redact: (text) => text.replaceAll("S3CRET-TOKEN-VALUE", "***"),
+  });
+  assert.doesNotMatch(error.message, /S3CRET/);
+  assert.match(error.message, /a\*\*\*$/);
+  assert.deepEqual(error.content, content, "the content itself is kept as sent");
 });
