@@ -1,6 +1,6 @@
 // Private: the CLI's input and output, exit codes, and error printing.
 
-import { ToolFoundationError } from "../model/mod.ts";
+import { ToolFoundationError } from "../model/errors.ts";
 import type { Redactor } from "./secrets.ts";
 import { isSandboxDenial } from "./_sandbox_denied.ts";
 

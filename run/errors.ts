@@ -10,7 +10,8 @@
  * @module
  */
 
-import { type ToolBackend, ToolFoundationError } from "../model/mod.ts";
+import type { ToolBackend } from "../model/backend.ts";
+import { ToolFoundationError } from "../model/errors.ts";
 
 /** Every code a {@linkcode RunError} can carry. */
 export type RunErrorCode =
