@@ -61,11 +61,11 @@ export interface McpStdioServerConfig {
    * `DEFAULT_MAX_OUTPUT_BYTES`, 10 MiB); a larger one fails the calls in
    * flight with `output_too_large` and is never read into memory whole.
    */
-  maxOutputBytes?: number; /**
+  maxOutputBytes?: number;
+  /**
    * Scrubs secrets from the server's stderr before any of it is put into an
    * error, so a cut never splits a secret.
    */
-
   redact?: (text: string) => string;
 }
 
