@@ -8,7 +8,7 @@
 // The test never rewrites the snapshots by default. After an intended change
 // of output, rewrite them with
 //   UPDATE_SNAPSHOTS=1 deno test --allow-read --allow-write --allow-env tests/adapter/conversion_snapshot_test.ts
-// (or `deno run --allow-read --allow-write tests/fixtures/adapter/record_conversions.ts`)
+// (or `deno run --allow-read --allow-write --allow-env tests/fixtures/adapter/record_conversions.ts`)
 // and review the diff: each record is one line.
 
 import assert from "node:assert/strict";
@@ -20,7 +20,10 @@ import {
 
 const UPDATE = Deno.env.get("UPDATE_SNAPSHOTS") === "1";
 
-type Records = Record<string, { from: string; records: Record<string, unknown> }>;
+type Records = Record<
+  string,
+  { from: string; input: unknown; records: Record<string, unknown> }
+>;
 
 function toolsOf(text: string): Records {
   try {
@@ -71,6 +74,14 @@ function describeDifferences(file: string, expected: string, actual: string, lim
     if (!(tool in after)) lines.push(`${file}: tool ${JSON.stringify(tool)} is no longer recorded`);
     else if (!(tool in before)) lines.push(`${file}: tool ${JSON.stringify(tool)} is new`);
     else {
+      for (const field of ["from", "input"] as const) {
+        const at = firstDifference(before[tool][field], after[tool][field]);
+        if (at === undefined) continue;
+        lines.push(
+          `${file}: tool ${JSON.stringify(tool)}: its ${field} differs at ${at.path || "/"}\n` +
+            `  expected ${clip(at.expected)}\n  actual   ${clip(at.actual)}`,
+        );
+      }
       const was = before[tool].records;
       const now = after[tool].records;
       for (const direction of new Set([...Object.keys(was), ...Object.keys(now)])) {
