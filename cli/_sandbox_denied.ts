@@ -3,8 +3,7 @@
 // tool's failure (exit 1): the fix is the tool's `permissions:` grant in the
 // manifest, not a flag of the CLI.
 
-import { PermissionDeniedError } from "../run/execution_errors.ts";
-import type { RunErrorOptions } from "../run/errors.ts";
+import { PermissionDeniedError, type RunErrorOptions } from "../run/errors.ts";
 
 /** A denial by a module tool's own grant (code `permission_denied`, exit 1). */
 export class SandboxDeniedError extends PermissionDeniedError {

@@ -5,6 +5,22 @@
  * @module
  */
 
+/**
+ * Every code an error of the model and validator can carry; each is defined
+ * here once (the runner's `ToolIdError` reuses `invalid_tool_id`).
+ */
+export type ModelErrorCode =
+  | "invalid_tool"
+  | "invalid_tool_id"
+  | "invalid_backend"
+  | "invalid_schema"
+  | "unsupported_pattern"
+  | "unsupported_schema"
+  | "external_ref"
+  | "schema_validation"
+  | "instance_too_deep"
+  | "evaluation_too_deep";
+
 /** Options accepted by every toolfoundation error. */
 export interface ToolFoundationErrorOptions {
   /** The underlying error, kept so that no cause is lost. */
