@@ -96,7 +96,7 @@ export class InvalidToolError extends ToolFoundationError {
    */
   constructor(issues: readonly ToolIssue[], options?: ToolFoundationErrorOptions) {
     super(
-      "invalid_tool",
+      "invalid_tool" satisfies ModelErrorCode,
       `invalid tool: ${issues.map((i) => `${i.path || "/"}: ${i.message}`).join("; ")}`,
       options,
     );
@@ -116,7 +116,10 @@ export class InvalidToolIdError extends ToolFoundationError {
    * @param reason Why it was rejected.
    */
   constructor(id: string, reason: string) {
-    super("invalid_tool_id", `invalid tool ID format ${JSON.stringify(id)}: ${reason}`);
+    super(
+      "invalid_tool_id" satisfies ModelErrorCode,
+      `invalid tool ID format ${JSON.stringify(id)}: ${reason}`,
+    );
     this.id = id;
   }
 }
@@ -129,7 +132,7 @@ export class InvalidBackendError extends ToolFoundationError {
    * @param message What is wrong.
    */
   constructor(message: string) {
-    super("invalid_backend", `invalid backend: ${message}`);
+    super("invalid_backend" satisfies ModelErrorCode, `invalid backend: ${message}`);
   }
 }
 
@@ -154,7 +157,7 @@ export class InvalidSchemaError extends ToolFoundationError {
    * @param options The cause and the location, if any.
    */
   constructor(message: string, options?: InvalidSchemaErrorOptions) {
-    super("invalid_schema", `invalid JSON Schema: ${message}`, options);
+    super("invalid_schema" satisfies ModelErrorCode, `invalid JSON Schema: ${message}`, options);
     if (options?.keywordLocation !== undefined) this.keywordLocation = options.keywordLocation;
   }
 }
@@ -230,7 +233,7 @@ export class SchemaShapeError extends InvalidSchemaError {
  */
 export class UnsupportedPatternError extends InvalidSchemaError {
   /** Stable code. */
-  override readonly code: string = "unsupported_pattern";
+  override readonly code: string = "unsupported_pattern" satisfies ModelErrorCode;
   /** The pattern. */
   readonly pattern: string;
   /** Why it cannot run with a bound. */
@@ -278,7 +281,7 @@ export class UnsupportedSchemaError extends ToolFoundationError {
    */
   constructor(dialect: string, supported: readonly string[]) {
     super(
-      "unsupported_schema",
+      "unsupported_schema" satisfies ModelErrorCode,
       `unsupported JSON Schema dialect ${JSON.stringify(dialect)}; supported: ${
         supported.join(", ")
       }`,
@@ -304,7 +307,7 @@ export class ExternalRefError extends ToolFoundationError {
    */
   constructor(ref: string, uri: string, options?: ToolFoundationErrorOptions) {
     super(
-      "external_ref",
+      "external_ref" satisfies ModelErrorCode,
       `external $ref resolution is disabled: ${JSON.stringify(ref)}` +
         (ref === uri ? "" : ` (resolves to ${uri})`) +
         "; pass the document in memory with `new DefaultValidator({ schemas })`",
@@ -355,7 +358,7 @@ export class SchemaValidationError extends ToolFoundationError {
    */
   constructor(failures: readonly ValidationFailure[], options?: SchemaValidationErrorOptions) {
     super(
-      "schema_validation",
+      "schema_validation" satisfies ModelErrorCode,
       `${options?.subject ?? "value"} is invalid: ${formatFailures(failures)}`,
       options,
     );
@@ -379,7 +382,7 @@ export class InstanceDepthError extends ToolFoundationError {
    */
   constructor(maxDepth: number, instanceLocation: string) {
     super(
-      "instance_too_deep",
+      "instance_too_deep" satisfies ModelErrorCode,
       `value nests deeper than ${maxDepth} levels at ${
         instanceLocation || "/"
       }; flatten it or raise the validator's maxDepth`,
@@ -404,7 +407,7 @@ export class EvaluationDepthError extends ToolFoundationError {
    */
   constructor(what: string, options?: ToolFoundationErrorOptions) {
     super(
-      "evaluation_too_deep",
+      "evaluation_too_deep" satisfies ModelErrorCode,
       `${what} exceeded the call stack; the schema and value nest too deeply together`,
       options,
     );

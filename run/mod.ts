@@ -29,10 +29,6 @@
  */
 
 export * from "./errors.ts";
-export * from "./errors.ts";
-export * from "./errors.ts";
-export * from "./errors.ts";
-export * from "./errors.ts";
 export * from "./registry.ts";
 export * from "./result.ts";
 export * from "./local.ts";
