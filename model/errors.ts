@@ -32,13 +32,13 @@ export interface ToolFoundationErrorOptions {
  *
  * @example Matching on the code
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseToolId, ToolFoundationError } from "@toolfoundation/core/model";
  *
- * try {
- *   parseToolId("a:b:c");
- * } catch (error) {
- *   if (error instanceof ToolFoundationError) console.log(error.code); // invalid_tool_id
- * }
+ * assert.throws(
+ *   () => parseToolId("a:b:c"),
+ *   (error) => error instanceof ToolFoundationError && error.code === "invalid_tool_id",
+ * );
  * ```
  */
 export class ToolFoundationError extends Error {
@@ -73,15 +73,15 @@ export interface ToolIssue {
  *
  * @example Listing every problem
  * ```ts
+ * import assert from "node:assert/strict";
  * import { InvalidToolError, validateTool } from "@toolfoundation/core/model";
  *
- * try {
- *   validateTool({ name: "bad name!", inputSchema: { type: "object" }, version: "one" });
- * } catch (error) {
- *   if (error instanceof InvalidToolError) {
- *     for (const issue of error.issues) console.log(issue.path, issue.message);
- *   }
- * }
+ * assert.throws(
+ *   () => validateTool({ name: "bad name!", inputSchema: { type: "object" }, version: "one" }),
+ *   (error) =>
+ *     error instanceof InvalidToolError &&
+ *     error.issues.map((issue) => issue.path).join(" ") === "/name /version",
+ * );
  * ```
  */
 export class InvalidToolError extends ToolFoundationError {
@@ -420,6 +420,7 @@ export class EvaluationDepthError extends ToolFoundationError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatFailures } from "@toolfoundation/core/model";
  *
  * const text = formatFailures([{
@@ -429,7 +430,7 @@ export class EvaluationDepthError extends ToolFoundationError {
  *   keyword: "required",
  *   message: "must have required property 'to'",
  * }]);
- * console.log(text); // /: must have required property 'to'
+ * assert.equal(text, "/: must have required property 'to'");
  * ```
  *
  * @param failures The failures to format.

@@ -54,14 +54,14 @@ export interface RunErrorOptions {
  *
  * @example Matching on the code
  * ```ts
+ * import assert from "node:assert/strict";
  * import { RunError, Runner } from "@toolfoundation/core/run";
  *
  * const runner = new Runner();
- * try {
- *   await runner.run("nope", {});
- * } catch (error) {
- *   if (error instanceof RunError) console.log(error.code, error.toolId); // tool_not_found nope
- * }
+ * await assert.rejects(
+ *   runner.run("nope", {}),
+ *   (error) => error instanceof RunError && error.code === "tool_not_found" && error.toolId === "nope",
+ * );
  * ```
  */
 export class RunError extends ToolFoundationError {
@@ -94,9 +94,10 @@ export class RunError extends ToolFoundationError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ToolNotFoundError } from "@toolfoundation/core/run";
  *
- * console.log(new ToolNotFoundError("math:add").code); // tool_not_found
+ * assert.equal(new ToolNotFoundError("math:add").code, "tool_not_found");
  * ```
  */
 export class ToolNotFoundError extends RunError {
@@ -119,9 +120,10 @@ export class ToolNotFoundError extends RunError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ToolIdError } from "@toolfoundation/core/run";
  *
- * console.log(new ToolIdError("a:b:c", "only one ':' is allowed").code); // invalid_tool_id
+ * assert.equal(new ToolIdError("a:b:c", "only one ':' is allowed").code, "invalid_tool_id");
  * ```
  */
 export class ToolIdError extends RunError {
@@ -146,9 +148,10 @@ export class ToolIdError extends RunError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { NoBackendError } from "@toolfoundation/core/run";
  *
- * console.log(new NoBackendError("t", "no local handler \"x\"").code); // no_backend
+ * assert.equal(new NoBackendError("t", "no local handler \"x\"").code, "no_backend");
  * ```
  */
 export class NoBackendError extends RunError {
@@ -181,10 +184,12 @@ export interface ValidationRunErrorOptions extends RunErrorOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { InputValidationError } from "@toolfoundation/core/run";
  *
  * const error = new InputValidationError("t", { n: "x" }, "/n: must be number");
- * console.log(error.code, error.args); // input_validation { n: "x" }
+ * assert.equal(error.code, "input_validation");
+ * assert.deepEqual(error.args, { n: "x" });
  * ```
  */
 export class InputValidationError extends RunError {
@@ -222,6 +227,7 @@ export class InputValidationError extends RunError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { localBackend } from "@toolfoundation/core/model";
  * import { OutputValidationError } from "@toolfoundation/core/run";
  *
@@ -232,7 +238,8 @@ export class InputValidationError extends RunError {
  *   durationMs: 1,
  * };
  * const error = new OutputValidationError(result, "/: must be string");
- * console.log(error.code, error.result.structured); // output_validation 42
+ * assert.equal(error.code, "output_validation");
+ * assert.equal(error.result.structured, 42);
  * ```
  */
 export class OutputValidationError extends RunError {
@@ -273,10 +280,12 @@ function idOf(result: RunResult): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ExecutionError } from "@toolfoundation/core/run";
  *
  * const error = new ExecutionError("exit code 2: boom", { toolId: "t" });
- * console.log(error.code, error.message); // execution tool "t" failed: exit code 2: boom
+ * assert.equal(error.code, "execution");
+ * assert.equal(error.message, 'tool "t" failed: exit code 2: boom');
  * ```
  */
 export class ExecutionError extends RunError {
@@ -310,10 +319,12 @@ export class ExecutionError extends RunError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ToolResultError } from "@toolfoundation/core/run";
  *
  * const error = new ToolResultError([{ type: "text", text: "no such file" }], { toolId: "fs:read" });
- * console.log(error.code, error.message); // tool_error tool "fs:read" reported an error: no such file
+ * assert.equal(error.code, "tool_error");
+ * assert.equal(error.message, 'tool "fs:read" reported an error: no such file');
  * ```
  */
 export class ToolResultError extends RunError {
@@ -361,9 +372,10 @@ export class ToolResultError extends RunError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { PermissionDeniedError } from "@toolfoundation/core/run";
  *
- * console.log(new PermissionDeniedError("Requires run access").code); // permission_denied
+ * assert.equal(new PermissionDeniedError("Requires run access").code, "permission_denied");
  * ```
  */
 export class PermissionDeniedError extends RunError {
@@ -430,10 +442,12 @@ export class OutputTooLargeError extends RunError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { RunTimeoutError } from "@toolfoundation/core/run";
  *
  * const error = new RunTimeoutError(50, { toolId: "slow" });
- * console.log(error.code, error.timeoutMs); // timeout 50
+ * assert.equal(error.code, "timeout");
+ * assert.equal(error.timeoutMs, 50);
  * ```
  */
 export class RunTimeoutError extends RunError {
@@ -461,9 +475,10 @@ export class RunTimeoutError extends RunError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { RunCancelledError } from "@toolfoundation/core/run";
  *
- * console.log(new RunCancelledError({ toolId: "t" }).code); // cancelled
+ * assert.equal(new RunCancelledError({ toolId: "t" }).code, "cancelled");
  * ```
  */
 export class RunCancelledError extends RunError {
