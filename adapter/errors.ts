@@ -6,6 +6,15 @@
 
 import { ToolFoundationError, type ToolIssue } from "../model/errors.ts";
 
+/** Every code an error of the adapters can carry. */
+export type AdapterErrorCode =
+  | "unknown_format"
+  | "adapter_exists"
+  | "invalid_provider_tool"
+  | "name_collision"
+  | "unknown_tool_name"
+  | "invalid_tool_call";
+
 /**
  * A format name is not registered. The message lists the registered ones.
  *
@@ -35,7 +44,7 @@ export class UnknownFormatError extends ToolFoundationError {
    */
   constructor(format: string, known: readonly string[]) {
     super(
-      "unknown_format",
+      "unknown_format" satisfies AdapterErrorCode,
       `unknown tool format ${JSON.stringify(format)}; registered: ${known.join(", ")}`,
     );
     this.format = format;
@@ -68,7 +77,7 @@ export class AdapterExistsError extends ToolFoundationError {
    */
   constructor(format: string) {
     super(
-      "adapter_exists",
+      "adapter_exists" satisfies AdapterErrorCode,
       `an adapter for ${JSON.stringify(format)} is already registered; pass { replace: true }`,
     );
     this.format = format;
@@ -104,7 +113,7 @@ export class InvalidProviderToolError extends ToolFoundationError {
    */
   constructor(format: string, issues: readonly ToolIssue[]) {
     super(
-      "invalid_provider_tool",
+      "invalid_provider_tool" satisfies AdapterErrorCode,
       `invalid ${format} tool: ${issues.map((i) => `${i.path || "/"}: ${i.message}`).join("; ")}`,
     );
     this.format = format;
@@ -140,7 +149,7 @@ export class NameCollisionError extends ToolFoundationError {
    */
   constructor(providerName: string, ids: readonly string[]) {
     super(
-      "name_collision",
+      "name_collision" satisfies AdapterErrorCode,
       `tool IDs ${ids.map((id) => JSON.stringify(id)).join(" and ")} both map to ` +
         `${JSON.stringify(providerName)}; rename one of them`,
     );
@@ -174,7 +183,10 @@ export class UnknownToolNameError extends ToolFoundationError {
    * @param reason Why it cannot be mapped.
    */
   constructor(providerName: string, reason: string) {
-    super("unknown_tool_name", `unknown tool name ${JSON.stringify(providerName)}: ${reason}`);
+    super(
+      "unknown_tool_name" satisfies AdapterErrorCode,
+      `unknown tool name ${JSON.stringify(providerName)}: ${reason}`,
+    );
     this.providerName = providerName;
   }
 }
@@ -201,6 +213,6 @@ export class InvalidToolCallError extends ToolFoundationError {
    * @param options The cause, if any.
    */
   constructor(message: string, options?: { cause?: unknown }) {
-    super("invalid_tool_call", `invalid tool call: ${message}`, options);
+    super("invalid_tool_call" satisfies AdapterErrorCode, `invalid tool call: ${message}`, options);
   }
 }

@@ -3,7 +3,8 @@
 // and `usePrevious` steps whose schema can never accept `previous`.
 
 import type { DefaultValidator, ValidationFailure } from "../model/mod.ts";
-import type { Manifest, ManifestIssue, ResolvedTool } from "./manifest.ts";
+import type { ManifestIssue } from "./errors.ts";
+import type { Manifest, ResolvedTool } from "./manifest.ts";
 
 /** Keywords whose outcome may depend on other properties (e.g. on `previous`). */
 const CONDITIONAL = new Set([

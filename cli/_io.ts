@@ -1,27 +1,11 @@
 // Private: the CLI's input and output, exit codes, and error printing.
 
-import { ToolFoundationError } from "../model/errors.ts";
+import type { CliIo } from "./main.ts";
 import type { Redactor } from "./secrets.ts";
-import { isSandboxDenial } from "./_sandbox_denied.ts";
+import { isSandboxDenial, UnserializableResultError } from "./errors.ts";
 
 /** Exit codes (documented in the README and in --help). */
 export const EXIT = { ok: 0, failure: 1, usage: 2, permission: 3, interrupted: 130 } as const;
-
-/** Where the CLI reads and writes; tests substitute their own. */
-export interface CliIo {
-  /** Writes to standard output. */
-  stdout(text: string): void;
-  /** Writes to standard error. */
-  stderr(text: string): void;
-  /** Reads all of standard input. */
-  readStdin(): Promise<string>;
-  /** Whether standard input is a terminal. */
-  stdinIsTerminal: boolean;
-  /** Whether standard error is a terminal (live progress line). */
-  stderrIsTerminal: boolean;
-  /** Whether colour is off (NO_COLOR). */
-  noColor: boolean;
-}
 
 const encoder = new TextEncoder();
 
@@ -74,30 +58,6 @@ export function diagnose(
 ): void {
   const prefix = io.noColor || !io.stderrIsTerminal ? `${label}:` : `\x1b[1m${label}:\x1b[0m`;
   io.stderr(`${prefix} ${redactor ? redactor.redact(text) : text}\n`);
-}
-
-/** A result holds a value JSON cannot represent (a BigInt, a cycle, ...). */
-export class UnserializableResultError extends ToolFoundationError {
-  /** JSON Pointer of the offending value. */
-  readonly pointer: string;
-
-  /**
-   * Creates the error.
-   *
-   * @param what What the value is (e.g. "a BigInt").
-   * @param pointer Where it is.
-   * @param options The tool (for the message) and the cause.
-   */
-  constructor(what: string, pointer: string, options: { toolId?: string; cause?: unknown } = {}) {
-    super(
-      "unserializable_result",
-      `${
-        options.toolId === undefined ? "the result" : `tool ${JSON.stringify(options.toolId)}`
-      } returned a value JSON cannot hold: ${what} at ${pointer || "/"}`,
-      { cause: options.cause },
-    );
-    this.pointer = pointer;
-  }
 }
 
 /** What JSON.stringify cannot write in `value`, and where (iterative; `undefined` when none). */

@@ -3,7 +3,8 @@
 
 import { InvalidToolError, type Tool, toolId, validateTool } from "../model/mod.ts";
 import { BUILTINS, getBuiltin } from "./builtins.ts";
-import type { ManifestIssue, ManifestTool, ResolvedTool } from "./manifest.ts";
+import type { ManifestIssue } from "./errors.ts";
+import type { ManifestTool, ResolvedTool } from "./manifest.ts";
 import { malformedReferences } from "./secrets.ts";
 
 /** A problem before its position is known. */

@@ -10,7 +10,8 @@ import {
   InvalidSchemaError,
   ToolFoundationError,
 } from "../model/mod.ts";
-import type { Manifest, ManifestIssue, ResolvedTool } from "./manifest.ts";
+import type { ManifestIssue } from "./errors.ts";
+import type { Manifest, ResolvedTool } from "./manifest.ts";
 import { checkModuleTool } from "./module_tool.ts";
 import { moduleToolDeno } from "./_module_deno.ts";
 import { KILL_PROGRAM, type PermissionNeed, resolvePath } from "./permissions.ts";

@@ -12,7 +12,8 @@
 
 import { isAlias, isMap, isSeq, LineCounter, parseDocument, visit } from "yaml";
 import type { Document, Node } from "yaml";
-import { DefaultValidator, type Tool, ToolFoundationError } from "../model/mod.ts";
+import { DefaultValidator, type Tool } from "../model/mod.ts";
+import { ManifestError, type ManifestIssue } from "./errors.ts";
 import type { InheritEnv } from "../run/child_env.ts";
 import manifestSchema from "./manifest.schema.json" with { type: "json" };
 import { checkMeaning, ownRecord, raw, type UnplacedIssue } from "./_manifest_meaning.ts";
@@ -145,43 +146,6 @@ export interface Manifest {
   chains: Record<string, ManifestChain>;
   /** Line and column of a JSON Pointer into the manifest (`key`: of the last token's key). */
   locate?: (pointer: string, key?: boolean) => { line: number; column: number };
-}
-
-/** One problem in a manifest. */
-export interface ManifestIssue {
-  /** The file. */
-  file: string;
-  /** 1-based line. */
-  line: number;
-  /** 1-based column. */
-  column: number;
-  /** JSON Pointer into the document. */
-  path: string;
-  /** What is wrong. */
-  message: string;
-}
-
-/** A manifest cannot be used; `issues` lists every problem found. */
-export class ManifestError extends ToolFoundationError {
-  /** Every problem, in document order. */
-  readonly issues: readonly ManifestIssue[];
-
-  /**
-   * Creates the error.
-   *
-   * @param issues The problems.
-   * @param options The cause, if any.
-   */
-  constructor(issues: readonly ManifestIssue[], options?: { cause?: unknown }) {
-    super(
-      "invalid_manifest",
-      issues.map((i) => `${i.file}:${i.line}:${i.column}: ${i.path || "/"}: ${i.message}`).join(
-        "\n",
-      ),
-      options,
-    );
-    this.issues = issues;
-  }
 }
 
 /** Options of {@linkcode parseManifest}. */

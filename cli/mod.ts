@@ -1,13 +1,18 @@
 /**
  * The CLI's building blocks, for embedding: YAML manifests, the permission
  * planner, built-in tools, sandboxed module tools, secrets and the Runner
- * built from a manifest. The command line itself is `main` in `cli.ts`.
+ * built from a manifest. The command line itself is `main`.
  *
  * @module
  */
 
-export { main, type MainOptions } from "../cli.ts";
-export type { CliIo } from "./_io.ts";
+export { type CliIo, main, type MainOptions } from "./main.ts";
+export {
+  type CliErrorCode,
+  ManifestError,
+  type ManifestIssue,
+  MissingSecretError,
+} from "./errors.ts";
 export * from "./manifest.ts";
 export * from "./permissions.ts";
 export * from "./builtins.ts";

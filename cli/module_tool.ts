@@ -25,7 +25,7 @@ import { resolvePath } from "./permissions.ts";
 import { type HostOutcome, ModuleProcess } from "./_module_process.ts";
 import { findGrantLinks } from "./_module_symlinks.ts";
 import { moduleToolDeno } from "./_module_deno.ts";
-import { SandboxDeniedError } from "./_sandbox_denied.ts";
+import { SandboxDeniedError } from "./errors.ts";
 
 export {
   checkModuleTool,

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { ToolFoundationError } from "../model/mod.ts";
+import { MissingSecretError } from "./errors.ts";
 
 const REFERENCE = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const ANY_PLACEHOLDER = /\$\{([^}]*)\}/g;
@@ -229,25 +229,6 @@ function scrubCuts(text: string, secret: string): string {
     if (out.startsWith(`...${tail}`)) out = `...${REDACTED}${out.slice(3 + tail.length)}`;
   }
   return out;
-}
-
-/** A variable a reference names is not set (exit code 2: a configuration error). */
-export class MissingSecretError extends ToolFoundationError {
-  /** The variable's name. */
-  readonly variable: string;
-
-  /**
-   * Creates the error.
-   *
-   * @param variable The variable's name.
-   */
-  constructor(variable: string) {
-    super(
-      "missing_secret",
-      `environment variable ${variable} is not set (referenced as \${env:${variable}})`,
-    );
-    this.variable = variable;
-  }
 }
 
 /**

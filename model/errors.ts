@@ -5,6 +5,22 @@
  * @module
  */
 
+/**
+ * Every code an error of the model and validator can carry; each is defined
+ * here once (the runner's `ToolIdError` reuses `invalid_tool_id`).
+ */
+export type ModelErrorCode =
+  | "invalid_tool"
+  | "invalid_tool_id"
+  | "invalid_backend"
+  | "invalid_schema"
+  | "unsupported_pattern"
+  | "unsupported_schema"
+  | "external_ref"
+  | "schema_validation"
+  | "instance_too_deep"
+  | "evaluation_too_deep";
+
 /** Options accepted by every toolfoundation error. */
 export interface ToolFoundationErrorOptions {
   /** The underlying error, kept so that no cause is lost. */
@@ -16,13 +32,13 @@ export interface ToolFoundationErrorOptions {
  *
  * @example Matching on the code
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseToolId, ToolFoundationError } from "@toolfoundation/core/model";
  *
- * try {
- *   parseToolId("a:b:c");
- * } catch (error) {
- *   if (error instanceof ToolFoundationError) console.log(error.code); // invalid_tool_id
- * }
+ * assert.throws(
+ *   () => parseToolId("a:b:c"),
+ *   (error) => error instanceof ToolFoundationError && error.code === "invalid_tool_id",
+ * );
  * ```
  */
 export class ToolFoundationError extends Error {
@@ -57,15 +73,15 @@ export interface ToolIssue {
  *
  * @example Listing every problem
  * ```ts
+ * import assert from "node:assert/strict";
  * import { InvalidToolError, validateTool } from "@toolfoundation/core/model";
  *
- * try {
- *   validateTool({ name: "bad name!", inputSchema: { type: "object" }, version: "one" });
- * } catch (error) {
- *   if (error instanceof InvalidToolError) {
- *     for (const issue of error.issues) console.log(issue.path, issue.message);
- *   }
- * }
+ * assert.throws(
+ *   () => validateTool({ name: "bad name!", inputSchema: { type: "object" }, version: "one" }),
+ *   (error) =>
+ *     error instanceof InvalidToolError &&
+ *     error.issues.map((issue) => issue.path).join(" ") === "/name /version",
+ * );
  * ```
  */
 export class InvalidToolError extends ToolFoundationError {
@@ -80,7 +96,7 @@ export class InvalidToolError extends ToolFoundationError {
    */
   constructor(issues: readonly ToolIssue[], options?: ToolFoundationErrorOptions) {
     super(
-      "invalid_tool",
+      "invalid_tool" satisfies ModelErrorCode,
       `invalid tool: ${issues.map((i) => `${i.path || "/"}: ${i.message}`).join("; ")}`,
       options,
     );
@@ -100,7 +116,10 @@ export class InvalidToolIdError extends ToolFoundationError {
    * @param reason Why it was rejected.
    */
   constructor(id: string, reason: string) {
-    super("invalid_tool_id", `invalid tool ID format ${JSON.stringify(id)}: ${reason}`);
+    super(
+      "invalid_tool_id" satisfies ModelErrorCode,
+      `invalid tool ID format ${JSON.stringify(id)}: ${reason}`,
+    );
     this.id = id;
   }
 }
@@ -113,7 +132,7 @@ export class InvalidBackendError extends ToolFoundationError {
    * @param message What is wrong.
    */
   constructor(message: string) {
-    super("invalid_backend", `invalid backend: ${message}`);
+    super("invalid_backend" satisfies ModelErrorCode, `invalid backend: ${message}`);
   }
 }
 
@@ -138,7 +157,7 @@ export class InvalidSchemaError extends ToolFoundationError {
    * @param options The cause and the location, if any.
    */
   constructor(message: string, options?: InvalidSchemaErrorOptions) {
-    super("invalid_schema", `invalid JSON Schema: ${message}`, options);
+    super("invalid_schema" satisfies ModelErrorCode, `invalid JSON Schema: ${message}`, options);
     if (options?.keywordLocation !== undefined) this.keywordLocation = options.keywordLocation;
   }
 }
@@ -214,7 +233,7 @@ export class SchemaShapeError extends InvalidSchemaError {
  */
 export class UnsupportedPatternError extends InvalidSchemaError {
   /** Stable code. */
-  override readonly code: string = "unsupported_pattern";
+  override readonly code: string = "unsupported_pattern" satisfies ModelErrorCode;
   /** The pattern. */
   readonly pattern: string;
   /** Why it cannot run with a bound. */
@@ -262,7 +281,7 @@ export class UnsupportedSchemaError extends ToolFoundationError {
    */
   constructor(dialect: string, supported: readonly string[]) {
     super(
-      "unsupported_schema",
+      "unsupported_schema" satisfies ModelErrorCode,
       `unsupported JSON Schema dialect ${JSON.stringify(dialect)}; supported: ${
         supported.join(", ")
       }`,
@@ -288,7 +307,7 @@ export class ExternalRefError extends ToolFoundationError {
    */
   constructor(ref: string, uri: string, options?: ToolFoundationErrorOptions) {
     super(
-      "external_ref",
+      "external_ref" satisfies ModelErrorCode,
       `external $ref resolution is disabled: ${JSON.stringify(ref)}` +
         (ref === uri ? "" : ` (resolves to ${uri})`) +
         "; pass the document in memory with `new DefaultValidator({ schemas })`",
@@ -339,7 +358,7 @@ export class SchemaValidationError extends ToolFoundationError {
    */
   constructor(failures: readonly ValidationFailure[], options?: SchemaValidationErrorOptions) {
     super(
-      "schema_validation",
+      "schema_validation" satisfies ModelErrorCode,
       `${options?.subject ?? "value"} is invalid: ${formatFailures(failures)}`,
       options,
     );
@@ -363,7 +382,7 @@ export class InstanceDepthError extends ToolFoundationError {
    */
   constructor(maxDepth: number, instanceLocation: string) {
     super(
-      "instance_too_deep",
+      "instance_too_deep" satisfies ModelErrorCode,
       `value nests deeper than ${maxDepth} levels at ${
         instanceLocation || "/"
       }; flatten it or raise the validator's maxDepth`,
@@ -388,7 +407,7 @@ export class EvaluationDepthError extends ToolFoundationError {
    */
   constructor(what: string, options?: ToolFoundationErrorOptions) {
     super(
-      "evaluation_too_deep",
+      "evaluation_too_deep" satisfies ModelErrorCode,
       `${what} exceeded the call stack; the schema and value nest too deeply together`,
       options,
     );
@@ -401,6 +420,7 @@ export class EvaluationDepthError extends ToolFoundationError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatFailures } from "@toolfoundation/core/model";
  *
  * const text = formatFailures([{
@@ -410,7 +430,7 @@ export class EvaluationDepthError extends ToolFoundationError {
  *   keyword: "required",
  *   message: "must have required property 'to'",
  * }]);
- * console.log(text); // /: must have required property 'to'
+ * assert.equal(text, "/: must have required property 'to'");
  * ```
  *
  * @param failures The failures to format.

@@ -8,7 +8,7 @@ import {
   type ToolBackend,
   type ValidationFailure,
 } from "../model/mod.ts";
-import { InputValidationError, OutputValidationError } from "./validation_errors.ts";
+import { InputValidationError, OutputValidationError } from "./errors.ts";
 import type { RegisteredTool } from "./registry.ts";
 import type { RunResult } from "./result.ts";
 

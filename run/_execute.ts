@@ -2,9 +2,13 @@
 // collecting async iterables, and classifying thrown values into RunErrors.
 
 import type { ToolBackend } from "../model/mod.ts";
-import { RunCancelledError, RunTimeoutError } from "./cancellation_errors.ts";
-import { RunError } from "./errors.ts";
-import { ExecutionError, PermissionDeniedError } from "./execution_errors.ts";
+import {
+  ExecutionError,
+  PermissionDeniedError,
+  RunCancelledError,
+  RunError,
+  RunTimeoutError,
+} from "./errors.ts";
 
 /** An abort controller created only when a backend asks for the signal. */
 export class LazyAbort {

@@ -3,9 +3,7 @@
 // results, the timeout error that names the phase, and the reading of a
 // failed server's stderr (a missing certificate or variable is named).
 
-import { RunTimeoutError } from "./cancellation_errors.ts";
-import type { RunErrorOptions } from "./errors.ts";
-import { ExecutionError } from "./execution_errors.ts";
+import { ExecutionError, type RunErrorOptions, RunTimeoutError } from "./errors.ts";
 import type { McpListedTool } from "./mcp.ts";
 import type { McpCallResult } from "./result.ts";
 

@@ -13,7 +13,7 @@ import type * as TypesModule from "@modelcontextprotocol/sdk/types.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 
 import { childEnv } from "./child_env.ts";
-import { ExecutionError, OutputTooLargeError } from "./execution_errors.ts";
+import { ExecutionError, OutputTooLargeError } from "./errors.ts";
 import type { ElicitationHandler, McpServerConfig } from "./mcp.ts";
 import { DEFAULT_MAX_OUTPUT_BYTES } from "./provider.ts";
 import { StdioTransport } from "./_mcp_stdio.ts";

@@ -4,7 +4,7 @@
 // the connection closes (aborting the fetch signal alone can leave a pending
 // read on the standalone SSE stream, which keeps the process alive).
 
-import { OutputTooLargeError } from "./execution_errors.ts";
+import { OutputTooLargeError } from "./errors.ts";
 
 const NEWLINE = 10;
 const CR = 13;

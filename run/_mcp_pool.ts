@@ -7,8 +7,7 @@
 // transport before the SDK sees them, so none is lost when a server writes
 // progress and the result in one chunk.
 
-import { RunError } from "./errors.ts";
-import { ExecutionError, OutputTooLargeError } from "./execution_errors.ts";
+import { ExecutionError, OutputTooLargeError, RunError } from "./errors.ts";
 import type { ToolContext } from "./local.ts";
 import type { ElicitationHandler, McpListedTool, McpServerConfig } from "./mcp.ts";
 import type { McpCallResult } from "./result.ts";

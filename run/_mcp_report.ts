@@ -2,8 +2,7 @@
 // lines it wrote that were not JSON-RPC, its stderr tail, and what its stderr
 // says is missing (a certificate, a variable).
 
-import { RunError } from "./errors.ts";
-import { ExecutionError, PermissionDeniedError } from "./execution_errors.ts";
+import { ExecutionError, PermissionDeniedError, RunError } from "./errors.ts";
 import type { McpServerConfig } from "./mcp.ts";
 import { tail } from "./_text.ts";
 import type { StdioTransport } from "./_mcp_stdio.ts";

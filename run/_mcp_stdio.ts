@@ -12,7 +12,7 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 // @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/types"
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { OutputTooLargeError } from "./execution_errors.ts";
+import { OutputTooLargeError } from "./errors.ts";
 import { type GroupChild, spawnGroup } from "./_process.ts";
 import { TailBuffer } from "./_text.ts";
 

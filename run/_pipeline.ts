@@ -4,9 +4,7 @@
 // validate it against the output schema.
 
 import { type BackendKind, DefaultValidator } from "../model/mod.ts";
-import { RunCancelledError } from "./cancellation_errors.ts";
-import { ToolResultError } from "./execution_errors.ts";
-import type { OutputValidationError } from "./validation_errors.ts";
+import { type OutputValidationError, RunCancelledError, ToolResultError } from "./errors.ts";
 import { normalizeProgress, type ToolContext } from "./local.ts";
 import type { ToolRegistry } from "./registry.ts";
 import { type McpCallResult, normalizeMcpResult, type RunResult } from "./result.ts";

@@ -2,7 +2,7 @@
 // tool of an ID, and the best of its backends the runner can execute.
 
 import { type BackendKind, parseToolId, type ToolBackend } from "../model/mod.ts";
-import { NoBackendError, ToolIdError, ToolNotFoundError } from "./lookup_errors.ts";
+import { NoBackendError, ToolIdError, ToolNotFoundError } from "./errors.ts";
 import type { RegisteredTool, ToolRegistry } from "./registry.ts";
 import type { Backends } from "./_backends.ts";
 

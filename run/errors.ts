@@ -1,22 +1,34 @@
 /**
- * The base of the runner's error hierarchy. Every error the runner raises
- * extends {@linkcode RunError} (itself a `ToolFoundationError`), has a stable
- * `code`, and keeps its `cause`, the tool ID and the backend that was selected
- * (when one was). The classes live by kind: lookup (`lookup_errors.ts`),
- * validation (`validation_errors.ts`), execution (`execution_errors.ts`) and
- * cancellation (`cancellation_errors.ts`). Cancellation, timeout and a tool
- * reporting failure (`isError`) are distinct classes and codes.
+ * Every error the runner raises, in one place. Each extends
+ * {@linkcode RunError} (itself a `ToolFoundationError`), has a stable `code`
+ * from {@linkcode RunErrorCode}, and keeps its `cause`, the tool ID and the
+ * backend that was selected (when one was). By kind: lookup (the ID is
+ * malformed, unknown, or has no backend), validation (input or output schema),
+ * execution (the backend failed, the tool reported failure, a permission was
+ * refused, the output was too large) and cancellation (timeout, abort).
+ * Cancellation, timeout and a tool reporting failure (`isError`) are distinct
+ * classes and codes.
  *
  * @module
  */
 
 import type { ToolBackend } from "../model/backend.ts";
-import { ToolFoundationError } from "../model/errors.ts";
+import {
+  type ModelErrorCode,
+  ToolFoundationError,
+  type ValidationFailure,
+} from "../model/errors.ts";
+import type { RunResult } from "./result.ts";
+import { excerpt } from "./_text.ts";
 
-/** Every code a {@linkcode RunError} can carry. */
+/**
+ * Every code a {@linkcode RunError} can carry. `invalid_tool_id` is the
+ * model's code (see `ModelErrorCode`): {@linkcode ToolIdError} wraps the
+ * model's `InvalidToolIdError` and keeps its code.
+ */
 export type RunErrorCode =
   | "tool_not_found"
-  | "invalid_tool_id"
+  | Extract<ModelErrorCode, "invalid_tool_id">
   | "no_backend"
   | "input_validation"
   | "execution"
@@ -42,14 +54,14 @@ export interface RunErrorOptions {
  *
  * @example Matching on the code
  * ```ts
+ * import assert from "node:assert/strict";
  * import { RunError, Runner } from "@toolfoundation/core/run";
  *
  * const runner = new Runner();
- * try {
- *   await runner.run("nope", {});
- * } catch (error) {
- *   if (error instanceof RunError) console.log(error.code, error.toolId); // tool_not_found nope
- * }
+ * await assert.rejects(
+ *   runner.run("nope", {}),
+ *   (error) => error instanceof RunError && error.code === "tool_not_found" && error.toolId === "nope",
+ * );
  * ```
  */
 export class RunError extends ToolFoundationError {
@@ -71,5 +83,411 @@ export class RunError extends ToolFoundationError {
     super(code, message, options);
     this.toolId = options?.toolId;
     this.backend = options?.backend;
+  }
+}
+
+// Lookup: errors raised before anything runs: the tool ID is malformed, no tool has it, or the
+// tool has no backend the runner can execute.
+
+/**
+ * No tool with this ID is registered.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ToolNotFoundError } from "@toolfoundation/core/run";
+ *
+ * assert.equal(new ToolNotFoundError("math:add").code, "tool_not_found");
+ * ```
+ */
+export class ToolNotFoundError extends RunError {
+  /**
+   * Creates the instance.
+   *
+   * @param toolId The ID looked up.
+   * @param options Cause.
+   */
+  constructor(toolId: string, options?: RunErrorOptions) {
+    super("tool_not_found", `tool ${JSON.stringify(toolId)} is not registered`, {
+      ...options,
+      toolId,
+    });
+  }
+}
+
+/**
+ * The tool ID is malformed; the cause is the model's `InvalidToolIdError`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ToolIdError } from "@toolfoundation/core/run";
+ *
+ * assert.equal(new ToolIdError("a:b:c", "only one ':' is allowed").code, "invalid_tool_id");
+ * ```
+ */
+export class ToolIdError extends RunError {
+  /**
+   * Creates the instance.
+   *
+   * @param toolId The rejected ID.
+   * @param reason Why it was rejected.
+   * @param options Cause.
+   */
+  constructor(toolId: string, reason: string, options?: RunErrorOptions) {
+    super("invalid_tool_id", `invalid tool ID ${JSON.stringify(toolId)}: ${reason}`, {
+      ...options,
+      toolId,
+    });
+  }
+}
+
+/**
+ * The tool has no backend the runner can execute (none registered, or none
+ * configured: no handler, provider or MCP server of that name).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { NoBackendError } from "@toolfoundation/core/run";
+ *
+ * assert.equal(new NoBackendError("t", "no local handler \"x\"").code, "no_backend");
+ * ```
+ */
+export class NoBackendError extends RunError {
+  /**
+   * Creates the instance.
+   *
+   * @param toolId The tool.
+   * @param reason What is missing.
+   * @param options Cause.
+   */
+  constructor(toolId: string, reason: string, options?: RunErrorOptions) {
+    super("no_backend", `no usable backend for tool ${JSON.stringify(toolId)}: ${reason}`, {
+      ...options,
+      toolId,
+    });
+  }
+}
+
+// Validation: arguments that do not match a tool's input schema (nothing runs), results that do
+// not match its output schema (the whole result is kept).
+
+/** Options of the validation errors. */
+export interface ValidationRunErrorOptions extends RunErrorOptions {
+  /** The failures found. */
+  failures?: readonly ValidationFailure[];
+}
+
+/**
+ * The arguments do not match the tool's input schema; nothing was executed.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { InputValidationError } from "@toolfoundation/core/run";
+ *
+ * const error = new InputValidationError("t", { n: "x" }, "/n: must be number");
+ * assert.equal(error.code, "input_validation");
+ * assert.deepEqual(error.args, { n: "x" });
+ * ```
+ */
+export class InputValidationError extends RunError {
+  /** The rejected arguments. */
+  readonly args: unknown;
+  /** Every failure found. */
+  readonly failures: readonly ValidationFailure[];
+
+  /**
+   * Creates the instance.
+   *
+   * @param toolId The tool.
+   * @param args The rejected arguments.
+   * @param detail What is wrong.
+   * @param options Failures, cause and backend.
+   */
+  constructor(
+    toolId: string,
+    args: unknown,
+    detail: string,
+    options?: ValidationRunErrorOptions,
+  ) {
+    super("input_validation", `invalid arguments for tool ${JSON.stringify(toolId)}: ${detail}`, {
+      ...options,
+      toolId,
+    });
+    this.args = args;
+    this.failures = options?.failures ?? [];
+  }
+}
+
+/**
+ * The result does not match the tool's output schema. The complete result is
+ * kept in `result`: nothing is lost.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { localBackend } from "@toolfoundation/core/model";
+ * import { OutputValidationError } from "@toolfoundation/core/run";
+ *
+ * const result = {
+ *   tool: { name: "t", inputSchema: { type: "object" as const } },
+ *   backend: localBackend("t"),
+ *   structured: 42,
+ *   durationMs: 1,
+ * };
+ * const error = new OutputValidationError(result, "/: must be string");
+ * assert.equal(error.code, "output_validation");
+ * assert.equal(error.result.structured, 42);
+ * ```
+ */
+export class OutputValidationError extends RunError {
+  /** The whole run result that failed validation. */
+  readonly result: RunResult;
+  /** Every failure found. */
+  readonly failures: readonly ValidationFailure[];
+
+  /**
+   * Creates the instance.
+   *
+   * @param result The run result.
+   * @param detail What is wrong.
+   * @param options Failures and cause (tool ID and backend come from the result).
+   */
+  constructor(result: RunResult, detail: string, options?: ValidationRunErrorOptions) {
+    const toolId = options?.toolId ?? idOf(result);
+    super("output_validation", `invalid result from tool ${JSON.stringify(toolId)}: ${detail}`, {
+      ...options,
+      toolId,
+      backend: result.backend,
+    });
+    this.result = result;
+    this.failures = options?.failures ?? [];
+  }
+}
+
+function idOf(result: RunResult): string {
+  return result.tool.namespace ? `${result.tool.namespace}:${result.tool.name}` : result.tool.name;
+}
+
+// Execution: a backend that could not execute a tool (it failed, or the runtime refused an
+// operation it needed) and a tool that ran and reported failure.
+
+/**
+ * The backend failed to execute the tool: a handler threw, a process exited
+ * non-zero, an HTTP status >= 400, garbage output, a lost connection.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ExecutionError } from "@toolfoundation/core/run";
+ *
+ * const error = new ExecutionError("exit code 2: boom", { toolId: "t" });
+ * assert.equal(error.code, "execution");
+ * assert.equal(error.message, 'tool "t" failed: exit code 2: boom');
+ * ```
+ */
+export class ExecutionError extends RunError {
+  /** Extra facts about the failure (exit code, HTTP status, stderr tail, body excerpt). */
+  readonly details: Readonly<Record<string, unknown>>;
+
+  /**
+   * Creates the instance.
+   *
+   * @param detail What went wrong.
+   * @param options Cause, tool ID, backend and details.
+   */
+  constructor(
+    detail: string,
+    options?: RunErrorOptions & { details?: Record<string, unknown> },
+  ) {
+    super(
+      "execution",
+      options?.toolId === undefined
+        ? `execution failed: ${detail}`
+        : `tool ${JSON.stringify(options.toolId)} failed: ${detail}`,
+      options,
+    );
+    this.details = options?.details ?? {};
+  }
+}
+
+/**
+ * The tool ran and reported failure (MCP `isError: true`). The content the
+ * tool returned is kept in `content`, the raw result in `mcpResult`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ToolResultError } from "@toolfoundation/core/run";
+ *
+ * const error = new ToolResultError([{ type: "text", text: "no such file" }], { toolId: "fs:read" });
+ * assert.equal(error.code, "tool_error");
+ * assert.equal(error.message, 'tool "fs:read" reported an error: no such file');
+ * ```
+ */
+export class ToolResultError extends RunError {
+  /** The content blocks the tool returned. */
+  readonly content: readonly unknown[];
+  /** The raw MCP result, when the tool is an MCP tool. */
+  readonly mcpResult: unknown;
+
+  /**
+   * Creates the instance.
+   *
+   * @param content The content blocks returned with the error.
+   * @param options Cause, tool ID, backend and the raw MCP result.
+   */
+  constructor(
+    content: readonly unknown[],
+    options?: RunErrorOptions & {
+      mcpResult?: unknown;
+      /** Scrubs secrets from the content's text before it is cut for the message. */
+      redact?: (text: string) => string;
+    },
+  ) {
+    const joined = content
+      .map((c) =>
+        (c as { type?: string; text?: string })?.type === "text" ? (c as { text: string }).text : ""
+      )
+      .filter((t) => t !== "")
+      .join("\n");
+    const text = options?.redact === undefined ? joined : options.redact(joined);
+    super(
+      "tool_error",
+      `tool ${JSON.stringify(options?.toolId ?? "")} reported an error: ${
+        text === "" ? "(no text content)" : excerpt(text, 2000)
+      }`,
+      options,
+    );
+    this.content = content;
+    this.mcpResult = options?.mcpResult;
+  }
+}
+
+/**
+ * The runtime refused an operation the backend needed (a Deno permission:
+ * spawning, network, files).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { PermissionDeniedError } from "@toolfoundation/core/run";
+ *
+ * assert.equal(new PermissionDeniedError("Requires run access").code, "permission_denied");
+ * ```
+ */
+export class PermissionDeniedError extends RunError {
+  /**
+   * Creates the instance.
+   *
+   * @param detail What was refused.
+   * @param options Cause, tool ID and backend.
+   */
+  constructor(detail: string, options?: RunErrorOptions) {
+    super(
+      "permission_denied",
+      options?.toolId === undefined
+        ? `permission denied: ${detail}`
+        : `tool ${JSON.stringify(options.toolId)}: permission denied: ${detail}`,
+      options,
+    );
+  }
+}
+
+/**
+ * A tool's output (a provider's response, a process's stdout, a module tool's
+ * result, an MCP message) is larger than the configured cap. The rest was not
+ * read into memory.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { OutputTooLargeError } from "@toolfoundation/core/run";
+ *
+ * const error = new OutputTooLargeError(1024, { toolId: "t" });
+ * assert.equal(error.code, "output_too_large");
+ * assert.equal(error.limitBytes, 1024);
+ * assert.equal(error.message, 'tool "t": output is larger than 1024 bytes (the cap; raise maxOutputBytes to allow more)');
+ * ```
+ */
+export class OutputTooLargeError extends RunError {
+  /** The cap that was exceeded, in bytes. */
+  readonly limitBytes: number;
+
+  /**
+   * Creates the instance.
+   *
+   * @param limitBytes The cap, in bytes.
+   * @param options Cause, tool ID and backend.
+   */
+  constructor(limitBytes: number, options?: RunErrorOptions) {
+    const detail =
+      `output is larger than ${limitBytes} bytes (the cap; raise maxOutputBytes to allow more)`;
+    super(
+      "output_too_large",
+      options?.toolId === undefined ? detail : `tool ${JSON.stringify(options.toolId)}: ${detail}`,
+      options,
+    );
+    this.limitBytes = limitBytes;
+  }
+}
+
+// Cancellation: a run stopped before it finished: its deadline passed, or the caller aborted it.
+// The backend is told to stop in both cases.
+
+/**
+ * The run exceeded its deadline; the backend was told to stop.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { RunTimeoutError } from "@toolfoundation/core/run";
+ *
+ * const error = new RunTimeoutError(50, { toolId: "slow" });
+ * assert.equal(error.code, "timeout");
+ * assert.equal(error.timeoutMs, 50);
+ * ```
+ */
+export class RunTimeoutError extends RunError {
+  /** The deadline that was exceeded, in milliseconds. */
+  readonly timeoutMs: number;
+
+  /**
+   * Creates the instance.
+   *
+   * @param timeoutMs The deadline, in milliseconds.
+   * @param options Cause, tool ID and backend.
+   */
+  constructor(timeoutMs: number, options?: RunErrorOptions) {
+    super(
+      "timeout",
+      `tool ${JSON.stringify(options?.toolId ?? "")} timed out after ${timeoutMs} ms`,
+      options,
+    );
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/**
+ * The caller aborted the run; `cause` is the signal's reason.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { RunCancelledError } from "@toolfoundation/core/run";
+ *
+ * assert.equal(new RunCancelledError({ toolId: "t" }).code, "cancelled");
+ * ```
+ */
+export class RunCancelledError extends RunError {
+  /**
+   * Creates the instance.
+   *
+   * @param options Cause (the abort reason), tool ID and backend.
+   */
+  constructor(options?: RunErrorOptions) {
+    super("cancelled", `tool ${JSON.stringify(options?.toolId ?? "")} was cancelled`, options);
   }
 }

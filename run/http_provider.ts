@@ -9,7 +9,7 @@
  * @module
  */
 
-import { ExecutionError, OutputTooLargeError } from "./execution_errors.ts";
+import { ExecutionError, OutputTooLargeError } from "./errors.ts";
 import { DEFAULT_MAX_OUTPUT_BYTES, type ProviderRequest, type ToolProvider } from "./provider.ts";
 import type { ToolContext } from "./local.ts";
 import { Drain, HeadBuffer } from "./_drain.ts";

@@ -29,10 +29,6 @@
  */
 
 export * from "./errors.ts";
-export * from "./lookup_errors.ts";
-export * from "./validation_errors.ts";
-export * from "./execution_errors.ts";
-export * from "./cancellation_errors.ts";
 export * from "./registry.ts";
 export * from "./result.ts";
 export * from "./local.ts";

@@ -6,7 +6,7 @@
  */
 
 import type { Tool, ToolBackend } from "../model/mod.ts";
-import type { OutputValidationError } from "./validation_errors.ts";
+import type { OutputValidationError } from "./errors.ts";
 
 /** One MCP content block (`text`, `image`, `audio`, `resource_link`, `resource`). */
 export interface McpContentBlock {

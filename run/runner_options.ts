@@ -5,7 +5,7 @@
  */
 
 import type { BackendKind, SchemaValidator } from "../model/mod.ts";
-import type { OutputValidationError } from "./validation_errors.ts";
+import type { OutputValidationError } from "./errors.ts";
 import type { LocalHandler, ProgressUpdate } from "./local.ts";
 import type { ToolProvider } from "./provider.ts";
 import type { ToolRegistry } from "./registry.ts";

@@ -3,7 +3,7 @@
 // for temporary manifests, exactly the flags `permissions` prints for them.
 import assert from "node:assert/strict";
 import denoJson from "../deno.json" with { type: "json" };
-import { main } from "../cli.ts";
+import { main } from "../cli/main.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const COMPILE_FLAGS = denoJson.tasks.compile.split(" ").filter((a) => a.startsWith("--allow-"));

@@ -1,65 +1,27 @@
 // Private: what every command shares: opening a manifest with its permission
 // checked first, the permission check itself, and error reporting.
 
-import { ToolFoundationError } from "../../model/mod.ts";
-import { type CliIo, describeError, diagnose, EXIT, exitCodeOf } from "../_io.ts";
-import { loadManifest, type Manifest, ManifestError } from "../manifest.ts";
+import { describeError, diagnose, EXIT, exitCodeOf } from "../_io.ts";
+import type { CliIo } from "../main.ts";
+import { ManifestError, MissingPermissionError, UsageError } from "../errors.ts";
+import { loadManifest, type Manifest } from "../manifest.ts";
 import {
   formatFlags,
   manifestNeeds,
   missingPermissions,
-  type PermissionNeed,
   type PermissionPlan,
 } from "../permissions.ts";
 import type { Redactor } from "../secrets.ts";
 
-/** A usage error: wrong arguments or options (exit 2). */
-export class UsageError extends ToolFoundationError {
-  /**
-   * Creates the error.
-   *
-   * @param message What is wrong and how to fix it.
-   */
-  constructor(message: string) {
-    super("usage", message);
-  }
-}
-
-/** Deno has not granted permissions a command needs; nothing was run. */
-export class MissingPermissionError extends ToolFoundationError {
-  /** The needs that are not granted. */
-  readonly missing: readonly PermissionNeed[];
-  /** Every flag the command needs. */
-  readonly flags: readonly string[];
-
-  /**
-   * Creates the error.
-   *
-   * @param missing The needs that are not granted.
-   * @param plan The whole plan.
-   */
-  constructor(missing: readonly PermissionNeed[], plan: Pick<PermissionPlan, "needs" | "workers">) {
-    const lines: string[] = [];
-    for (const flag of formatFlags({ needs: [...missing], workers: false })) {
-      const name = flag.slice("--allow-".length).split("=")[0];
-      const reasons = [...new Set(missing.filter((n) => n.name === name).map((n) => n.reason))];
-      lines.push(`  ${flag}  (${reasons.join("; ")})`);
-    }
-    const flags = formatFlags(plan);
-    super(
-      "missing_permission",
-      `missing permission; nothing was run. Add:\n${lines.join("\n")}\n` +
-        `All the flags this needs: ${flags.join(" ")}`,
-    );
-    this.missing = missing;
-    this.flags = flags;
-  }
-}
-
 /** Throws MissingPermissionError when the plan is not fully granted. */
 export function requirePermissions(plan: PermissionPlan): void {
   const missing = missingPermissions(plan);
-  if (missing.length > 0) throw new MissingPermissionError(missing, plan);
+  if (missing.length > 0) {
+    throw new MissingPermissionError(missing, {
+      missing: formatFlags({ needs: [...missing], workers: false }),
+      all: formatFlags(plan),
+    });
+  }
 }
 
 /** The option every command that reads a manifest takes. */

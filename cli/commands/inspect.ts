@@ -4,8 +4,10 @@
 import { parseArgs } from "node:util";
 import { defaultRegistry, type FeatureLossWarning, preflight } from "../../adapter/mod.ts";
 import { DefaultValidator, InvalidSchemaError, ToolFoundationError } from "../../model/mod.ts";
-import { type CliIo, diagnose, EXIT, printJson } from "../_io.ts";
-import { type Manifest, ManifestError, type ResolvedTool } from "../manifest.ts";
+import { diagnose, EXIT, printJson } from "../_io.ts";
+import type { CliIo } from "../main.ts";
+import { ManifestError, UsageError } from "../errors.ts";
+import type { Manifest, ResolvedTool } from "../manifest.ts";
 import { commandLines, formatFlags, missingPermissions, planPermissions } from "../permissions.ts";
 import { checkChains } from "../_chain_check.ts";
 import {
@@ -14,7 +16,7 @@ import {
   moduleCheckNeeds,
   sortIssues,
 } from "../_tool_checks.ts";
-import { MANIFEST_OPTIONS, openManifest, report, UsageError, withInterrupt } from "./_shared.ts";
+import { MANIFEST_OPTIONS, openManifest, report, withInterrupt } from "./_shared.ts";
 
 const TARGETS = ["mcp", "openai", "openai-responses", "anthropic", "gemini"];
 

@@ -9,8 +9,10 @@ import {
 } from "../../run/mod.ts";
 import { buildRunner } from "../build_runner.ts";
 import type { Runner } from "../../run/mod.ts";
-import { type CliIo, diagnose, EXIT, exitCodeOf, jsonText, printJson } from "../_io.ts";
-import { type Manifest, ManifestError } from "../manifest.ts";
+import { diagnose, EXIT, exitCodeOf, jsonText, printJson } from "../_io.ts";
+import type { CliIo } from "../main.ts";
+import { ManifestError, UsageError } from "../errors.ts";
+import type { Manifest } from "../manifest.ts";
 import { planPermissions } from "../permissions.ts";
 import { Redactor } from "../secrets.ts";
 import { DefaultValidator } from "../../model/mod.ts";
@@ -22,7 +24,6 @@ import {
   parseTimeout,
   report,
   requirePermissions,
-  UsageError,
   withInterrupt,
 } from "./_shared.ts";
 

@@ -1,6 +1,7 @@
 // Values JSON cannot hold (BigInt, cycles) are a clear tool error, never a crash.
 import assert from "node:assert/strict";
-import { jsonText, UnserializableResultError } from "../../cli/_io.ts";
+import { jsonText } from "../../cli/_io.ts";
+import { UnserializableResultError } from "../../cli/errors.ts";
 import { Redactor } from "../../cli/mod.ts";
 import { cli, flagsFor, tempManifest } from "./_cli.ts";
 

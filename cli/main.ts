@@ -1,0 +1,115 @@
+/**
+ * The toolfoundation command line as a function: {@linkcode main} parses the
+ * arguments, runs a command and returns the exit code; `cli.ts` wires it to
+ * the process. Commands load lazily, so `--help` starts fast: this module
+ * imports no manifest parser, validator or MCP SDK.
+ *
+ * @module
+ */
+
+import denoJson from "../deno.json" with { type: "json" };
+import { HELP, USAGE } from "./_help.ts";
+import { EXIT, isBrokenPipe, processIo } from "./_io.ts";
+
+/** Where the CLI reads and writes; tests substitute their own. */
+export interface CliIo {
+  /** Writes to standard output. */
+  stdout(text: string): void;
+  /** Writes to standard error. */
+  stderr(text: string): void;
+  /** Reads all of standard input. */
+  readStdin(): Promise<string>;
+  /** Whether standard input is a terminal. */
+  stdinIsTerminal: boolean;
+  /** Whether standard error is a terminal (live progress line). */
+  stderrIsTerminal: boolean;
+  /** Whether colour is off (NO_COLOR). */
+  noColor: boolean;
+}
+
+/** Options of {@linkcode main}. */
+export interface MainOptions {
+  /** Replaces parts of the process's standard streams (for tests and embedding). */
+  io?: Partial<CliIo>;
+}
+
+type Command = (argv: string[], io: CliIo) => Promise<number>;
+
+// A Map: a command name typed by the user never reaches Object.prototype.
+const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
+  ["run", () => import("./commands/run.ts").then((m) => m.runCommand)],
+  ["chain", () => import("./commands/run.ts").then((m) => m.chainCommand)],
+  ["list", () => import("./commands/inspect.ts").then((m) => m.listCommand)],
+  ["validate", () => import("./commands/inspect.ts").then((m) => m.validateCommand)],
+  ["convert", () => import("./commands/inspect.ts").then((m) => m.convertCommand)],
+  ["permissions", () => import("./commands/inspect.ts").then((m) => m.permissionsCommand)],
+]);
+
+/**
+ * Runs the CLI with `args` (without the program name) and returns the exit
+ * code: 0 ok, 1 tool or validation failure, 2 usage or manifest error, 3
+ * missing permission, 130 interrupted.
+ *
+ * @example Printing the version
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { main } from "@toolfoundation/core/cli";
+ *
+ * const out: string[] = [];
+ * const code = await main(["--version"], { io: { stdout: (text) => out.push(text) } });
+ * assert.equal(code, 0);
+ * assert.match(out.join(""), /^toolfoundation \d+\.\d+\.\d+\n$/);
+ * ```
+ *
+ * @param args The command-line arguments.
+ * @param options Standard stream replacements.
+ * @returns The exit code.
+ */
+export async function main(args: string[], options: MainOptions = {}): Promise<number> {
+  const io: CliIo = { ...processIo(), ...options.io };
+  const [command, ...rest] = args;
+  if (command === "help" && rest.length > 0) {
+    // `help <command>` prints that command's help.
+    const help = HELP.get(rest[0]);
+    if (help === undefined) {
+      io.stderr(`error: no help for ${JSON.stringify(rest[0])}; commands: ${names()}\n`);
+      return EXIT.usage;
+    }
+    io.stdout(help);
+    return EXIT.ok;
+  }
+  if (command === undefined || command === "-h" || command === "--help" || command === "help") {
+    (command === undefined ? io.stderr : io.stdout)(USAGE);
+    return command === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (command === "-V" || command === "--version") {
+    io.stdout(`toolfoundation ${denoJson.version}\n`);
+    return EXIT.ok;
+  }
+  const load = COMMANDS.get(command);
+  if (load === undefined) {
+    io.stderr(`error: unknown command ${JSON.stringify(command)}; commands: ${names()}\n`);
+    return EXIT.usage;
+  }
+  if (rest.includes("--help") || rest.includes("-h")) {
+    io.stdout(HELP.get(command) ?? USAGE);
+    return EXIT.ok;
+  }
+  try {
+    return await (await load())(rest, io);
+  } catch (error) {
+    // The reader of our output went away (`| head`): end quietly.
+    if (isBrokenPipe(error)) return EXIT.ok;
+    // Commands report their own errors; this is the last resort (e.g. a module
+    // that cannot be loaded under the granted permissions).
+    const notCapable = (error as Error)?.name === "NotCapable";
+    io.stderr(
+      `error: ${notCapable ? "missing permission: " : ""}${(error as Error)?.message ?? error}\n`,
+    );
+    return notCapable ? EXIT.permission : EXIT.failure;
+  }
+}
+
+function names(): string {
+  return [...COMMANDS.keys()].join(", ");
+}

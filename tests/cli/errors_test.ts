@@ -1,0 +1,51 @@
+// Every error of the CLI layer carries a code of CliErrorCode (one union).
+import assert from "node:assert/strict";
+import type { CliErrorCode } from "../../cli/mod.ts";
+import {
+  ManifestError,
+  MissingPermissionError,
+  MissingSecretError,
+  SandboxDeniedError,
+  UnserializableResultError,
+  UsageError,
+} from "../../cli/errors.ts";
+
+// A Record over the union: a code missing here, or one not in the union, fails the type check.
+const CODES: Record<CliErrorCode, true> = {
+  invalid_manifest: true,
+  missing_secret: true,
+  unserializable_result: true,
+  usage: true,
+  missing_permission: true,
+  permission_denied: true,
+};
+
+Deno.test("every CLI error class carries a code of CliErrorCode, each code used by one class", () => {
+  const errors = [
+    new ManifestError([{ file: "m.yaml", line: 1, column: 1, path: "", message: "x" }]),
+    new MissingSecretError("TOKEN"),
+    new UnserializableResultError("a BigInt", "/n"),
+    new UsageError("bad"),
+    new MissingPermissionError([{ name: "read", value: "m.yaml", reason: "the manifest" }], {
+      missing: ["--allow-read=m.yaml"],
+      all: ["--allow-read=m.yaml"],
+    }),
+    new SandboxDeniedError("read /etc", { toolId: "t" }),
+  ];
+  const codes = errors.map((e) => e.code);
+  for (const code of codes) assert.ok(Object.hasOwn(CODES, code), code);
+  assert.deepEqual(new Set(codes), new Set(Object.keys(CODES)));
+});
+
+Deno.test("a missing permission lists each missing flag with its reasons and every flag needed", () => {
+  const error = new MissingPermissionError(
+    [{ name: "read", value: "m.yaml", reason: "the manifest" }],
+    { missing: ["--allow-read=m.yaml"], all: ["--allow-read=m.yaml", "--allow-net=x:1"] },
+  );
+  assert.equal(
+    error.message,
+    "missing permission; nothing was run. Add:\n  --allow-read=m.yaml  (the manifest)\n" +
+      "All the flags this needs: --allow-read=m.yaml --allow-net=x:1",
+  );
+  assert.deepEqual(error.flags, ["--allow-read=m.yaml", "--allow-net=x:1"]);
+});

@@ -1,0 +1,62 @@
+// cli/main.ts is the program; cli.ts only wires it to the process. `--help`
+// must start fast: what main.ts loads before a command runs is checked here.
+import assert from "node:assert/strict";
+import { main } from "../../cli/main.ts";
+import { main as exported } from "../../cli/mod.ts";
+
+const ROOT = new URL("../../", import.meta.url);
+
+interface InfoModule {
+  specifier: string;
+  dependencies?: Array<{ code?: { specifier: string }; isDynamic?: boolean }>;
+}
+
+/** Every module loaded when `entry` starts, before any dynamic import. */
+async function staticGraph(entry: string): Promise<Set<string>> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", entry],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.ok(out.success, new TextDecoder().decode(out.stderr));
+  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+    roots: string[];
+    modules: InfoModule[];
+  };
+  const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
+  const seen = new Set<string>();
+  const stack = [...info.roots];
+  while (stack.length > 0) {
+    const specifier = stack.pop()!;
+    if (seen.has(specifier)) continue;
+    seen.add(specifier);
+    for (const dep of bySpecifier.get(specifier)?.dependencies ?? []) {
+      if (dep.code !== undefined && dep.isDynamic !== true) stack.push(dep.code.specifier);
+    }
+  }
+  return seen;
+}
+
+Deno.test("cli.ts loads no manifest parser, validator, YAML or MCP SDK before a command runs", async () => {
+  const loaded = [...await staticGraph("cli.ts")];
+  assert.ok(loaded.some((s) => s.endsWith("/cli/main.ts")), loaded.join("\n"));
+  const heavy = loaded.filter((s) =>
+    /^npm:|hyperjump|modelcontextprotocol|yaml|\/model\/mod\.ts$|\/cli\/manifest\.ts$/.test(s)
+  );
+  assert.deepEqual(heavy, []);
+});
+
+Deno.test("cli.ts is a thin entry point that imports nothing but cli/main.ts", async () => {
+  const text = await Deno.readTextFile(new URL("cli.ts", ROOT));
+  const imports = [...text.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
+  assert.deepEqual(imports, ["./cli/main.ts"]);
+});
+
+Deno.test("main of cli/mod.ts is cli/main.ts's and answers --version with exit 0", async () => {
+  assert.equal(exported, main);
+  const out: string[] = [];
+  const code = await main(["--version"], { io: { stdout: (text) => out.push(text) } });
+  assert.equal(code, 0);
+  assert.match(out.join(""), /^toolfoundation \d+\.\d+\.\d+\n$/);
+});
