@@ -28,44 +28,63 @@
  * @module
  */
 
-export * from "./errors.ts";
-export * from "./lookup_errors.ts";
-export * from "./validation_errors.ts";
-export * from "./execution_errors.ts";
-export * from "./cancellation_errors.ts";
-export * from "./registry.ts";
-export * from "./result.ts";
-export * from "./local.ts";
-export * from "./provider.ts";
-export * from "./child_env.ts";
-export * from "./command_provider.ts";
-export * from "./http_provider.ts";
-export * from "./mcp.ts";
-export * from "./stream.ts";
-export * from "./chain.ts";
-export * from "./runner_options.ts";
-export * from "./runner.ts";
+// Errors, by class: every one extends RunError and has a stable `code`.
+export { RunError, type RunErrorCode, type RunErrorOptions } from "./errors.ts";
+export { NoBackendError, ToolIdError, ToolNotFoundError } from "./lookup_errors.ts";
+export {
+  InputValidationError,
+  OutputValidationError,
+  type ValidationRunErrorOptions,
+} from "./validation_errors.ts";
+export {
+  ExecutionError,
+  OutputTooLargeError,
+  PermissionDeniedError,
+  ToolResultError,
+} from "./execution_errors.ts";
+export { RunCancelledError, RunTimeoutError } from "./cancellation_errors.ts";
 
-// The model types the runner's API refers to, re-exported for convenience.
+export { type RegisteredTool, ToolRegistry } from "./registry.ts";
+export type { McpCallResult, McpContentBlock, RunResult } from "./result.ts";
+export type { LocalHandler, ProgressUpdate, ToolContext } from "./local.ts";
+export { DEFAULT_MAX_OUTPUT_BYTES, type ProviderRequest, type ToolProvider } from "./provider.ts";
+export {
+  childEnv,
+  type ChildEnvOptions,
+  type InheritEnv,
+  NETWORK_ENV,
+  SAFE_ENV,
+} from "./child_env.ts";
+export { commandProvider, type CommandProviderOptions } from "./command_provider.ts";
+export { httpProvider, type HttpProviderOptions } from "./http_provider.ts";
 export type {
-  BackendKind,
-  JsonSchema,
-  JsonSchemaObject,
-  LocalBackend,
-  LocalToolBackend,
-  McpBackend,
-  McpTool,
-  McpToolBackend,
-  ProviderBackend,
-  ProviderToolBackend,
-  SchemaInput,
-  SchemaValidator,
-  Tool,
-  ToolAnnotations,
-  ToolBackend,
-  ToolExecution,
-  ToolIcon,
-  ToolObjectSchema,
-  ValidationFailure,
-} from "../model/mod.ts";
-export { ToolFoundationError } from "../model/mod.ts";
+  ElicitationHandler,
+  ElicitationRequest,
+  ElicitationResponse,
+  ImportMcpToolsOptions,
+  ImportMcpToolsResult,
+  McpHttpServerConfig,
+  McpListedTool,
+  McpServerConfig,
+  McpStdioServerConfig,
+} from "./mcp.ts";
+export type {
+  ChunkEvent,
+  DoneEvent,
+  ErrorEvent,
+  ProgressEvent,
+  SerializedError,
+  StreamEvent,
+} from "./stream.ts";
+export type {
+  ChainResult,
+  ChainStep,
+  ChainStepNotRun,
+  ChainStepResult,
+  ChainStreamEvent,
+} from "./chain.ts";
+export type { ChainOptions, RunnerOptions, RunOptions } from "./runner_options.ts";
+export { Runner } from "./runner.ts";
+
+// The model types the runner refers to (Tool, ToolBackend, SchemaValidator, ...)
+// are exported by "@toolfoundation/core/model".

@@ -1,14 +1,9 @@
 // The `run` and `chain` commands.
 
 import { parseArgs } from "node:util";
-import {
-  type ChainResult,
-  type ChainStepResult,
-  type RunResult,
-  serializeError,
-} from "../../run/mod.ts";
+import { serializeError } from "../../run/stream.ts";
 import { buildRunner } from "../build_runner.ts";
-import type { Runner } from "../../run/mod.ts";
+import type { ChainResult, ChainStepResult, Runner, RunResult } from "../../run/mod.ts";
 import { type CliIo, diagnose, EXIT, exitCodeOf, jsonText, printJson } from "../_io.ts";
 import { type Manifest, ManifestError } from "../manifest.ts";
 import { planPermissions } from "../permissions.ts";
