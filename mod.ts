@@ -7,6 +7,7 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { DefaultValidator, type Tool, toolId, validateTool } from "@toolfoundation/core";
  *
  * const tool: Tool = {
@@ -20,7 +21,7 @@
  * };
  * validateTool(tool);
  * await new DefaultValidator().validateInput(tool, { a: 1, b: 2 });
- * console.log(toolId(tool)); // math:add
+ * assert.equal(toolId(tool), "math:add");
  * ```
  *
  * @module

@@ -17,6 +17,7 @@
  *
  * @example MCP → OpenAI strict, and the model's arguments back
  * ```ts
+ * import assert from "node:assert/strict";
  * import { defaultRegistry } from "@toolfoundation/core/adapter";
  *
  * const tool = {
@@ -35,13 +36,16 @@
  * };
  * const result = defaultRegistry().convert(tool, "mcp", "openai", { strict: true });
  * const fn = (result.tool as { function: { name: string } }).function;
- * console.log(fn.name); // email__send
- * for (const w of result.warnings) console.log(w.path, w.feature, w.action, w.effect);
- * // /inputSchema/properties/subject/minLength moved-to-description widens
- * // /inputSchema/properties/subject/maxLength moved-to-description widens
- * // /inputSchema/properties/cc required rewritten none
- * console.log(result.normalizer.normalize({ to: ["a@b.c"], subject: "hi", cc: null }));
- * // { to: [ "a@b.c" ], subject: "hi" }
+ * assert.equal(fn.name, "email__send");
+ * assert.deepEqual(result.warnings.map((w) => `${w.path} ${w.feature} ${w.action} ${w.effect}`), [
+ *   "/inputSchema/properties/subject/minLength minLength moved-to-description widens",
+ *   "/inputSchema/properties/subject/maxLength maxLength moved-to-description widens",
+ *   "/inputSchema/properties/cc required rewritten none",
+ * ]);
+ * assert.deepEqual(
+ *   result.normalizer.normalize({ to: ["a@b.c"], subject: "hi", cc: null }),
+ *   { to: ["a@b.c"], subject: "hi" },
+ * );
  * ```
  *
  * @module

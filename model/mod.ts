@@ -7,6 +7,7 @@
  *
  * @example Seed 004's Example_createTool
  * ```ts
+ * import assert from "node:assert/strict";
  * import { type Tool, toolId } from "@toolfoundation/core/model";
  *
  * const tool: Tool = {
@@ -23,7 +24,7 @@
  *   namespace: "docs",
  *   version: "1.0.0",
  * };
- * console.log(`Tool ID: ${toolId(tool)}`); // Tool ID: docs:search
+ * assert.equal(toolId(tool), "docs:search");
  * ```
  *
  * @module

@@ -8,6 +8,7 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Runner } from "@toolfoundation/core/run";
  *
  * const runner = new Runner();
@@ -21,7 +22,7 @@
  * }, (args) => `hello ${args.name}`);
  *
  * const result = await runner.run("greet", { name: "Ada" });
- * console.log(result.structured); // hello Ada
+ * assert.equal(result.structured, "hello Ada");
  * await runner.close();
  * ```
  *
