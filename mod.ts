@@ -7,6 +7,7 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { DefaultValidator, type Tool, toolId, validateTool } from "@toolfoundation/core";
  *
  * const tool: Tool = {
@@ -20,11 +21,40 @@
  * };
  * validateTool(tool);
  * await new DefaultValidator().validateInput(tool, { a: 1, b: 2 });
- * console.log(toolId(tool)); // math:add
+ * assert.equal(toolId(tool), "math:add");
  * ```
  *
  * @module
  */
 
-export * from "./model/mod.ts";
-export * from "./adapter/mod.ts";
+// The quick-start subset of "./model" and "./adapter": describe and validate a
+// tool, convert it, read a model's tool call. Everything else of those layers
+// is in their own entry points.
+export {
+  type JsonSchema,
+  type JsonValue,
+  type McpTool,
+  type Tool,
+  type ToolObjectSchema,
+} from "./model/tool.ts";
+export { parseToolId, toolId } from "./model/tool_id.ts";
+export { validateTool } from "./model/validate_tool.ts";
+export { fromJSON, fromMCPJSON, toJSON, toMCPJSON } from "./model/json.ts";
+export type { SchemaValidator } from "./model/schema_validator.ts";
+export { DefaultValidator, type DefaultValidatorOptions } from "./model/default_validator.ts";
+export {
+  ExternalRefError,
+  InvalidSchemaError,
+  InvalidToolError,
+  SchemaValidationError,
+  ToolFoundationError,
+  type ValidationFailure,
+} from "./model/errors.ts";
+export type { FeatureLossWarning } from "./adapter/warning.ts";
+export type { InputNormalizer } from "./adapter/normalizer.ts";
+export type { ConversionResult, ConvertOptions } from "./adapter/registry.ts";
+export { defaultRegistry } from "./adapter/default_registry.ts";
+export { UnknownFormatError } from "./adapter/errors.ts";
+export { ToolNameMap } from "./adapter/names.ts";
+export { preflight, type PreflightProblem } from "./adapter/preflight.ts";
+export { type CanonicalToolCall, parseToolCall } from "./adapter/tool_call.ts";

@@ -52,6 +52,7 @@ const FIELDS = ["name", "description", "input_schema"];
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { anthropicAdapter } from "@toolfoundation/core/adapter";
  *
  * const source = {
@@ -61,7 +62,8 @@ const FIELDS = ["name", "description", "input_schema"];
  *   cache_control: { type: "ephemeral" },
  * };
  * const back = anthropicAdapter.fromCanonical(anthropicAdapter.toCanonical(source).tool).tool;
- * console.log(back.input_examples, back.cache_control); // [ { ticker: "AAPL" } ] { type: "ephemeral" }
+ * assert.deepEqual(back.input_examples, [{ ticker: "AAPL" }]);
+ * assert.deepEqual(back.cache_control, { type: "ephemeral" });
  * ```
  */
 export const anthropicAdapter: Adapter<AnthropicTool> = {

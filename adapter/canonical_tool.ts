@@ -28,6 +28,7 @@ export const PROVIDER_FIELDS_META_KEY = "dev.toolfoundation/provider-fields";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { type CanonicalTool, mcpAdapter } from "@toolfoundation/core/adapter";
  *
  * const canonical: CanonicalTool = mcpAdapter.toCanonical({
@@ -35,7 +36,8 @@ export const PROVIDER_FIELDS_META_KEY = "dev.toolfoundation/provider-fields";
  *   namespace: "math",
  *   inputSchema: { type: "object", properties: { a: { type: "number", "x-unit": "m" } } },
  * }).tool;
- * console.log(canonical.namespace, canonical.inputSchema.properties?.a); // math { type: "number", "x-unit": "m" }
+ * assert.equal(canonical.namespace, "math");
+ * assert.deepEqual(canonical.inputSchema.properties?.a, { type: "number", "x-unit": "m" });
  * ```
  */
 export interface CanonicalTool extends Tool {

@@ -17,6 +17,7 @@ import { AdapterRegistry } from "./registry.ts";
  *
  * @example Converting to every target
  * ```ts
+ * import assert from "node:assert/strict";
  * import { defaultRegistry } from "@toolfoundation/core/adapter";
  *
  * const registry = defaultRegistry();
@@ -33,15 +34,17 @@ import { AdapterRegistry } from "./registry.ts";
  *     additionalProperties: false,
  *   },
  * };
- * for (const target of registry.list()) {
+ * const lost = registry.list().map((target) => {
  *   const { warnings } = registry.convert(tool, "mcp", target);
- *   console.log(target, warnings.map((w) => `${w.feature} ${w.action}`));
- * }
- * // anthropic []
- * // gemini [ "additionalProperties dropped" ]
- * // mcp []
- * // openai []
- * // openai-responses []
+ *   return [target, warnings.map((w) => `${w.feature} ${w.action}`)];
+ * });
+ * assert.deepEqual(Object.fromEntries(lost), {
+ *   anthropic: [],
+ *   gemini: ["additionalProperties dropped"],
+ *   mcp: [],
+ *   openai: [],
+ *   "openai-responses": [],
+ * });
  * ```
  *
  * @returns A registry with the five built-in adapters.

@@ -20,14 +20,13 @@ export type AdapterErrorCode =
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { defaultRegistry, UnknownFormatError } from "@toolfoundation/core/adapter";
  *
- * try {
- *   defaultRegistry().get("cohere");
- * } catch (error) {
- *   if (error instanceof UnknownFormatError) console.log(error.code, error.known.length);
- *   // unknown_format 5
- * }
+ * assert.throws(
+ *   () => defaultRegistry().get("cohere"),
+ *   (error) => error instanceof UnknownFormatError && error.known.length === 5,
+ * );
  * ```
  */
 export class UnknownFormatError extends ToolFoundationError {
@@ -57,13 +56,13 @@ export class UnknownFormatError extends ToolFoundationError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { AdapterExistsError, defaultRegistry, mcpAdapter } from "@toolfoundation/core/adapter";
  *
- * try {
- *   defaultRegistry().register(mcpAdapter);
- * } catch (error) {
- *   console.log((error as AdapterExistsError).code); // adapter_exists
- * }
+ * assert.throws(
+ *   () => defaultRegistry().register(mcpAdapter),
+ *   (error) => error instanceof AdapterExistsError && error.code === "adapter_exists",
+ * );
  * ```
  */
 export class AdapterExistsError extends ToolFoundationError {
@@ -89,14 +88,13 @@ export class AdapterExistsError extends ToolFoundationError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { InvalidProviderToolError, openaiAdapter } from "@toolfoundation/core/adapter";
  *
- * try {
- *   openaiAdapter.toCanonical({ type: "function" });
- * } catch (error) {
- *   const e = error as InvalidProviderToolError;
- *   console.log(e.code, e.issues[0].path); // invalid_provider_tool /function
- * }
+ * assert.throws(
+ *   () => openaiAdapter.toCanonical({ type: "function" }),
+ *   (error) => error instanceof InvalidProviderToolError && error.issues[0].path === "/function",
+ * );
  * ```
  */
 export class InvalidProviderToolError extends ToolFoundationError {
@@ -126,13 +124,13 @@ export class InvalidProviderToolError extends ToolFoundationError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { NameCollisionError, ToolNameMap } from "@toolfoundation/core/adapter";
  *
- * try {
- *   new ToolNameMap(["a:b", "a:b"], "openai");
- * } catch (error) {
- *   console.log((error as NameCollisionError).code); // name_collision
- * }
+ * assert.throws(
+ *   () => new ToolNameMap(["a:b", "a:b"], "openai"),
+ *   (error) => error instanceof NameCollisionError && error.code === "name_collision",
+ * );
  * ```
  */
 export class NameCollisionError extends ToolFoundationError {
@@ -163,13 +161,13 @@ export class NameCollisionError extends ToolFoundationError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ToolNameMap, UnknownToolNameError } from "@toolfoundation/core/adapter";
  *
- * try {
- *   new ToolNameMap(["math:add"], "openai").toCanonical("math__sub");
- * } catch (error) {
- *   console.log((error as UnknownToolNameError).code); // unknown_tool_name
- * }
+ * assert.throws(
+ *   () => new ToolNameMap(["math:add"], "openai").toCanonical("math__sub"),
+ *   (error) => error instanceof UnknownToolNameError && error.code === "unknown_tool_name",
+ * );
  * ```
  */
 export class UnknownToolNameError extends ToolFoundationError {
@@ -196,13 +194,13 @@ export class UnknownToolNameError extends ToolFoundationError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { InvalidToolCallError, parseToolCall } from "@toolfoundation/core/adapter";
  *
- * try {
- *   parseToolCall({ type: "function", function: { name: "x", arguments: "{" } });
- * } catch (error) {
- *   console.log((error as InvalidToolCallError).code); // invalid_tool_call
- * }
+ * assert.throws(
+ *   () => parseToolCall({ type: "function", function: { name: "x", arguments: "{" } }),
+ *   (error) => error instanceof InvalidToolCallError && error.code === "invalid_tool_call",
+ * );
  * ```
  */
 export class InvalidToolCallError extends ToolFoundationError {

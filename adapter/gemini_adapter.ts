@@ -76,6 +76,7 @@ function hasProperties(schema: Obj): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { defaultRegistry } from "@toolfoundation/core/adapter";
  *
  * const tool = {
@@ -86,12 +87,18 @@ function hasProperties(schema: Obj): boolean {
  *   },
  * };
  * const out = defaultRegistry().convert(tool, "mcp", "gemini");
- * console.log(JSON.stringify(out.tool));
- * // {"name":"search","parameters":{"type":"OBJECT","properties":{"q":{"type":"STRING","nullable":true},"n":{"type":"INTEGER","minimum":1}}}}
+ * assert.deepEqual(out.tool, {
+ *   name: "search",
+ *   parameters: {
+ *     type: "OBJECT",
+ *     properties: { q: { type: "STRING", nullable: true }, n: { type: "INTEGER", minimum: 1 } },
+ *   },
+ * });
  * ```
  *
  * @example Objects without properties as JSON text
  * ```ts
+ * import assert from "node:assert/strict";
  * import { defaultRegistry } from "@toolfoundation/core/adapter";
  *
  * const tool = {
@@ -102,9 +109,19 @@ function hasProperties(schema: Obj): boolean {
  *   },
  * };
  * const out = defaultRegistry().convert(tool, "mcp", "gemini");
- * console.log(JSON.stringify(out.tool));
- * // {"name":"fill","parameters":{"type":"OBJECT","properties":{"values":{"type":"STRING","description":"Holds a JSON object as JSON text; values: {\"type\":\"string\"}"}}}}
- * console.log(out.normalizer.normalize({ values: '{"a":"b"}' })); // { values: { a: "b" } }
+ * assert.deepEqual(out.tool, {
+ *   name: "fill",
+ *   parameters: {
+ *     type: "OBJECT",
+ *     properties: {
+ *       values: {
+ *         type: "STRING",
+ *         description: 'Holds a JSON object as JSON text; values: {"type":"string"}',
+ *       },
+ *     },
+ *   },
+ * });
+ * assert.deepEqual(out.normalizer.normalize({ values: '{"a":"b"}' }), { values: { a: "b" } });
  * ```
  */
 export const geminiAdapter: Adapter<GeminiFunctionDeclaration> = {

@@ -23,7 +23,8 @@ import {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { defaultRegistry, MAX_SCHEMA_DEPTH, SchemaShapeError } from "@toolfoundation/core/adapter";
+ * import { defaultRegistry, MAX_SCHEMA_DEPTH } from "@toolfoundation/core/adapter";
+ * import { SchemaShapeError } from "@toolfoundation/core/model";
  *
  * let schema: Record<string, unknown> = { type: "string" };
  * for (let i = 0; i < MAX_SCHEMA_DEPTH; i++) schema = { type: "object", properties: { a: schema } };
@@ -46,7 +47,8 @@ export const MAX_SCHEMA_DEPTH: number = DEFAULT_MAX_SCHEMA_DEPTH;
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { MAX_VALUE_DEPTH, mcpAdapter, SchemaShapeError } from "@toolfoundation/core/adapter";
+ * import { MAX_VALUE_DEPTH, mcpAdapter } from "@toolfoundation/core/adapter";
+ * import { SchemaShapeError } from "@toolfoundation/core/model";
  *
  * let value: unknown = 1;
  * for (let i = 0; i < MAX_VALUE_DEPTH; i++) value = [value];

@@ -26,6 +26,7 @@ import { WarningSink } from "./_sink.ts";
  *
  * @example Lossless round trip
  * ```ts
+ * import assert from "node:assert/strict";
  * import { mcpAdapter } from "@toolfoundation/core/adapter";
  *
  * const tool = {
@@ -36,7 +37,7 @@ import { WarningSink } from "./_sink.ts";
  *   tags: ["a"],
  * };
  * const back = mcpAdapter.fromCanonical(mcpAdapter.toCanonical(tool).tool).tool;
- * console.log(JSON.stringify(back) === JSON.stringify(tool)); // true
+ * assert.equal(JSON.stringify(back) === JSON.stringify(tool), true);
  * ```
  */
 export const mcpAdapter: Adapter<Tool> = {

@@ -17,6 +17,7 @@
  *
  * @example MCP → OpenAI strict, and the model's arguments back
  * ```ts
+ * import assert from "node:assert/strict";
  * import { defaultRegistry } from "@toolfoundation/core/adapter";
  *
  * const tool = {
@@ -35,47 +36,74 @@
  * };
  * const result = defaultRegistry().convert(tool, "mcp", "openai", { strict: true });
  * const fn = (result.tool as { function: { name: string } }).function;
- * console.log(fn.name); // email__send
- * for (const w of result.warnings) console.log(w.path, w.feature, w.action, w.effect);
- * // /inputSchema/properties/subject/minLength moved-to-description widens
- * // /inputSchema/properties/subject/maxLength moved-to-description widens
- * // /inputSchema/properties/cc required rewritten none
- * console.log(result.normalizer.normalize({ to: ["a@b.c"], subject: "hi", cc: null }));
- * // { to: [ "a@b.c" ], subject: "hi" }
+ * assert.equal(fn.name, "email__send");
+ * assert.deepEqual(result.warnings.map((w) => `${w.path} ${w.feature} ${w.action} ${w.effect}`), [
+ *   "/inputSchema/properties/subject/minLength minLength moved-to-description widens",
+ *   "/inputSchema/properties/subject/maxLength maxLength moved-to-description widens",
+ *   "/inputSchema/properties/cc required rewritten none",
+ * ]);
+ * assert.deepEqual(
+ *   result.normalizer.normalize({ to: ["a@b.c"], subject: "hi", cc: null }),
+ *   { to: ["a@b.c"], subject: "hi" },
+ * );
  * ```
  *
  * @module
  */
 
-export * from "./canonical_tool.ts";
-export * from "./warning.ts";
-export * from "./errors.ts";
-export * from "./limits.ts";
-export * from "./profile.ts";
-export * from "./names.ts";
-export * from "./normalizer.ts";
-export * from "./registry.ts";
-export * from "./default_registry.ts";
-export * from "./mcp_adapter.ts";
-export * from "./openai_adapter.ts";
-export * from "./anthropic_adapter.ts";
-export * from "./gemini_adapter.ts";
-export * from "./preflight.ts";
-export * from "./tool_call.ts";
-
-// The model types the adapters' public API refers to.
-export type {
-  McpTool,
-  Tool,
-  ToolAnnotations,
-  ToolExecution,
-  ToolIcon,
-  ToolObjectSchema,
-} from "../model/tool.ts";
 export {
-  InvalidSchemaError,
-  SchemaShapeError,
-  type SchemaShapeProblem,
-  ToolFoundationError,
-  type ToolIssue,
-} from "../model/errors.ts";
+  type CanonicalTool,
+  PROVIDER_FIELDS_META_KEY,
+  type ProviderFields,
+} from "./canonical_tool.ts";
+export type { FeatureLossAction, FeatureLossEffect, FeatureLossWarning } from "./warning.ts";
+export {
+  type AdapterErrorCode,
+  AdapterExistsError,
+  InvalidProviderToolError,
+  InvalidToolCallError,
+  NameCollisionError,
+  UnknownFormatError,
+  UnknownToolNameError,
+} from "./errors.ts";
+export { MAX_SCHEMA_DEPTH, MAX_VALUE_DEPTH } from "./limits.ts";
+export {
+  ANTHROPIC_PROFILE,
+  GEMINI_JSON_SCHEMA_PROFILE,
+  GEMINI_PROFILE,
+  GEMINI_VERTEX_PROFILE,
+  MCP_PROFILE,
+  type NameRules,
+  OPENAI_PROFILE,
+  OPENAI_RESPONSES_PROFILE,
+  type ProviderProfile,
+  type RequestLimits,
+  type SchemaLimits,
+  type SchemaProfile,
+} from "./profile.ts";
+export { decodeToolName, encodeToolName, ToolNameMap } from "./names.ts";
+export { IDENTITY_NORMALIZER, type InputNormalizer } from "./normalizer.ts";
+export {
+  type Adapter,
+  AdapterRegistry,
+  type CanonicalResult,
+  type ConversionResult,
+  type ConvertOptions,
+  type RegisterOptions,
+  type StrictDecision,
+} from "./registry.ts";
+export { defaultRegistry } from "./default_registry.ts";
+export { mcpAdapter } from "./mcp_adapter.ts";
+export {
+  openaiAdapter,
+  type OpenAIChatTool,
+  openaiResponsesAdapter,
+  type OpenAIResponsesTool,
+} from "./openai_adapter.ts";
+export { anthropicAdapter, type AnthropicTool } from "./anthropic_adapter.ts";
+export { geminiAdapter, type GeminiFunctionDeclaration } from "./gemini_adapter.ts";
+export { preflight, type PreflightOptions, type PreflightProblem } from "./preflight.ts";
+export { type CanonicalToolCall, parseToolCall, type ParseToolCallOptions } from "./tool_call.ts";
+
+// The model types the adapters refer to (Tool, McpTool, the errors) are exported by
+// "@toolfoundation/core/model".

@@ -71,11 +71,12 @@ function rulesOf(target: string | ProviderProfile): NameRules {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { encodeToolName } from "@toolfoundation/core/adapter";
  *
- * console.log(encodeToolName("filesystem:read_file", "openai")); // filesystem__read_file
- * console.log(encodeToolName("filesystem:read_file", "gemini")); // filesystem:read_file
- * console.log(encodeToolName("files.v2:read", "openai")); // files_v2__read_35f1165c
+ * assert.equal(encodeToolName("filesystem:read_file", "openai"), "filesystem__read_file");
+ * assert.equal(encodeToolName("filesystem:read_file", "gemini"), "filesystem:read_file");
+ * assert.equal(encodeToolName("files.v2:read", "openai"), "files_v2__read_35f1165c");
  * ```
  *
  * @param id The canonical tool ID (`namespace:name` or `name`).
@@ -92,10 +93,11 @@ export function encodeToolName(id: string, target: string | ProviderProfile): st
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { decodeToolName } from "@toolfoundation/core/adapter";
  *
- * console.log(decodeToolName("filesystem__read_file", "openai")); // filesystem:read_file
- * console.log(decodeToolName("files_v2__read_35f1165c", "openai")); // undefined
+ * assert.equal(decodeToolName("filesystem__read_file", "openai"), "filesystem:read_file");
+ * assert.equal(decodeToolName("files_v2__read_35f1165c", "openai"), undefined);
  * ```
  *
  * @param providerName The name as the provider knows it.
@@ -124,12 +126,13 @@ export function decodeToolName(
  *
  * @example Mapping a model's tool call back
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ToolNameMap } from "@toolfoundation/core/adapter";
  *
  * const names = new ToolNameMap(["files.v2:read", "math:add"], "openai");
  * const providerName = names.toProvider("files.v2:read");
- * console.log(providerName); // files_v2__read_35f1165c
- * console.log(names.toCanonical(providerName)); // files.v2:read
+ * assert.equal(providerName, "files_v2__read_35f1165c");
+ * assert.equal(names.toCanonical(providerName), "files.v2:read");
  * ```
  */
 export class ToolNameMap {

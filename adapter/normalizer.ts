@@ -15,6 +15,7 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { defaultRegistry } from "@toolfoundation/core/adapter";
  *
  * const tool = {
@@ -27,8 +28,8 @@
  *   },
  * };
  * const { normalizer } = defaultRegistry().convert(tool, "mcp", "openai", { strict: true });
- * console.log(normalizer.normalize({ q: "deno", limit: null })); // { q: "deno" }
- * console.log(normalizer.denormalize({ q: "deno" })); // { q: "deno", limit: null }
+ * assert.deepEqual(normalizer.normalize({ q: "deno", limit: null }), { q: "deno" });
+ * assert.deepEqual(normalizer.denormalize({ q: "deno" }), { q: "deno", limit: null });
  * ```
  */
 export interface InputNormalizer {
@@ -57,9 +58,10 @@ export interface InputNormalizer {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { IDENTITY_NORMALIZER } from "@toolfoundation/core/adapter";
  *
- * console.log(IDENTITY_NORMALIZER.normalize({ a: null })); // { a: null }
+ * assert.deepEqual(IDENTITY_NORMALIZER.normalize({ a: null }), { a: null });
  * ```
  */
 export const IDENTITY_NORMALIZER: InputNormalizer = Object.freeze({

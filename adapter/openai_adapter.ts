@@ -161,6 +161,7 @@ function make<T>(format: string, flat: boolean, builtin: ProviderProfile): Adapt
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { mcpAdapter, openaiAdapter } from "@toolfoundation/core/adapter";
  *
  * const canonical = mcpAdapter.toCanonical({
@@ -173,7 +174,8 @@ function make<T>(format: string, flat: boolean, builtin: ProviderProfile): Adapt
  *   },
  * }).tool;
  * const { tool, strict } = openaiAdapter.fromCanonical(canonical);
- * console.log(strict?.applied, tool.function.parameters?.required); // true [ "city", "unit" ]
+ * assert.equal(strict?.applied, true);
+ * assert.deepEqual(tool.function.parameters?.required, ["city", "unit"]);
  * ```
  */
 export const openaiAdapter: Adapter<OpenAIChatTool> = make<OpenAIChatTool>(
@@ -188,6 +190,7 @@ export const openaiAdapter: Adapter<OpenAIChatTool> = make<OpenAIChatTool>(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { openaiResponsesAdapter } from "@toolfoundation/core/adapter";
  *
  * const { tool } = openaiResponsesAdapter.toCanonical({
@@ -196,7 +199,8 @@ export const openaiAdapter: Adapter<OpenAIChatTool> = make<OpenAIChatTool>(
  *   parameters: { type: "object", properties: { a: { type: "number" } } },
  *   strict: false,
  * });
- * console.log(tool.namespace, tool.name); // math add
+ * assert.equal(tool.namespace, "math");
+ * assert.equal(tool.name, "add");
  * ```
  */
 export const openaiResponsesAdapter: Adapter<OpenAIResponsesTool> = make<OpenAIResponsesTool>(

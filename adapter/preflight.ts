@@ -196,6 +196,7 @@ function checkName(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { preflight } from "@toolfoundation/core/adapter";
  *
  * const problems = preflight([{
@@ -206,11 +207,12 @@ function checkName(
  *     strict: true,
  *   },
  * }], "openai");
- * for (const p of problems) console.log(p.code, p.path);
- * // invalid_name /0/function/name
- * // not_required /0/function/parameters/properties/a
- * // not_closed /0/function/parameters/additionalProperties
- * // unsupported_keyword /0/function/parameters/properties/a/default
+ * assert.deepEqual(problems.map((p) => `${p.code} ${p.path}`), [
+ *   "invalid_name /0/function/name",
+ *   "not_required /0/function/parameters/properties/a",
+ *   "not_closed /0/function/parameters/additionalProperties",
+ *   "unsupported_keyword /0/function/parameters/properties/a/default",
+ * ]);
  * ```
  *
  * @param tools The tools, in the target's format.

@@ -88,9 +88,11 @@ export interface RequestLimits {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { OPENAI_PROFILE } from "@toolfoundation/core/adapter";
  *
- * console.log(OPENAI_PROFILE.names.maxLength, OPENAI_PROFILE.strictSchema?.limits?.maxDepth); // 64 10
+ * assert.equal(OPENAI_PROFILE.names.maxLength, 64);
+ * assert.equal(OPENAI_PROFILE.strictSchema?.limits?.maxDepth, 10);
  * ```
  */
 export interface ProviderProfile {
@@ -129,9 +131,10 @@ const PASS: SchemaProfile = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { MCP_PROFILE } from "@toolfoundation/core/adapter";
  *
- * console.log(MCP_PROFILE.names.maxLength); // 128
+ * assert.equal(MCP_PROFILE.names.maxLength, 128);
  * ```
  */
 export const MCP_PROFILE: ProviderProfile = {
@@ -193,13 +196,14 @@ const OPENAI_STRICT: SchemaProfile = {
  *
  * @example Azure OpenAI's older limits as a profile variant
  * ```ts
+ * import assert from "node:assert/strict";
  * import { OPENAI_PROFILE, type ProviderProfile } from "@toolfoundation/core/adapter";
  *
  * const azure: ProviderProfile = {
  *   ...OPENAI_PROFILE,
  *   strictSchema: { ...OPENAI_PROFILE.strictSchema!, limits: { maxProperties: 100, maxDepth: 5 } },
  * };
- * console.log(azure.strictSchema?.limits?.maxProperties); // 100
+ * assert.equal(azure.strictSchema?.limits?.maxProperties, 100);
  * ```
  */
 export const OPENAI_PROFILE: ProviderProfile = {
@@ -216,9 +220,10 @@ export const OPENAI_PROFILE: ProviderProfile = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { OPENAI_RESPONSES_PROFILE } from "@toolfoundation/core/adapter";
  *
- * console.log(OPENAI_RESPONSES_PROFILE.format); // openai-responses
+ * assert.equal(OPENAI_RESPONSES_PROFILE.format, "openai-responses");
  * ```
  */
 export const OPENAI_RESPONSES_PROFILE: ProviderProfile = {
@@ -233,9 +238,10 @@ export const OPENAI_RESPONSES_PROFILE: ProviderProfile = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ANTHROPIC_PROFILE } from "@toolfoundation/core/adapter";
  *
- * console.log(ANTHROPIC_PROFILE.requestLimits); // { maxStrictTools: 20, maxOptionalParams: 24, maxUnionParams: 16 }
+ * assert.deepEqual(ANTHROPIC_PROFILE.requestLimits, { maxStrictTools: 20, maxOptionalParams: 24, maxUnionParams: 16 });
  * ```
  */
 export const ANTHROPIC_PROFILE: ProviderProfile = {
@@ -301,9 +307,10 @@ export const ANTHROPIC_PROFILE: ProviderProfile = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { GEMINI_PROFILE } from "@toolfoundation/core/adapter";
  *
- * console.log(GEMINI_PROFILE.names.separator); // :
+ * assert.equal(GEMINI_PROFILE.names.separator, ":");
  * ```
  */
 export const GEMINI_PROFILE: ProviderProfile = {
@@ -357,9 +364,10 @@ export const GEMINI_PROFILE: ProviderProfile = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { GEMINI_JSON_SCHEMA_PROFILE } from "@toolfoundation/core/adapter";
  *
- * console.log(GEMINI_JSON_SCHEMA_PROFILE.refs); // pass
+ * assert.equal(GEMINI_JSON_SCHEMA_PROFILE.refs, "pass");
  * ```
  */
 export const GEMINI_JSON_SCHEMA_PROFILE: SchemaProfile = PASS;
@@ -369,11 +377,12 @@ export const GEMINI_JSON_SCHEMA_PROFILE: SchemaProfile = PASS;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { defaultRegistry, GEMINI_VERTEX_PROFILE } from "@toolfoundation/core/adapter";
  *
  * const tool = { name: "9lives", inputSchema: { type: "object" as const } };
  * const out = defaultRegistry().convert(tool, "mcp", "gemini", { profile: GEMINI_VERTEX_PROFILE });
- * console.log((out.tool as { name: string }).name); // _9lives_e2f29fc7
+ * assert.equal((out.tool as { name: string }).name, "_9lives_e2f29fc7");
  * ```
  */
 export const GEMINI_VERTEX_PROFILE: ProviderProfile = {

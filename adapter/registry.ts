@@ -107,17 +107,21 @@ export interface RegisterOptions {
  *
  * @example Converting an MCP tool for Anthropic
  * ```ts
+ * import assert from "node:assert/strict";
  * import { defaultRegistry } from "@toolfoundation/core/adapter";
  *
  * const registry = defaultRegistry();
- * console.log(registry.list()); // [ "anthropic", "gemini", "mcp", "openai", "openai-responses" ]
+ * assert.deepEqual(registry.list(), ["anthropic", "gemini", "mcp", "openai", "openai-responses"]);
  * const { tool, warnings } = registry.convert(
  *   { name: "add", namespace: "math", inputSchema: { type: "object", properties: { a: { type: "number" } } } },
  *   "mcp",
  *   "anthropic",
  * );
- * console.log(tool, warnings.length);
- * // { name: "math__add", input_schema: { type: "object", properties: { a: { type: "number" } } } } 0
+ * assert.deepEqual(tool, {
+ *   name: "math__add",
+ *   input_schema: { type: "object", properties: { a: { type: "number" } } },
+ * });
+ * assert.equal(warnings.length, 0);
  * ```
  */
 export class AdapterRegistry {

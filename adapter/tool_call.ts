@@ -57,6 +57,7 @@ const DECODE: Record<CanonicalToolCall["format"], string> = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseToolCall, ToolNameMap } from "@toolfoundation/core/adapter";
  *
  * const names = new ToolNameMap(["math:add"], "anthropic");
@@ -64,7 +65,7 @@ const DECODE: Record<CanonicalToolCall["format"], string> = {
  *   { type: "tool_use", id: "toolu_1", name: "math__add", input: { a: 1, b: 2 } },
  *   { names },
  * );
- * console.log(call); // { format: "anthropic", toolId: "math:add", callId: "toolu_1", arguments: { a: 1, b: 2 } }
+ * assert.deepEqual(call, { format: "anthropic", toolId: "math:add", callId: "toolu_1", arguments: { a: 1, b: 2 } });
  * ```
  *
  * @param call The provider's tool call object.

@@ -19,6 +19,7 @@ export type FeatureLossEffect = "widens" | "narrows" | "none";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { defaultRegistry } from "@toolfoundation/core/adapter";
  *
  * const tool = {
@@ -32,8 +33,10 @@ export type FeatureLossEffect = "widens" | "narrows" | "none";
  * };
  * const { warnings } = defaultRegistry().convert(tool, "mcp", "openai", { strict: true });
  * const w = warnings[0];
- * console.log(w.feature, w.path, w.action, w.effect);
- * // minLength /inputSchema/properties/s/minLength moved-to-description widens
+ * assert.equal(w.feature, "minLength");
+ * assert.equal(w.path, "/inputSchema/properties/s/minLength");
+ * assert.equal(w.action, "moved-to-description");
+ * assert.equal(w.effect, "widens");
  * ```
  */
 export interface FeatureLossWarning {

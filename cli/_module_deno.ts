@@ -9,7 +9,7 @@
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { moduleToolDeno } from "@toolfoundation/core/cli";
+ * import { moduleToolDeno } from "./_module_deno.ts";
  *
  * assert.equal(moduleToolDeno(), Deno.execPath());
  * ```

@@ -132,6 +132,7 @@ async function closeWithin(runner: Runner, ms: number): Promise<void> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { buildRunner, parseManifest } from "@toolfoundation/core/cli";
  *
  * const manifest = await parseManifest(
@@ -140,7 +141,7 @@ async function closeWithin(runner: Runner, ms: number): Promise<void> {
  * );
  * const runner = await buildRunner(manifest);
  * const result = await runner.run("add", { operation: "add", a: 2, b: 3 });
- * console.log(result.structured); // { result: 5 }
+ * assert.deepEqual(result.structured, { result: 5 });
  * await runner.close();
  * ```
  *

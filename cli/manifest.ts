@@ -239,13 +239,14 @@ let schemaValidator: Promise<import("../model/mod.ts").CompiledSchema> | undefin
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseManifest } from "@toolfoundation/core/cli";
  *
  * const manifest = await parseManifest(
  *   "version: 1\ntools:\n  - name: add\n    namespace: math\n    builtin: calculate\n",
  *   { path: "/tmp/tools.yaml" },
  * );
- * console.log(manifest.tools.map((t) => t.id)); // [ "math:add" ]
+ * assert.deepEqual(manifest.tools.map((t) => t.id), ["math:add"]);
  * ```
  *
  * @param text YAML text.

@@ -13,9 +13,54 @@ export {
   type ManifestIssue,
   MissingSecretError,
 } from "./errors.ts";
-export * from "./manifest.ts";
-export * from "./permissions.ts";
-export * from "./builtins.ts";
-export * from "./module_tool.ts";
-export * from "./secrets.ts";
-export * from "./build_runner.ts";
+export {
+  DEFAULT_MAX_MANIFEST_BYTES,
+  DEFAULT_MAX_MANIFEST_DEPTH,
+  loadManifest,
+  type LoadManifestOptions,
+  type Manifest,
+  type ManifestChain,
+  type ManifestEndpoint,
+  type ManifestGrant,
+  type ManifestPermissions,
+  type ManifestStep,
+  type ManifestTool,
+  MAX_MANIFEST_ALIASES,
+  parseManifest,
+  type ParseManifestOptions,
+  type ResolvedTool,
+} from "./manifest.ts";
+export {
+  commandLines,
+  type CommandLinesOptions,
+  formatFlags,
+  missingPermissions,
+  type PermissionName,
+  type PermissionNeed,
+  type PermissionPlan,
+  planPermissions,
+  type PlanPermissionsOptions,
+} from "./permissions.ts";
+export { BUILTINS, type BuiltinTool, getBuiltin } from "./builtins.ts";
+export {
+  checkModuleTool,
+  type CheckModuleToolOptions,
+  type ModuleToolProblem,
+} from "./module_tool.ts";
+export {
+  DEFAULT_MODULE_KEEP_ALIVE_MS,
+  DEFAULT_MODULE_MEMORY_MB,
+  DEFAULT_MODULE_OUTPUT_BYTES,
+  type ModuleHandler,
+  moduleHandler,
+  type ModuleHandlerOptions,
+} from "./module_tool.ts";
+export {
+  MIN_SECRET_LENGTH,
+  REDACTED,
+  Redactor,
+  resolveSecrets,
+  secretReferences,
+  type ShortSecret,
+} from "./secrets.ts";
+export { buildRunner, type BuildRunnerOptions } from "./build_runner.ts";

@@ -184,14 +184,18 @@ function grantNeeds(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatFlags, parseManifest, planPermissions } from "@toolfoundation/core/cli";
  *
  * const manifest = await parseManifest(
  *   "version: 1\nservers:\n  web:\n    url: http://127.0.0.1:3001/mcp\ntools:\n  - name: echo\n    server: web\n",
  *   { path: "tools.yaml" },
  * );
- * console.log(formatFlags(planPermissions(manifest)).join(" "));
- * // --allow-read=tools.yaml --allow-net=127.0.0.1:3001
+ * assert.deepEqual(formatFlags(planPermissions(manifest)), [
+ *   "--allow-read=tools.yaml",
+ *   "--allow-net=127.0.0.1:3001",
+ *   "--allow-env=LOG_STREAM,LOG_TOKENS",
+ * ]);
  * ```
  *
  * @param manifest The checked manifest.

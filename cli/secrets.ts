@@ -16,9 +16,10 @@ const ANY_PLACEHOLDER = /\$\{([^}]*)\}/g;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { secretReferences } from "@toolfoundation/core/cli";
  *
- * console.log(secretReferences({ headers: { Authorization: "Bearer ${env:TOKEN}" } })); // [ "TOKEN" ]
+ * assert.deepEqual(secretReferences({ headers: { Authorization: "Bearer ${env:TOKEN}" } }), ["TOKEN"]);
  * ```
  *
  * @param value Any JSON value.

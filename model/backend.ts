@@ -66,14 +66,18 @@ export type ToolBackend = McpToolBackend | ProviderToolBackend | LocalToolBacken
  *
  * @example Seed 004's Example_backendBinding
  * ```ts
+ * import assert from "node:assert/strict";
  * import { localBackend, mcpBackend, providerBackend } from "@toolfoundation/core/model";
  *
  * const m = mcpBackend("filesystem-server");
- * console.log(`MCP Backend: kind=${m.kind}, server=${m.mcp.serverName}`);
+ * assert.deepEqual(m, { kind: "mcp", mcp: { serverName: "filesystem-server" } });
  * const p = providerBackend("openai", "gpt-4-vision");
- * console.log(`Provider Backend: kind=${p.kind}, provider=${p.provider.providerId}, tool=${p.provider.toolId}`);
+ * assert.deepEqual(p, {
+ *   kind: "provider",
+ *   provider: { providerId: "openai", toolId: "gpt-4-vision" },
+ * });
  * const l = localBackend("custom-handler");
- * console.log(`Local Backend: kind=${l.kind}, name=${l.local.name}`);
+ * assert.deepEqual(l, { kind: "local", local: { name: "custom-handler" } });
  * ```
  *
  * @param serverName The MCP server's name.
@@ -88,9 +92,10 @@ export function mcpBackend(serverName: string): McpToolBackend {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { providerBackend } from "@toolfoundation/core/model";
  *
- * console.log(providerBackend("openai", "gpt-4-vision").provider.toolId); // gpt-4-vision
+ * assert.equal(providerBackend("openai", "gpt-4-vision").provider.toolId, "gpt-4-vision");
  * ```
  *
  * @param providerId The provider's ID.
@@ -106,9 +111,10 @@ export function providerBackend(providerId: string, toolId: string): ProviderToo
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { localBackend } from "@toolfoundation/core/model";
  *
- * console.log(localBackend("custom-handler").local.name); // custom-handler
+ * assert.equal(localBackend("custom-handler").local.name, "custom-handler");
  * ```
  *
  * @param name The local handler's name.
@@ -128,13 +134,10 @@ function nonEmpty(value: unknown): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { InvalidBackendError, validateBackend } from "@toolfoundation/core/model";
  *
- * try {
- *   validateBackend({ kind: "mcp" } as never);
- * } catch (error) {
- *   console.log(error instanceof InvalidBackendError); // true
- * }
+ * assert.throws(() => validateBackend({ kind: "mcp" }), InvalidBackendError);
  * ```
  *
  * @param backend The binding (any value: it comes from JSON or YAML too).

@@ -81,6 +81,7 @@ export const DEFAULT_MAX_DEPTH = 256;
  *
  * @example Seed 004's Example_noParametersTool
  * ```ts
+ * import assert from "node:assert/strict";
  * import { DefaultValidator, type Tool } from "@toolfoundation/core/model";
  *
  * const tool: Tool = {
@@ -90,19 +91,21 @@ export const DEFAULT_MAX_DEPTH = 256;
  * };
  * const validator = new DefaultValidator();
  * const ok = await validator.validateInput(tool, {}).then(() => true, () => false);
- * console.log(`Empty object: valid=${ok}`); // Empty object: valid=true
+ * assert.equal(ok, true);
  * const rejected = await validator.validateInput(tool, { unexpected: "value" }).then(() => false, () => true);
- * console.log(`Extra properties: rejected=${rejected}`); // Extra properties: rejected=true
+ * assert.equal(rejected, true);
  * ```
  *
  * @example A compiled checker for hot paths
  * ```ts
+ * import assert from "node:assert/strict";
  * import { DefaultValidator } from "@toolfoundation/core/model";
  *
  * const schema = { type: "object", properties: { age: { type: "integer", minimum: 0 } } };
  * const compiled = await new DefaultValidator().compile(schema);
  * const result = compiled.check({ age: -1 });
- * if (!result.valid) console.log(result.failures[0].message); // must be >= 0
+ * assert.equal(result.valid, false);
+ * if (!result.valid) assert.equal(result.failures[0].message, "must be >= 0");
  * ```
  */
 export class DefaultValidator implements SchemaValidator {
@@ -158,11 +161,12 @@ export class DefaultValidator implements SchemaValidator {
    *
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
    * import { DefaultValidator } from "@toolfoundation/core/model";
    *
    * const compiled = await new DefaultValidator().compile('{"type": "string"}');
-   * console.log(compiled.check("hello").valid, compiled.dialect);
-   * // true https://json-schema.org/draft/2020-12/schema
+   * assert.equal(compiled.check("hello").valid, true);
+   * assert.equal(compiled.dialect, "https://json-schema.org/draft/2020-12/schema");
    * ```
    *
    * @param schema The schema.
@@ -214,6 +218,7 @@ export class DefaultValidator implements SchemaValidator {
    *
    * @example Seed 004's Example_validateSchema
    * ```ts
+   * import assert from "node:assert/strict";
    * import { DefaultValidator } from "@toolfoundation/core/model";
    *
    * const schema = {
@@ -223,9 +228,9 @@ export class DefaultValidator implements SchemaValidator {
    * };
    * const v = new DefaultValidator();
    * const ok = (value: unknown) => v.validate(schema, value).then(() => true, () => false);
-   * console.log(`Valid: ${await ok({ name: "Alice", age: 30 })}`); // Valid: true
-   * console.log(`Invalid type: ${!(await ok({ name: 123 }))}`); // Invalid type: true
-   * console.log(`Missing required: ${!(await ok({ age: 25 }))}`); // Missing required: true
+   * assert.equal(await ok({ name: "Alice", age: 30 }), true);
+   * assert.equal(await ok({ name: 123 }), false); // wrong type
+   * assert.equal(await ok({ age: 25 }), false); // missing required
    * ```
    *
    * @param schema The schema.
@@ -241,6 +246,7 @@ export class DefaultValidator implements SchemaValidator {
    *
    * @example Seed 004's Example_validateInput
    * ```ts
+   * import assert from "node:assert/strict";
    * import { DefaultValidator, type Tool } from "@toolfoundation/core/model";
    *
    * const tool: Tool = {
@@ -255,9 +261,9 @@ export class DefaultValidator implements SchemaValidator {
    * const v = new DefaultValidator();
    * const error = await v.validateInput(tool, { to: "user@example.com", subject: "Hello", body: "Hi there!" })
    *   .then(() => null, (e) => e);
-   * console.log(`Valid input: error=${error ?? "<nil>"}`); // Valid input: error=<nil>
+   * assert.equal(error, null);
    * const invalid = await v.validateInput(tool, { body: "Hi there!" }).then(() => false, () => true);
-   * console.log(`Invalid input: error=${invalid}`); // Invalid input: error=true
+   * assert.equal(invalid, true);
    * ```
    *
    * @param tool The tool.

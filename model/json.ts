@@ -42,10 +42,11 @@ function parseObject(text: string | Uint8Array): Record<string, unknown> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { toJSON } from "@toolfoundation/core/model";
  *
  * const text = toJSON({ name: "greet", inputSchema: { type: "object" }, namespace: "example" });
- * console.log(text); // {"name":"greet","inputSchema":{"type":"object"},"namespace":"example"}
+ * assert.equal(text, '{"name":"greet","inputSchema":{"type":"object"},"namespace":"example"}');
  * ```
  *
  * @param tool The tool.
@@ -60,10 +61,11 @@ export function toJSON(tool: Tool): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { fromJSON } from "@toolfoundation/core/model";
  *
  * const tool = fromJSON('{"name":"greet","inputSchema":{"type":"object"},"version":"2.0.0"}');
- * console.log(tool.version); // 2.0.0
+ * assert.equal(tool.version, "2.0.0");
  * ```
  *
  * @param text JSON text or UTF-8 bytes.
@@ -82,6 +84,7 @@ export function fromJSON(text: string | Uint8Array): Tool {
  *
  * @example Seed 004's Example_toolJSON
  * ```ts
+ * import assert from "node:assert/strict";
  * import { toJSON, toMCPJSON, type Tool } from "@toolfoundation/core/model";
  *
  * const tool: Tool = {
@@ -92,9 +95,10 @@ export function fromJSON(text: string | Uint8Array): Tool {
  *   version: "2.0.0",
  * };
  * const mcp = JSON.parse(toMCPJSON(tool));
- * console.log("Has namespace:", "namespace" in mcp); // Has namespace: false
+ * assert.equal("namespace" in mcp, false);
  * const full = JSON.parse(toJSON(tool));
- * console.log(`namespace: ${full.namespace} version: ${full.version}`); // namespace: example version: 2.0.0
+ * assert.equal(full.namespace, "example");
+ * assert.equal(full.version, "2.0.0");
  * ```
  *
  * @param tool The tool.
@@ -110,6 +114,7 @@ export function toMCPJSON(tool: Tool): string {
  *
  * @example Seed 004's Example_fromMCPJSON
  * ```ts
+ * import assert from "node:assert/strict";
  * import { fromMCPJSON, type Tool } from "@toolfoundation/core/model";
  *
  * const tool: Tool = fromMCPJSON(`{
@@ -117,8 +122,8 @@ export function toMCPJSON(tool: Tool): string {
  *   "description": "Perform calculations",
  *   "inputSchema": {"type": "object", "properties": {"expression": {"type": "string"}}, "required": ["expression"]}
  * }`);
- * console.log(`Name: ${tool.name}`); // Name: calculate
- * console.log(`Namespace: ${JSON.stringify(tool.namespace ?? "")} (empty from MCP JSON)`);
+ * assert.equal(tool.name, "calculate");
+ * assert.equal(tool.namespace, undefined); // MCP JSON has no namespace
  * ```
  *
  * @param text JSON text or UTF-8 bytes.

@@ -7,6 +7,7 @@
  *
  * @example Seed 004's Example_createTool
  * ```ts
+ * import assert from "node:assert/strict";
  * import { type Tool, toolId } from "@toolfoundation/core/model";
  *
  * const tool: Tool = {
@@ -23,19 +24,84 @@
  *   namespace: "docs",
  *   version: "1.0.0",
  * };
- * console.log(`Tool ID: ${toolId(tool)}`); // Tool ID: docs:search
+ * assert.equal(toolId(tool), "docs:search");
  * ```
  *
  * @module
  */
 
-export * from "./tool.ts";
-export * from "./errors.ts";
-export * from "./tool_id.ts";
-export * from "./tags.ts";
-export * from "./backend.ts";
-export * from "./validate_tool.ts";
-export * from "./json.ts";
-export * from "./schema_validator.ts";
-export * from "./default_validator.ts";
-export * from "./schema_structure.ts";
+export {
+  type JsonSchema,
+  type JsonSchemaObject,
+  type JsonValue,
+  MCP_VERSION,
+  type McpTool,
+  SCHEMA_DIALECT_2020_12,
+  SCHEMA_DIALECT_DRAFT_07,
+  SCHEMA_DIALECT_DRAFT_07_ALT,
+  type Tool,
+  type ToolAnnotations,
+  type ToolExecution,
+  type ToolIcon,
+  type ToolObjectSchema,
+} from "./tool.ts";
+export {
+  EvaluationDepthError,
+  ExternalRefError,
+  formatFailures,
+  InstanceDepthError,
+  InvalidBackendError,
+  InvalidSchemaError,
+  type InvalidSchemaErrorOptions,
+  InvalidToolError,
+  InvalidToolIdError,
+  type ModelErrorCode,
+  SchemaShapeError,
+  type SchemaShapeProblem,
+  SchemaValidationError,
+  type SchemaValidationErrorOptions,
+  ToolFoundationError,
+  type ToolFoundationErrorOptions,
+  type ToolIssue,
+  UnsupportedPatternError,
+  UnsupportedSchemaError,
+  type ValidationFailure,
+} from "./errors.ts";
+export { type ParsedToolId, parseToolId, toolId } from "./tool_id.ts";
+export { MAX_TAG_COUNT, MAX_TAG_LENGTH, normalizeTag, normalizeTags } from "./tags.ts";
+export {
+  BACKEND_KINDS,
+  type BackendKind,
+  type LocalBackend,
+  localBackend,
+  type LocalToolBackend,
+  type McpBackend,
+  mcpBackend,
+  type McpToolBackend,
+  type ProviderBackend,
+  providerBackend,
+  type ProviderToolBackend,
+  type ToolBackend,
+  validateBackend,
+} from "./backend.ts";
+export { isValidVersion, validateTool } from "./validate_tool.ts";
+export { fromJSON, fromMCPJSON, toJSON, toMCPJSON } from "./json.ts";
+export type {
+  CheckResult,
+  CompiledSchema,
+  SchemaInput,
+  SchemaValidator,
+} from "./schema_validator.ts";
+export {
+  DEFAULT_MAX_DEPTH,
+  DefaultValidator,
+  type DefaultValidatorOptions,
+} from "./default_validator.ts";
+export {
+  checkSchemaStructure,
+  DEFAULT_MAX_IN_PLACE_EVALUATIONS,
+  DEFAULT_MAX_SCHEMA_DEPTH,
+  DEFAULT_MAX_SCHEMA_JSON_DEPTH,
+  DEFAULT_MAX_SCHEMA_NODES,
+  type SchemaStructureOptions,
+} from "./schema_structure.ts";

@@ -19,9 +19,10 @@ const NOT_TAG_CHAR = /[^a-z0-9\-_.]/g;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { normalizeTag } from "@toolfoundation/core/model";
  *
- * console.log(normalizeTag("  Machine Learning! ")); // machine-learning
+ * assert.equal(normalizeTag("  Machine Learning! "), "machine-learning");
  * ```
  *
  * @param tag The raw tag.
@@ -39,10 +40,13 @@ export function normalizeTag(tag: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { normalizeTags } from "@toolfoundation/core/model";
  *
- * console.log(normalizeTags(["Search", " search ", "File System", "a ! b", "!!"]));
- * // [ "search", "file-system", "a--b" ]
+ * assert.deepEqual(
+ *   normalizeTags(["Search", " search ", "File System", "a ! b", "!!"]),
+ *   ["search", "file-system", "a--b"],
+ * );
  * ```
  *
  * @param tags The raw tags.

@@ -111,6 +111,7 @@ export interface McpTool {
  *
  * @example Creating a tool
  * ```ts
+ * import assert from "node:assert/strict";
  * import { type Tool, toolId } from "@toolfoundation/core/model";
  *
  * const tool: Tool = {
@@ -120,7 +121,7 @@ export interface McpTool {
  *   namespace: "docs",
  *   version: "1.0.0",
  * };
- * console.log(toolId(tool)); // docs:search
+ * assert.equal(toolId(tool), "docs:search");
  * ```
  */
 export interface Tool extends McpTool {

@@ -21,10 +21,11 @@ export interface ParsedToolId {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { toolId } from "@toolfoundation/core/model";
  *
- * console.log(toolId({ name: "read", namespace: "filesystem" })); // filesystem:read
- * console.log(toolId({ name: "echo" })); // echo
+ * assert.equal(toolId({ name: "read", namespace: "filesystem" }), "filesystem:read");
+ * assert.equal(toolId({ name: "echo" }), "echo");
  * ```
  *
  * @param tool The tool (only `name` and `namespace` are read).
@@ -40,14 +41,13 @@ export function toolId(tool: Pick<Tool, "name" | "namespace">): string {
  *
  * @example Seed 004's Example_parseToolID
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseToolId } from "@toolfoundation/core/model";
  *
  * const a = parseToolId("filesystem:read");
- * console.log(`Namespace: ${JSON.stringify(a.namespace)}, Name: ${JSON.stringify(a.name)}`);
- * // Namespace: "filesystem", Name: "read"
+ * assert.deepEqual(a, { namespace: "filesystem", name: "read" });
  * const b = parseToolId("echo");
- * console.log(`Namespace: ${JSON.stringify(b.namespace)}, Name: ${JSON.stringify(b.name)}`);
- * // Namespace: "", Name: "echo"
+ * assert.deepEqual(b, { namespace: "", name: "echo" });
  * ```
  *
  * @param id The tool ID.

@@ -26,9 +26,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isValidVersion } from "@toolfoundation/core/model";
  *
- * console.log(isValidVersion("v1.2.3-rc.1+build.5"), isValidVersion("1.2")); // true false
+ * assert.equal(isValidVersion("v1.2.3-rc.1+build.5"), true);
+ * assert.equal(isValidVersion("1.2"), false);
  * ```
  *
  * @param version The version string.
@@ -139,14 +141,16 @@ function checkIcons(value: unknown, issues: ToolIssue[]): void {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { InvalidToolError, validateTool } from "@toolfoundation/core/model";
  *
  * validateTool({ name: "get_time", inputSchema: { type: "object" } }); // passes
- * try {
- *   validateTool({ name: "a b", namespace: "x:y", inputSchema: { type: "object" } });
- * } catch (error) {
- *   console.log((error as InvalidToolError).issues.map((i) => i.path)); // [ "/name", "/namespace" ]
- * }
+ * assert.throws(
+ *   () => validateTool({ name: "a b", namespace: "x:y", inputSchema: { type: "object" } }),
+ *   (error) =>
+ *     error instanceof InvalidToolError &&
+ *     error.issues.map((issue) => issue.path).join(" ") === "/name /namespace",
+ * );
  * ```
  *
  * @param tool The definition (any value: it often comes from JSON or YAML).

@@ -79,7 +79,7 @@ export interface ChildEnvOptions {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { inheritedEnvNames } from "@toolfoundation/core/run";
+ * import { inheritedEnvNames } from "./child_env.ts";
  *
  * const names = inheritedEnvNames({ inheritEnv: ["GITHUB_TOKEN"] });
  * assert.ok(names !== "all" && names.includes("PATH") && names.includes("GITHUB_TOKEN"));

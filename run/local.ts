@@ -37,6 +37,7 @@ export interface ToolContext {
  *
  * @example A streaming handler
  * ```ts
+ * import assert from "node:assert/strict";
  * import { type LocalHandler, Runner } from "@toolfoundation/core/run";
  *
  * const count: LocalHandler = async function* (args, ctx) {
@@ -50,7 +51,7 @@ export interface ToolContext {
  * const runner = new Runner();
  * runner.addLocalTool({ name: "count", inputSchema: { type: "object" } }, count);
  * const result = await runner.run("count", { n: 3 });
- * console.log(result.structured); // { counted: 3 }
+ * assert.deepEqual(result.structured, { counted: 3 });
  * ```
  *
  * A handler that holds resources (a process, a connection) may carry a
@@ -66,11 +67,15 @@ export type LocalHandler = (
  *
  * @example
  * ```ts
- * import { normalizeProgress } from "@toolfoundation/core/run";
+ * import assert from "node:assert/strict";
+ * import { normalizeProgress } from "./local.ts";
  *
- * console.log(normalizeProgress(3)); // { progress: 3 }
- * console.log(normalizeProgress({ progress: 1, total: Infinity, message: "ok" })); // { progress: 1, message: "ok" }
- * console.log(normalizeProgress({ progress: NaN })); // undefined
+ * assert.deepEqual(normalizeProgress(3), { progress: 3 });
+ * assert.deepEqual(
+ *   normalizeProgress({ progress: 1, total: Infinity, message: "ok" }),
+ *   { progress: 1, message: "ok" },
+ * );
+ * assert.equal(normalizeProgress({ progress: NaN }), undefined);
  * ```
  *
  * @param update A number or a progress-like object.

@@ -184,10 +184,12 @@ const MCP_FIELDS = [
  *
  * @example
  * ```ts
- * import { fromMcpTool } from "@toolfoundation/core/run";
+ * import assert from "node:assert/strict";
+ * import { fromMcpTool } from "./mcp.ts";
  *
  * const tool = fromMcpTool({ name: "echo", inputSchema: { type: "object" } }, "everything");
- * console.log(tool.namespace, tool.name); // everything echo
+ * assert.equal(tool.namespace, "everything");
+ * assert.equal(tool.name, "echo");
  * ```
  *
  * @param listed The tool as the server listed it.

@@ -8,6 +8,7 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Runner } from "@toolfoundation/core/run";
  *
  * const runner = new Runner();
@@ -21,47 +22,74 @@
  * }, (args) => `hello ${args.name}`);
  *
  * const result = await runner.run("greet", { name: "Ada" });
- * console.log(result.structured); // hello Ada
+ * assert.equal(result.structured, "hello Ada");
  * await runner.close();
  * ```
  *
  * @module
  */
 
-export * from "./errors.ts";
-export * from "./registry.ts";
-export * from "./result.ts";
-export * from "./local.ts";
-export * from "./provider.ts";
-export * from "./child_env.ts";
-export * from "./command_provider.ts";
-export * from "./http_provider.ts";
-export * from "./mcp.ts";
-export * from "./stream.ts";
-export * from "./chain.ts";
-export * from "./runner_options.ts";
-export * from "./runner.ts";
+// Errors, by class: every one extends RunError and has a stable `code`.
+export {
+  ExecutionError,
+  InputValidationError,
+  NoBackendError,
+  OutputTooLargeError,
+  OutputValidationError,
+  PermissionDeniedError,
+  RunCancelledError,
+  RunError,
+  type RunErrorCode,
+  type RunErrorOptions,
+  RunTimeoutError,
+  ToolIdError,
+  ToolNotFoundError,
+  ToolResultError,
+  type ValidationRunErrorOptions,
+} from "./errors.ts";
 
-// The model types the runner's API refers to, re-exported for convenience.
+export { type RegisteredTool, ToolRegistry } from "./registry.ts";
+export type { McpCallResult, McpContentBlock, RunResult } from "./result.ts";
+export type { LocalHandler, ProgressUpdate, ToolContext } from "./local.ts";
+export { DEFAULT_MAX_OUTPUT_BYTES, type ProviderRequest, type ToolProvider } from "./provider.ts";
+export {
+  childEnv,
+  type ChildEnvOptions,
+  inheritedEnvNames,
+  type InheritEnv,
+  NETWORK_ENV,
+  SAFE_ENV,
+} from "./child_env.ts";
+export { commandProvider, type CommandProviderOptions } from "./command_provider.ts";
+export { httpProvider, type HttpProviderOptions } from "./http_provider.ts";
 export type {
-  BackendKind,
-  JsonSchema,
-  JsonSchemaObject,
-  LocalBackend,
-  LocalToolBackend,
-  McpBackend,
-  McpTool,
-  McpToolBackend,
-  ProviderBackend,
-  ProviderToolBackend,
-  SchemaInput,
-  SchemaValidator,
-  Tool,
-  ToolAnnotations,
-  ToolBackend,
-  ToolExecution,
-  ToolIcon,
-  ToolObjectSchema,
-  ValidationFailure,
-} from "../model/mod.ts";
-export { ToolFoundationError } from "../model/mod.ts";
+  ElicitationHandler,
+  ElicitationRequest,
+  ElicitationResponse,
+  ImportMcpToolsOptions,
+  ImportMcpToolsResult,
+  McpHttpServerConfig,
+  McpListedTool,
+  McpServerConfig,
+  McpStdioServerConfig,
+} from "./mcp.ts";
+export type {
+  ChunkEvent,
+  DoneEvent,
+  ErrorEvent,
+  ProgressEvent,
+  SerializedError,
+  StreamEvent,
+} from "./stream.ts";
+export type {
+  ChainResult,
+  ChainStep,
+  ChainStepNotRun,
+  ChainStepResult,
+  ChainStreamEvent,
+} from "./chain.ts";
+export type { ChainOptions, RunnerOptions, RunOptions } from "./runner_options.ts";
+export { Runner } from "./runner.ts";
+
+// The model types the runner refers to (Tool, ToolBackend, SchemaValidator, ...)
+// are exported by "@toolfoundation/core/model".

@@ -44,6 +44,7 @@ export interface ProviderRequest {
  *
  * @example A provider of one tool
  * ```ts
+ * import assert from "node:assert/strict";
  * import { providerBackend } from "@toolfoundation/core/model";
  * import { Runner, type ToolProvider } from "@toolfoundation/core/run";
  *
@@ -56,7 +57,7 @@ export interface ProviderRequest {
  *   { name: "upper", inputSchema: { type: "object" } },
  *   providerBackend("strings", "upper"),
  * );
- * console.log((await runner.run("upper", { text: "hi" })).structured); // { text: "HI" }
+ * assert.deepEqual((await runner.run("upper", { text: "hi" })).structured, { text: "HI" });
  * ```
  */
 export interface ToolProvider {

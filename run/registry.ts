@@ -53,6 +53,7 @@ function backendKey(backend: ToolBackend): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { localBackend } from "@toolfoundation/core/model";
  * import { ToolRegistry } from "@toolfoundation/core/run";
  *
@@ -61,7 +62,8 @@ function backendKey(backend: ToolBackend): string {
  *   { name: "add", namespace: "math", inputSchema: { type: "object" } },
  *   localBackend("add"),
  * );
- * console.log(registry.get("math:add")?.backends.length, registry.list().length); // 1 1
+ * assert.equal(registry.get("math:add")?.backends.length, 1);
+ * assert.equal(registry.list().length, 1);
  * ```
  */
 export class ToolRegistry {
@@ -72,13 +74,14 @@ export class ToolRegistry {
    *
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
    * import { localBackend, mcpBackend } from "@toolfoundation/core/model";
    * import { ToolRegistry } from "@toolfoundation/core/run";
    *
    * const registry = new ToolRegistry();
    * const tool = { name: "echo", inputSchema: { type: "object" as const } };
    * registry.add(tool, [mcpBackend("everything"), localBackend("echo")]);
-   * console.log(registry.get("echo")?.backends.map((b) => b.kind)); // [ "mcp", "local" ]
+   * assert.deepEqual(registry.get("echo")?.backends.map((b) => b.kind), ["mcp", "local"]);
    * ```
    *
    * @param tool The tool definition.
@@ -114,9 +117,10 @@ export class ToolRegistry {
    *
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
    * import { ToolRegistry } from "@toolfoundation/core/run";
    *
-   * console.log(new ToolRegistry().get("missing")); // undefined
+   * assert.equal(new ToolRegistry().get("missing"), undefined);
    * ```
    *
    * @param id The tool ID.
@@ -131,9 +135,10 @@ export class ToolRegistry {
    *
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
    * import { ToolRegistry } from "@toolfoundation/core/run";
    *
-   * console.log(new ToolRegistry().has("x")); // false
+   * assert.equal(new ToolRegistry().has("x"), false);
    * ```
    *
    * @param id The tool ID.
@@ -148,12 +153,14 @@ export class ToolRegistry {
    *
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
    * import { localBackend } from "@toolfoundation/core/model";
    * import { ToolRegistry } from "@toolfoundation/core/run";
    *
    * const registry = new ToolRegistry();
    * registry.add({ name: "t", inputSchema: { type: "object" } }, localBackend("t"));
-   * console.log(registry.remove("t"), registry.has("t")); // true false
+   * assert.equal(registry.remove("t"), true);
+   * assert.equal(registry.has("t"), false);
    * ```
    *
    * @param id The tool ID.
@@ -168,13 +175,14 @@ export class ToolRegistry {
    *
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
    * import { localBackend } from "@toolfoundation/core/model";
    * import { ToolRegistry } from "@toolfoundation/core/run";
    *
    * const registry = new ToolRegistry();
    * registry.add({ name: "a", inputSchema: { type: "object" } }, localBackend("a"));
    * registry.add({ name: "b", inputSchema: { type: "object" } }, localBackend("b"));
-   * console.log(registry.list().map((entry) => entry.id)); // [ "a", "b" ]
+   * assert.deepEqual(registry.list().map((entry) => entry.id), ["a", "b"]);
    * ```
    *
    * @returns The entries.

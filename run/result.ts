@@ -65,7 +65,7 @@ const JSON_START = /^(?:[{["tfn]|-?\d)/;
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { normalizeMcpResult } from "@toolfoundation/core/run";
+ * import { normalizeMcpResult } from "./result.ts";
  *
  * assert.deepEqual(normalizeMcpResult({ content: [{ type: "text", text: '{"sum": 3}' }] }), { sum: 3 });
  * assert.equal(normalizeMcpResult({ content: [{ type: "text", text: "hello" }] }), "hello");

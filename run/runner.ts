@@ -28,6 +28,7 @@ import { runChainSteps, streamChain } from "./_chain_run.ts";
  *
  * @example A local tool with validation
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Runner } from "@toolfoundation/core/run";
  *
  * const runner = new Runner();
@@ -43,9 +44,10 @@ import { runChainSteps, streamChain } from "./_chain_run.ts";
  * }, (args) => ({ sum: (args.a as number) + (args.b as number) }));
  *
  * const result = await runner.run("math:add", { a: 1, b: 2 });
- * console.log(result.structured, result.backend.kind); // { sum: 3 } local
+ * assert.deepEqual(result.structured, { sum: 3 });
+ * assert.equal(result.backend.kind, "local");
  * const error = await runner.run("math:add", { a: 1 }).catch((e) => e);
- * console.log(error.code); // input_validation
+ * assert.equal(error.code, "input_validation");
  * await runner.close();
  * ```
  */
@@ -80,13 +82,14 @@ export class Runner {
    *
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
    * import { localBackend } from "@toolfoundation/core/model";
    * import { Runner } from "@toolfoundation/core/run";
    *
    * const runner = new Runner();
    * runner.setHandler("now", () => ({ ok: true }));
    * runner.registry.add({ name: "now", inputSchema: { type: "object" } }, localBackend("now"));
-   * console.log((await runner.run("now", {})).structured); // { ok: true }
+   * assert.deepEqual((await runner.run("now", {})).structured, { ok: true });
    * ```
    *
    * @param name The name local backends use.
@@ -101,11 +104,13 @@ export class Runner {
    *
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
    * import { Runner } from "@toolfoundation/core/run";
    *
    * const runner = new Runner();
    * const entry = runner.addLocalTool({ name: "ping", inputSchema: { type: "object" } }, () => "pong");
-   * console.log(entry.id, (await runner.run("ping", {})).structured); // ping pong
+   * assert.equal(entry.id, "ping");
+   * assert.equal((await runner.run("ping", {})).structured, "pong");
    * ```
    *
    * @param tool The tool definition.
@@ -166,13 +171,14 @@ export class Runner {
    *
    * @example
    * ```ts ignore
+   * import assert from "node:assert/strict";
    * import { Runner } from "@toolfoundation/core/run";
    *
    * const runner = new Runner({
    *   mcpServers: { everything: { transport: "http", url: "http://127.0.0.1:3001/mcp" } },
    * });
    * const { imported } = await runner.importMcpTools("everything");
-   * console.log(imported.map((entry) => entry.id)); // [ "everything:echo", ... ]
+   * assert.ok(imported.some((entry) => entry.id === "everything:echo"));
    * await runner.close();
    * ```
    *
@@ -195,6 +201,7 @@ export class Runner {
    *
    * @example Cancelling and timing out
    * ```ts
+   * import assert from "node:assert/strict";
    * import { Runner } from "@toolfoundation/core/run";
    *
    * const runner = new Runner();
@@ -210,9 +217,9 @@ export class Runner {
    *     }),
    * );
    * const error = await runner.run("sleep", {}, { timeoutMs: 20 }).catch((e) => e);
-   * console.log(error.code); // timeout
+   * assert.equal(error.code, "timeout");
    * const aborted = await runner.run("sleep", {}, { signal: AbortSignal.abort() }).catch((e) => e);
-   * console.log(aborted.code); // cancelled
+   * assert.equal(aborted.code, "cancelled");
    * await runner.close();
    * ```
    *
@@ -233,6 +240,7 @@ export class Runner {
    *
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
    * import { Runner } from "@toolfoundation/core/run";
    *
    * const runner = new Runner();
@@ -241,9 +249,9 @@ export class Runner {
    *   yield "a";
    *   yield "b";
    * });
-   * for await (const event of runner.runStream("count", {})) {
-   *   console.log(event.kind); // progress, chunk, chunk, done
-   * }
+   * const kinds: string[] = [];
+   * for await (const event of runner.runStream("count", {})) kinds.push(event.kind);
+   * assert.deepEqual(kinds, ["progress", "chunk", "chunk", "done"]);
    * ```
    *
    * @param toolId The tool ID.
@@ -266,6 +274,7 @@ export class Runner {
    *
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
    * import { Runner } from "@toolfoundation/core/run";
    *
    * const runner = new Runner();
@@ -277,7 +286,8 @@ export class Runner {
    *   { toolId: "inc", usePrevious: true },
    *   { toolId: "inc", usePrevious: true },
    * ]);
-   * console.log(chain.ok, chain.structured); // true 3
+   * assert.equal(chain.ok, true);
+   * assert.equal(chain.structured, 3);
    * ```
    *
    * @param steps The steps.
@@ -294,13 +304,14 @@ export class Runner {
    *
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
    * import { Runner } from "@toolfoundation/core/run";
    *
    * const runner = new Runner();
    * runner.addLocalTool({ name: "one", inputSchema: { type: "object" } }, () => 1);
    * const kinds = [];
    * for await (const event of runner.runChainStream([{ toolId: "one" }])) kinds.push(event.kind);
-   * console.log(kinds); // [ "step_started", "step_finished", "done" ]
+   * assert.deepEqual(kinds, ["step_started", "step_finished", "done"]);
    * ```
    *
    * @param steps The steps.

@@ -108,10 +108,14 @@ function plain(value: unknown, depth: number): unknown {
  *
  * @example
  * ```ts
- * import { RunTimeoutError, serializeError } from "@toolfoundation/core/run";
+ * import assert from "node:assert/strict";
+ * import { RunTimeoutError } from "@toolfoundation/core/run";
+ * import { serializeError } from "./stream.ts";
  *
  * const data = serializeError(new RunTimeoutError(50, { toolId: "slow" }));
- * console.log(data.code, data.toolId, data.timeoutMs); // timeout slow 50
+ * assert.equal(data.code, "timeout");
+ * assert.equal(data.toolId, "slow");
+ * assert.equal(data.timeoutMs, 50);
  * ```
  *
  * @param error Any thrown value.

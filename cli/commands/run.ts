@@ -1,14 +1,9 @@
 // The `run` and `chain` commands.
 
 import { parseArgs } from "node:util";
-import {
-  type ChainResult,
-  type ChainStepResult,
-  type RunResult,
-  serializeError,
-} from "../../run/mod.ts";
+import { serializeError } from "../../run/stream.ts";
 import { buildRunner } from "../build_runner.ts";
-import type { Runner } from "../../run/mod.ts";
+import type { ChainResult, ChainStepResult, Runner, RunResult } from "../../run/mod.ts";
 import { diagnose, EXIT, exitCodeOf, jsonText, printJson } from "../_io.ts";
 import type { CliIo } from "../main.ts";
 import { ManifestError, UsageError } from "../errors.ts";

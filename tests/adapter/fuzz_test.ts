@@ -11,12 +11,8 @@
 
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import {
-  type ConvertOptions,
-  defaultRegistry,
-  preflight,
-  ToolFoundationError,
-} from "../../adapter/mod.ts";
+import { type ConvertOptions, defaultRegistry, preflight } from "../../adapter/mod.ts";
+import { ToolFoundationError } from "../../model/mod.ts";
 
 type S = Record<string, unknown>;
 const registry = defaultRegistry();

@@ -14,18 +14,17 @@ import {
   defaultRegistry,
   encodeToolName,
   geminiAdapter,
-  InvalidSchemaError,
   MAX_SCHEMA_DEPTH,
   MAX_VALUE_DEPTH,
   mcpAdapter,
   openaiAdapter,
   parseToolCall,
   preflight,
-  SchemaShapeError,
   ToolNameMap,
   UnknownFormatError,
 } from "../../adapter/mod.ts";
 import type { CanonicalTool } from "../../adapter/mod.ts";
+import { InvalidSchemaError, SchemaShapeError } from "../../model/mod.ts";
 import { foreignPrototypes, withoutProtoAccessor, withProtoAccessor } from "./_proto.ts";
 
 type Obj = Record<string, unknown>;

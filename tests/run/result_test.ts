@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { normalizeMcpResult, ToolResultError } from "../../run/mod.ts";
+import { ToolResultError } from "../../run/mod.ts";
+import { normalizeMcpResult } from "../../run/result.ts";
 
 Deno.test("normalizeMcpResult prefers structuredContent over text", () => {
   assert.deepEqual(

@@ -19,11 +19,11 @@ import {
   type RunError,
   Runner,
   RunTimeoutError,
-  serializeError,
   ToolIdError,
   ToolNotFoundError,
   ToolResultError,
 } from "../../run/mod.ts";
+import { serializeError } from "../../run/stream.ts";
 
 const addTool: Tool = {
   name: "add",

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { Runner, serializeError, type StreamEvent } from "../../run/mod.ts";
+import { Runner, type StreamEvent } from "../../run/mod.ts";
+import { serializeError } from "../../run/stream.ts";
 
 function streamingRunner() {
   const runner = new Runner();
