@@ -1,15 +1,18 @@
 // Private: small JSON helpers shared by the adapters (no I/O, no mutation of inputs).
 
+import {
+  escapePointerToken,
+  isNonArrayObject,
+  unescapePointerToken,
+} from "../model/_json_pointer.ts";
 import { depthError } from "./_shape.ts";
 import { MAX_VALUE_DEPTH } from "./limits.ts";
 
 /** A plain JSON object. */
 export type Obj = Record<string, unknown>;
 
-/** Whether a value is a plain (non-array, non-null) object. */
-export function isObj(value: unknown): value is Obj {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+/** Whether a value is a non-array, non-null object (see model/_json_pointer.ts). */
+export const isObj: (value: unknown) => value is Obj = isNonArrayObject;
 
 /**
  * Sets an own data property, also for the key `__proto__`: on engines where
@@ -113,17 +116,11 @@ export function deepEqual(a: unknown, b: unknown, depth = 0): boolean {
   return false;
 }
 
-/** Escapes one JSON Pointer reference token. */
-export function esc(token: string): string {
-  return token.indexOf("~") < 0 && token.indexOf("/") < 0
-    ? token
-    : token.replaceAll("~", "~0").replaceAll("/", "~1");
-}
+/** Escapes one JSON Pointer reference token (see model/_json_pointer.ts). */
+export const esc: (token: string) => string = escapePointerToken;
 
-/** Unescapes one JSON Pointer reference token. */
-export function unesc(token: string): string {
-  return token.replaceAll("~1", "/").replaceAll("~0", "~");
-}
+/** Unescapes one JSON Pointer reference token (see model/_json_pointer.ts). */
+export const unesc: (token: string) => string = unescapePointerToken;
 
 /** Resolves a JSON Pointer ("" is the root) inside a value; `undefined` when absent. */
 export function atPointer(root: unknown, pointer: string): unknown {

@@ -1,7 +1,7 @@
 // Private: the strict-mode input normalizer (null <-> absent for originally
 // optional fields; maps held as JSON text <-> the object, see _json_text.ts).
 
-import { isObj, type Obj, put } from "./_json.ts";
+import { isObj, type Obj, put, unesc } from "./_json.ts";
 import { decodeText, encodeText, textFits } from "./_json_text.ts";
 import { jsonType } from "./_keywords.ts";
 import type { InputNormalizer } from "./normalizer.ts";
@@ -14,7 +14,7 @@ export function resolve(schema: unknown, root: Obj): unknown {
     const ref = schema.$ref;
     if (ref === "#") schema = root;
     else if (ref.startsWith("#/$defs/") && isObj(root.$defs)) {
-      const name = ref.slice(8).replaceAll("~1", "/").replaceAll("~0", "~");
+      const name = unesc(ref.slice(8));
       schema = Object.hasOwn(root.$defs, name) ? root.$defs[name] : undefined;
     } else return undefined;
   }

@@ -1,6 +1,6 @@
 // Private: local `$ref` resolution inside one schema document (never any I/O).
 
-import { atPointer, isObj, type Obj } from "./_json.ts";
+import { atPointer, isObj } from "./_json.ts";
 import { eachSchemaObject, Progress, Recursion, type RefSource } from "./_ref_graph.ts";
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
@@ -152,11 +152,4 @@ export function acceptsNull(schema: unknown, refs: RefResolver, depth = 0): bool
   }
   if (schema.not !== undefined) return false;
   return true;
-}
-
-/** Reads a schema object's keys as a plain object (booleans become `{}`/`{not:{}}`). */
-export function asObj(schema: unknown): Obj | undefined {
-  if (schema === true) return {};
-  if (schema === false) return { not: {} };
-  return isObj(schema) ? schema : undefined;
 }

@@ -67,7 +67,7 @@ export const mcpAdapter: Adapter<Tool> = {
       if (!deepEqual(meta[PROVIDER_FIELDS_META_KEY], fields)) {
         out._meta = { ...meta, [PROVIDER_FIELDS_META_KEY]: clone(fields, "/providerFields") };
         sink.add(
-          `/_meta/${PROVIDER_FIELDS_META_KEY.replaceAll("~", "~0").replaceAll("/", "~1")}`,
+          `/_meta/${esc(PROVIDER_FIELDS_META_KEY)}`,
           "providerFields",
           "rewritten",
           "none",

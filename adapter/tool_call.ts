@@ -40,14 +40,6 @@ function parseArgs(value: unknown): unknown {
   }
 }
 
-const DECODE: Record<CanonicalToolCall["format"], string> = {
-  openai: "openai",
-  "openai-responses": "openai-responses",
-  anthropic: "anthropic",
-  gemini: "gemini",
-  mcp: "mcp",
-};
-
 /**
  * Reads a tool call of any supported provider: OpenAI Chat Completions
  * (`{id, type: "function", function: {name, arguments}}`), OpenAI Responses
@@ -115,7 +107,7 @@ export function parseToolCall(call: unknown, options?: ParseToolCallOptions): Ca
   }
   let toolId: string | undefined;
   if (options?.names !== undefined) toolId = options.names.toCanonical(name);
-  else toolId = format === "mcp" ? name : decodeToolName(name, DECODE[format]);
+  else toolId = format === "mcp" ? name : decodeToolName(name, format);
   if (toolId === undefined) {
     throw new UnknownToolNameError(
       name,
