@@ -7,13 +7,13 @@ import { type Merged, mergeInto, mergeStart } from "./_merge.ts";
 import type { Walker } from "./_walk.ts";
 
 /** Merges the `allOf` branches of a schema; `undefined` when they cannot be merged exactly. */
-export function mergeAllOf(w: Walker, schema: Obj, pointer: string): Merged | undefined {
+export function mergeAllOf(walker: Walker, schema: Obj, pointer: string): Merged | undefined {
   const base: Obj = { ...schema };
   delete base.allOf;
   let acc: Merged | undefined = mergeStart(base, pointer);
   const list = schema.allOf as unknown[];
   for (let i = 0; i < list.length && acc !== undefined; i++) {
-    const r = w.rewriter.resolved(list[i]);
+    const r = walker.rewriter.resolved(list[i]);
     if (r === undefined || typeof r.schema.$ref === "string" || r.schema.allOf !== undefined) {
       acc = undefined;
       break;
@@ -21,7 +21,7 @@ export function mergeAllOf(w: Walker, schema: Obj, pointer: string): Merged | un
     acc = mergeInto(acc, r.schema, r.pointer ?? `${pointer}/allOf/${i}`);
   }
   if (acc === undefined) return undefined;
-  w.warn(
+  walker.warn(
     `${pointer}/allOf`,
     "allOf",
     "rewritten",
@@ -37,7 +37,7 @@ export function mergeAllOf(w: Walker, schema: Obj, pointer: string): Merged | un
  * root after {@linkcode mergeAllOf}, if that merged it.
  */
 export function mergeRoot(
-  w: Walker,
+  walker: Walker,
   merged: Merged | undefined,
   schema: Obj,
   pointer: string,
@@ -53,7 +53,7 @@ export function mergeRoot(
     let required: string[] | undefined;
     let closed = true;
     list.forEach((branch, i) => {
-      const r = w.rewriter.resolved(branch);
+      const r = walker.rewriter.resolved(branch);
       const b = r?.schema ?? {};
       const bp = r?.pointer ?? `${pointer}/${key}/${i}`;
       if (isObj(b.properties)) {
@@ -76,7 +76,7 @@ export function mergeRoot(
     if (all.length > 0) out.required = all;
     if (closed && out.additionalProperties === undefined) out.additionalProperties = false;
     if (out.type === undefined) out.type = "object";
-    w.warn(
+    walker.warn(
       `${pointer}/${key}`,
       key,
       "rewritten",
@@ -86,7 +86,7 @@ export function mergeRoot(
     acc = { schema: out, origins };
   }
   if (Array.isArray(acc.schema.allOf)) {
-    w.warn(
+    walker.warn(
       `${pointer}/allOf`,
       "allOf",
       "dropped",
