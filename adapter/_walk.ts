@@ -170,8 +170,8 @@ export class Walker {
   map(value: unknown, pointer: string): unknown {
     if (!isObj(value)) return clone(value, this.path(pointer));
     const out: Obj = {};
-    for (const [name, v] of Object.entries(value)) {
-      put(out, name, this.node(v, `${pointer}/${esc(name)}`, false));
+    for (const [name, propertySchema] of Object.entries(value)) {
+      put(out, name, this.node(propertySchema, `${pointer}/${esc(name)}`, false));
     }
     return out;
   }

@@ -13,12 +13,15 @@ export function mergeAllOf(walker: Walker, schema: Obj, pointer: string): Merged
   let acc: Merged | undefined = mergeStart(base, pointer);
   const list = schema.allOf as unknown[];
   for (let i = 0; i < list.length && acc !== undefined; i++) {
-    const r = walker.rewriter.resolved(list[i]);
-    if (r === undefined || typeof r.schema.$ref === "string" || r.schema.allOf !== undefined) {
+    const resolved = walker.rewriter.resolved(list[i]);
+    if (
+      resolved === undefined || typeof resolved.schema.$ref === "string" ||
+      resolved.schema.allOf !== undefined
+    ) {
       acc = undefined;
       break;
     }
-    acc = mergeInto(acc, r.schema, r.pointer ?? `${pointer}/allOf/${i}`);
+    acc = mergeInto(acc, resolved.schema, resolved.pointer ?? `${pointer}/allOf/${i}`);
   }
   if (acc === undefined) return undefined;
   walker.warn(
@@ -53,22 +56,22 @@ export function mergeRoot(
     let required: string[] | undefined;
     let closed = true;
     list.forEach((branch, i) => {
-      const r = walker.rewriter.resolved(branch);
-      const b = r?.schema ?? {};
-      const bp = r?.pointer ?? `${pointer}/${key}/${i}`;
-      if (isObj(b.properties)) {
-        for (const [name, sub] of Object.entries(b.properties)) {
+      const resolved = walker.rewriter.resolved(branch);
+      const branchSchema = resolved?.schema ?? {};
+      const branchPointer = resolved?.pointer ?? `${pointer}/${key}/${i}`;
+      if (isObj(branchSchema.properties)) {
+        for (const [name, sub] of Object.entries(branchSchema.properties)) {
           if (!Object.hasOwn(props, name)) {
             put(props, name, sub);
-            origins.set(`properties/${name}`, `${bp}/properties/${esc(name)}`);
+            origins.set(`properties/${name}`, `${branchPointer}/properties/${esc(name)}`);
           } else if (!deepEqual(props[name], sub)) {
             put(props, name, { anyOf: [props[name], sub] });
           }
         }
       }
-      const req = Array.isArray(b.required) ? b.required as string[] : [];
+      const req = Array.isArray(branchSchema.required) ? branchSchema.required as string[] : [];
       required = required === undefined ? req : required.filter((n) => req.includes(n));
-      if (b.additionalProperties !== false) closed = false;
+      if (branchSchema.additionalProperties !== false) closed = false;
     });
     out.properties = props;
     const own = Array.isArray(out.required) ? out.required as string[] : [];

@@ -146,31 +146,39 @@ function dependencies(
   const walker = scope.walker;
   if (!walker.normalize) {
     const deps: Obj = {};
-    for (const [name, v] of Object.entries(value)) {
-      const p = `${keywordPointer}/${esc(name)}`;
-      put(deps, name, Array.isArray(v) ? clone(v, walker.path(p)) : scope.sub(v, p));
+    for (const [name, dependency] of Object.entries(value)) {
+      const dependencyPointer = `${keywordPointer}/${esc(name)}`;
+      put(
+        deps,
+        name,
+        Array.isArray(dependency)
+          ? clone(dependency, walker.path(dependencyPointer))
+          : scope.sub(dependency, dependencyPointer),
+      );
     }
     scope.out[key] = deps;
     return true;
   }
   const req: Obj = {};
   const sch: Obj = {};
-  for (const [name, v] of Object.entries(value)) {
-    put(Array.isArray(v) ? req : sch, name, v);
+  for (const [name, dependency] of Object.entries(value)) {
+    put(Array.isArray(dependency) ? req : sch, name, dependency);
   }
-  for (const [k2, v2] of [["dependentRequired", req], ["dependentSchemas", sch]] as const) {
-    if (Object.keys(v2).length === 0) continue;
-    if (walker.allowed(k2)) {
+  for (
+    const [keyword2020, entries] of [["dependentRequired", req], ["dependentSchemas", sch]] as const
+  ) {
+    if (Object.keys(entries).length === 0) continue;
+    if (walker.allowed(keyword2020)) {
       walker.warn(
         keywordPointer,
         key,
         "rewritten",
         "none",
-        `draft-07 dependencies is ${k2} in 2020-12`,
+        `draft-07 dependencies is ${keyword2020} in 2020-12`,
       );
-      scope.out[k2] = k2 === "dependentRequired"
-        ? clone(v2, walker.path(keywordPointer))
-        : walker.map(v2, keywordPointer);
+      scope.out[keyword2020] = keyword2020 === "dependentRequired"
+        ? clone(entries, walker.path(keywordPointer))
+        : walker.map(entries, keywordPointer);
     } else walker.warn(keywordPointer, key, "dropped", "widens", scope.unsupported(key));
   }
   return true;

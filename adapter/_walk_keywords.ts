@@ -151,11 +151,11 @@ export function convertKeywords(
 function properties(scope: NodeScope, value: unknown): unknown {
   if (!isObj(value)) return clone(value, scope.walker.path(scope.at("properties")));
   const out: Obj = {};
-  for (const [name, v] of Object.entries(value)) {
-    const p = scope.propPointer(name);
-    if (v === false && scope.walker.keep !== undefined) {
+  for (const [name, propertySchema] of Object.entries(value)) {
+    const propertyPointer = scope.propPointer(name);
+    if (propertySchema === false && scope.walker.keep !== undefined) {
       scope.walker.warn(
-        p,
+        propertyPointer,
         "false",
         "dropped",
         "none",
@@ -163,7 +163,7 @@ function properties(scope: NodeScope, value: unknown): unknown {
       );
       continue;
     }
-    put(out, name, scope.sub(v, p));
+    put(out, name, scope.sub(propertySchema, propertyPointer));
   }
   return out;
 }

@@ -192,14 +192,14 @@ export class RefRewriter {
   #cut(ref: string, pointer: string, target: string, large: boolean): unknown {
     const walker = this.#walker;
     const refPointer = `${pointer}/$ref`;
-    const t = this.#stubType(target);
+    const cutType = this.#stubType(target);
     const what = large
       ? `reference ${JSON.stringify(ref)} is not inlined: the inlined schema would exceed ${
         walker.profile.limits?.maxInlinedNodes ?? DEFAULT_MAX_INLINED_NODES
       } schema nodes; it is cut here`
       : `recursive reference ${JSON.stringify(ref)} cannot be kept; the recursion is cut here`;
     if (large) this.overBudget.add(walker.path(pointer));
-    if (t === "object" && walker.profile.closeObjects) {
+    if (cutType === "object" && walker.profile.closeObjects) {
       walker.warn(
         refPointer,
         "$ref",
@@ -214,16 +214,18 @@ export class RefRewriter {
       "$ref",
       "dropped",
       "widens",
-      `${what} and accepts any ${t ?? "value"}`,
+      `${what} and accepts any ${cutType ?? "value"}`,
     );
-    const stub = t === undefined ? walker.anyStub() : { type: t };
+    const stub = cutType === undefined ? walker.anyStub() : { type: cutType };
     walker.origin.set(stub, walker.path(pointer));
     return stub;
   }
 
   #stubType(target: string): string | undefined {
-    const t = this.#walker.refs.at(target);
-    return isObj(t) && typeof t.type === "string" ? t.type : undefined;
+    const targetSchema = this.#walker.refs.at(target);
+    return isObj(targetSchema) && typeof targetSchema.type === "string"
+      ? targetSchema.type
+      : undefined;
   }
 
   #cycle(target: string, pointer: string): boolean {
@@ -234,8 +236,10 @@ export class RefRewriter {
   #defName(target: string): string {
     let name = this.#defNames.get(target);
     if (name !== undefined) return name;
-    const m = /^\/(?:\$defs|definitions)\/([^/]+)$/.exec(target);
-    const base = m ? unesc(m[1]) : target.slice(1).replace(/[^A-Za-z0-9_.-]/g, "_") || "root";
+    const defsMatch = /^\/(?:\$defs|definitions)\/([^/]+)$/.exec(target);
+    const base = defsMatch
+      ? unesc(defsMatch[1])
+      : target.slice(1).replace(/[^A-Za-z0-9_.-]/g, "_") || "root";
     name = base;
     for (let i = 2; this.#usedNames.has(name); i++) name = `${base}_${i}`;
     this.#usedNames.add(name);
