@@ -165,9 +165,9 @@ function dependencies(
     put(Array.isArray(dependency) ? req : sch, name, dependency);
   }
   for (
-    const [keyword2020, entries] of [["dependentRequired", req], ["dependentSchemas", sch]] as const
+    const [keyword2020, group] of [["dependentRequired", req], ["dependentSchemas", sch]] as const
   ) {
-    if (Object.keys(entries).length === 0) continue;
+    if (Object.keys(group).length === 0) continue;
     if (walker.allowed(keyword2020)) {
       walker.warn(
         keywordPointer,
@@ -177,8 +177,8 @@ function dependencies(
         `draft-07 dependencies is ${keyword2020} in 2020-12`,
       );
       scope.out[keyword2020] = keyword2020 === "dependentRequired"
-        ? clone(entries, walker.path(keywordPointer))
-        : walker.map(entries, keywordPointer);
+        ? clone(group, walker.path(keywordPointer))
+        : walker.map(group, keywordPointer);
     } else walker.warn(keywordPointer, key, "dropped", "widens", scope.unsupported(key));
   }
   return true;

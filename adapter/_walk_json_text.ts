@@ -103,8 +103,8 @@ export function settleJsonText(walker: Walker, schema: Obj): void {
   for (const node of ambiguousText(schema, walker.jsonText, dialect)) {
     const warning = walker.textWarnings.get(node);
     if (warning === undefined) continue;
-    const i = walker.sink.list.indexOf(warning);
-    walker.sink.list[i] = {
+    const index = walker.sink.list.indexOf(warning);
+    walker.sink.list[index] = {
       ...warning,
       effect: "narrows",
       message: textMessage(why(walker), "string", true) +

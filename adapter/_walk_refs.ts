@@ -261,11 +261,15 @@ export class RefRewriter {
         const defs = node[key];
         if (!isObj(defs)) continue;
         for (const name of Object.keys(defs)) {
-          const p = `${pointer}/${key}/${esc(name)}`;
+          const definitionPointer = `${pointer}/${key}/${esc(name)}`;
           if (level >= MAX_SCHEMA_DEPTH) {
-            throw depthError(this.#walker.path(p), MAX_SCHEMA_DEPTH, "schema levels");
+            throw depthError(
+              this.#walker.path(definitionPointer),
+              MAX_SCHEMA_DEPTH,
+              "schema levels",
+            );
           }
-          entries.push([defs[name], key, name, p, level + 1]);
+          entries.push([defs[name], key, name, definitionPointer, level + 1]);
         }
       }
       for (let i = entries.length - 1; i >= 0; i--) stack.push(entries[i]);
