@@ -11,9 +11,6 @@ import { MAX_VALUE_DEPTH } from "./limits.ts";
 /** A plain JSON object. */
 export type Obj = Record<string, unknown>;
 
-/** Whether a value is a non-array, non-null object (see model/_json_pointer.ts). */
-export const isObj: (value: unknown) => value is Obj = isNonArrayObject;
-
 /**
  * Sets an own data property, also for the key `__proto__`: on engines where
  * `Object.prototype.__proto__` is an accessor (Node, Bun, browsers) a plain
@@ -38,7 +35,7 @@ class TooDeep {
 
 function escTokens(tokens: string[]): string {
   let out = "";
-  for (let i = tokens.length - 1; i >= 0; i--) out += `/${esc(tokens[i])}`;
+  for (let i = tokens.length - 1; i >= 0; i--) out += `/${escapePointerToken(tokens[i])}`;
   return out;
 }
 
@@ -105,7 +102,7 @@ export function deepEqual(a: unknown, b: unknown, depth = 0): boolean {
     for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i], depth + 1)) return false;
     return true;
   }
-  if (isObj(a) && isObj(b)) {
+  if (isNonArrayObject(a) && isNonArrayObject(b)) {
     const ka = Object.keys(a);
     if (ka.length !== Object.keys(b).length) return false;
     for (const k of ka) {
@@ -116,22 +113,16 @@ export function deepEqual(a: unknown, b: unknown, depth = 0): boolean {
   return false;
 }
 
-/** Escapes one JSON Pointer reference token (see model/_json_pointer.ts). */
-export const esc: (token: string) => string = escapePointerToken;
-
-/** Unescapes one JSON Pointer reference token (see model/_json_pointer.ts). */
-export const unesc: (token: string) => string = unescapePointerToken;
-
 /** Resolves a JSON Pointer ("" is the root) inside a value; `undefined` when absent. */
 export function atPointer(root: unknown, pointer: string): unknown {
   if (pointer === "") return root;
   let node: unknown = root;
   for (const raw of pointer.slice(1).split("/")) {
-    const token = unesc(raw);
+    const token = unescapePointerToken(raw);
     if (Array.isArray(node)) {
       if (!/^(0|[1-9]\d*)$/.test(token)) return undefined;
       node = node[Number(token)];
-    } else if (isObj(node)) {
+    } else if (isNonArrayObject(node)) {
       if (!Object.hasOwn(node, token)) return undefined;
       node = node[token];
     } else return undefined;

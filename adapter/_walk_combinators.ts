@@ -2,7 +2,8 @@
 // kept: `allOf` merged into the schema that holds it, and `anyOf`/`oneOf` at a
 // root that may not have them merged into one object.
 
-import { deepEqual, esc, isObj, type Obj, put } from "./_json.ts";
+import { deepEqual, type Obj, put } from "./_json.ts";
+import { escapePointerToken, isNonArrayObject } from "../model/_json_pointer.ts";
 import { type Merged, mergeInto, mergeStart } from "./_merge.ts";
 import type { Walker } from "./_walk.ts";
 
@@ -52,18 +53,21 @@ export function mergeRoot(
     const out: Obj = { ...acc.schema };
     delete out[key];
     const origins = new Map(acc.origins);
-    const props: Obj = isObj(out.properties) ? { ...out.properties } : {};
+    const props: Obj = isNonArrayObject(out.properties) ? { ...out.properties } : {};
     let required: string[] | undefined;
     let closed = true;
     list.forEach((branch, i) => {
       const resolved = walker.rewriter.resolved(branch);
       const branchSchema = resolved?.schema ?? {};
       const branchPointer = resolved?.pointer ?? `${pointer}/${key}/${i}`;
-      if (isObj(branchSchema.properties)) {
+      if (isNonArrayObject(branchSchema.properties)) {
         for (const [name, sub] of Object.entries(branchSchema.properties)) {
           if (!Object.hasOwn(props, name)) {
             put(props, name, sub);
-            origins.set(`properties/${name}`, `${branchPointer}/properties/${esc(name)}`);
+            origins.set(
+              `properties/${name}`,
+              `${branchPointer}/properties/${escapePointerToken(name)}`,
+            );
           } else if (!deepEqual(props[name], sub)) {
             put(props, name, { anyOf: [props[name], sub] });
           }

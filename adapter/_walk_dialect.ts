@@ -2,7 +2,8 @@
 // definitions, tuples and `dependencies`, whose draft-07 forms are written as
 // JSON Schema 2020-12 whenever the schema is normalized for a target.
 
-import { clone, esc, isObj, type Obj, put } from "./_json.ts";
+import { clone, type Obj, put } from "./_json.ts";
+import { escapePointerToken, isNonArrayObject } from "../model/_json_pointer.ts";
 import { dropEffect } from "./_keywords.ts";
 import type { KeywordRule, NodeScope } from "./_walk_keywords.ts";
 
@@ -142,12 +143,12 @@ function dependencies(
   value: unknown,
   keywordPointer: string,
 ): boolean {
-  if (!isObj(value)) return false;
+  if (!isNonArrayObject(value)) return false;
   const walker = scope.walker;
   if (!walker.normalize) {
     const deps: Obj = {};
     for (const [name, dependency] of Object.entries(value)) {
-      const dependencyPointer = `${keywordPointer}/${esc(name)}`;
+      const dependencyPointer = `${keywordPointer}/${escapePointerToken(name)}`;
       put(
         deps,
         name,

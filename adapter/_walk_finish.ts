@@ -4,7 +4,8 @@
 // every property required, the optional ones made nullable and marked for the
 // input normalizer.
 
-import { esc, isObj, put, show } from "./_json.ts";
+import { put, show } from "./_json.ts";
+import { escapePointerToken, isNonArrayObject } from "../model/_json_pointer.ts";
 import { ANY_TYPES, dropEffect, inferType, isObjectSchema } from "./_keywords.ts";
 import { makeNullable } from "./_nullable.ts";
 import { acceptsNull } from "./_refs.ts";
@@ -79,7 +80,7 @@ function closeObject(scope: NodeScope): void {
 function dropUnknownRequired(scope: NodeScope): void {
   const out = scope.out;
   if (!Array.isArray(out.required)) return;
-  const props = isObj(out.properties) ? out.properties : undefined;
+  const props = isNonArrayObject(out.properties) ? out.properties : undefined;
   const missing = (out.required as unknown[]).filter((n) =>
     typeof n !== "string" || props === undefined || !Object.hasOwn(props, n)
   );
@@ -99,18 +100,18 @@ function dropUnknownRequired(scope: NodeScope): void {
 
 function requireAll(scope: NodeScope): void {
   const { walker, sourceSchema, out } = scope;
-  const props = isObj(out.properties) ? out.properties : undefined;
+  const props = isNonArrayObject(out.properties) ? out.properties : undefined;
   if (props === undefined) return;
   const required = Array.isArray(sourceSchema.required)
     ? sourceSchema.required.filter((n): n is string => typeof n === "string")
     : [];
-  const source = isObj(sourceSchema.properties) ? sourceSchema.properties : {};
+  const source = isNonArrayObject(sourceSchema.properties) ? sourceSchema.properties : {};
   for (const name of Object.keys(props)) {
     if (required.includes(name)) continue;
     const known = Object.hasOwn(source, name);
     const propPointer = known
       ? scope.propPointer(name)
-      : `${scope.pointer}/properties/${esc(name)}`;
+      : `${scope.pointer}/properties/${escapePointerToken(name)}`;
     if (acceptsNull(known ? source[name] : undefined, walker.refs)) {
       walker.warn(
         propPointer,

@@ -6,7 +6,8 @@
 // like Gemini's `parameters` do; the strict input normalizer parses the text
 // back.
 
-import { isObj, type Obj, show } from "./_json.ts";
+import { type Obj, show } from "./_json.ts";
+import { isNonArrayObject } from "../model/_json_pointer.ts";
 import { sourceNotes, textDescription, textMessage } from "./_json_text.ts";
 import { inferType, typesOf } from "./_keywords.ts";
 import { resolve } from "./_normalizer.ts";
@@ -25,7 +26,9 @@ export function isTextMap(walker: Walker, sourceSchema: Obj, isRoot: boolean): b
   } else if (!types.includes("object") || types.some((t) => t !== "object" && t !== "null")) {
     return false;
   }
-  if (isObj(sourceSchema.properties) && Object.keys(sourceSchema.properties).length > 0) {
+  if (
+    isNonArrayObject(sourceSchema.properties) && Object.keys(sourceSchema.properties).length > 0
+  ) {
     return false;
   }
   if (sourceSchema.additionalProperties === false || sourceSchema.unevaluatedProperties === false) {
@@ -39,7 +42,7 @@ export function isTextMap(walker: Walker, sourceSchema: Obj, isRoot: boolean): b
  * `additionalProperties` schema and no keyword of another type.
  */
 function isUntypedMap(sourceSchema: Obj): boolean {
-  return sourceSchema.type === undefined && isObj(sourceSchema.additionalProperties) &&
+  return sourceSchema.type === undefined && isNonArrayObject(sourceSchema.additionalProperties) &&
     inferType(sourceSchema) === "object";
 }
 
@@ -52,7 +55,7 @@ export function encodeMap(scope: NodeScope): void {
   const { walker, sourceSchema, out } = scope;
   const describe = walker.options.describe;
   const { notes, described } = sourceNotes(sourceSchema, describe);
-  if (isObj(sourceSchema.additionalProperties)) {
+  if (isNonArrayObject(sourceSchema.additionalProperties)) {
     walker.warn(
       scope.at("additionalProperties"),
       "additionalProperties",

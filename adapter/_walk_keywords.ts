@@ -3,7 +3,8 @@
 // dropped when the target does not keep it (or moved into the description),
 // or kept, its subschemas walked in turn.
 
-import { clone, esc, isObj, type Obj, put, show } from "./_json.ts";
+import { clone, type Obj, put, show } from "./_json.ts";
+import { escapePointerToken, isNonArrayObject } from "../model/_json_pointer.ts";
 import { DESCRIBABLE, dropEffect, LIST, MAP, SINGLE } from "./_keywords.ts";
 import type { Walker } from "./_walk.ts";
 import { DIALECT_RULES } from "./_walk_dialect.ts";
@@ -50,13 +51,13 @@ export class NodeScope {
 
   /** The source pointer of a keyword. */
   at(key: string): string {
-    return `${this.origins?.get(key) ?? this.pointer}/${esc(key)}`;
+    return `${this.origins?.get(key) ?? this.pointer}/${escapePointerToken(key)}`;
   }
 
   /** The source pointer of a property's schema. */
   propPointer(name: string): string {
     return this.origins?.get(`properties/${name}`) ??
-      `${this.origins?.get("properties") ?? this.pointer}/properties/${esc(name)}`;
+      `${this.origins?.get("properties") ?? this.pointer}/properties/${escapePointerToken(name)}`;
   }
 
   /** Converts a subschema. */
@@ -149,7 +150,7 @@ export function convertKeywords(
 }
 
 function properties(scope: NodeScope, value: unknown): unknown {
-  if (!isObj(value)) return clone(value, scope.walker.path(scope.at("properties")));
+  if (!isNonArrayObject(value)) return clone(value, scope.walker.path(scope.at("properties")));
   const out: Obj = {};
   for (const [name, propertySchema] of Object.entries(value)) {
     const propertyPointer = scope.propPointer(name);

@@ -3,7 +3,12 @@
 // under a fresh name) or inlined (with recursion cut); at the end the hoisted
 // definitions are written and unused or inlined definitions are reported.
 
-import { esc, isObj, type Obj, put, unesc } from "./_json.ts";
+import { type Obj, put } from "./_json.ts";
+import {
+  escapePointerToken,
+  isNonArrayObject,
+  unescapePointerToken,
+} from "../model/_json_pointer.ts";
 import { dropEffect } from "./_keywords.ts";
 import { cycleError, depthError } from "./_shape.ts";
 import { MAX_SCHEMA_DEPTH } from "./limits.ts";
@@ -41,7 +46,7 @@ export class RefRewriter {
       if (key === "$ref") continue;
       if (walker.draft07 && key !== "$defs" && key !== "definitions") {
         walker.warn(
-          `${pointer}/${esc(key)}`,
+          `${pointer}/${escapePointerToken(key)}`,
           key,
           "dropped",
           "none",
@@ -83,7 +88,7 @@ export class RefRewriter {
     }
     if (mode === "keep") {
       const name = this.#defName(target);
-      const newRef = target === "" ? "#" : `#/$defs/${esc(name)}`;
+      const newRef = target === "" ? "#" : `#/$defs/${escapePointerToken(name)}`;
       if (newRef !== ref) this.#repointed(refPointer, ref, newRef);
       if (!hasSiblings) return { $ref: newRef };
       if (walker.profile.refSiblings) {
@@ -104,7 +109,9 @@ export class RefRewriter {
       const targetSchema = walker.refs.at(target);
       if (!hasSiblings) return walker.node(targetSchema, target, false);
       const sib = mergeStart(siblings, pointer);
-      const merged = isObj(targetSchema) ? mergeInto(sib, targetSchema, target) : undefined;
+      const merged = isNonArrayObject(targetSchema)
+        ? mergeInto(sib, targetSchema, target)
+        : undefined;
       if (merged !== undefined && typeof merged.schema.$ref !== "string") {
         return walker.keywords(merged.schema, pointer, false, merged.origins);
       }
@@ -126,7 +133,7 @@ export class RefRewriter {
    */
   resolved(schema: unknown, depth = 0): { schema: Obj; pointer?: string } | undefined {
     if (schema === true) return { schema: {} };
-    if (!isObj(schema)) return undefined;
+    if (!isNonArrayObject(schema)) return undefined;
     if (typeof schema.$ref !== "string") return { schema };
     if (Object.keys(schema).length !== 1 || depth > 16) return undefined;
     const walker = this.#walker;
@@ -181,7 +188,13 @@ export class RefRewriter {
 
   #dropSiblings(siblings: Obj, pointer: string, why: string): void {
     for (const [key, value] of Object.entries(siblings)) {
-      this.#walker.warn(`${pointer}/${esc(key)}`, key, "dropped", dropEffect(key, value), why);
+      this.#walker.warn(
+        `${pointer}/${escapePointerToken(key)}`,
+        key,
+        "dropped",
+        dropEffect(key, value),
+        why,
+      );
     }
   }
 
@@ -223,7 +236,7 @@ export class RefRewriter {
 
   #stubType(target: string): string | undefined {
     const targetSchema = this.#walker.refs.at(target);
-    return isObj(targetSchema) && typeof targetSchema.type === "string"
+    return isNonArrayObject(targetSchema) && typeof targetSchema.type === "string"
       ? targetSchema.type
       : undefined;
   }
@@ -238,7 +251,7 @@ export class RefRewriter {
     if (name !== undefined) return name;
     const defsMatch = /^\/(?:\$defs|definitions)\/([^/]+)$/.exec(target);
     const base = defsMatch
-      ? unesc(defsMatch[1])
+      ? unescapePointerToken(defsMatch[1])
       : target.slice(1).replace(/[^A-Za-z0-9_.-]/g, "_") || "root";
     name = base;
     for (let i = 2; this.#usedNames.has(name); i++) name = `${base}_${i}`;
@@ -255,13 +268,13 @@ export class RefRewriter {
   #reportUnusedDefs(root: unknown, base: string): void {
     const stack: [unknown, string, string, string, number][] = [];
     const push = (node: unknown, pointer: string, level: number): void => {
-      if (!isObj(node)) return;
+      if (!isNonArrayObject(node)) return;
       const entries: [unknown, string, string, string, number][] = [];
       for (const key of ["$defs", "definitions"]) {
         const defs = node[key];
-        if (!isObj(defs)) continue;
+        if (!isNonArrayObject(defs)) continue;
         for (const name of Object.keys(defs)) {
-          const definitionPointer = `${pointer}/${key}/${esc(name)}`;
+          const definitionPointer = `${pointer}/${key}/${escapePointerToken(name)}`;
           if (level >= MAX_SCHEMA_DEPTH) {
             throw depthError(
               this.#walker.path(definitionPointer),

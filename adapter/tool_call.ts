@@ -4,7 +4,7 @@
  * @module
  */
 
-import { isObj } from "./_json.ts";
+import { isNonArrayObject } from "../model/_json_pointer.ts";
 import { InvalidToolCallError, UnknownToolNameError } from "./errors.ts";
 import { decodeToolName, type ToolNameMap } from "./names.ts";
 import type { InputNormalizer } from "./normalizer.ts";
@@ -67,12 +67,12 @@ function parseArgs(value: unknown): unknown {
  * @throws {UnknownToolNameError} When the name maps to no tool.
  */
 export function parseToolCall(call: unknown, options?: ParseToolCallOptions): CanonicalToolCall {
-  if (!isObj(call)) throw new InvalidToolCallError("a tool call must be an object");
+  if (!isNonArrayObject(call)) throw new InvalidToolCallError("a tool call must be an object");
   let format: CanonicalToolCall["format"];
   let name: unknown;
   let callId: unknown;
   let args: unknown;
-  if (call.type === "function" && isObj(call.function)) {
+  if (call.type === "function" && isNonArrayObject(call.function)) {
     [format, name, callId, args] = [
       "openai",
       call.function.name,
@@ -88,7 +88,7 @@ export function parseToolCall(call: unknown, options?: ParseToolCallOptions): Ca
     ];
   } else if (call.type === "tool_use") {
     [format, name, callId, args] = ["anthropic", call.name, call.id, call.input ?? {}];
-  } else if (isObj(call.functionCall)) {
+  } else if (isNonArrayObject(call.functionCall)) {
     [format, name, callId, args] = [
       "gemini",
       call.functionCall.name,
