@@ -3,7 +3,7 @@
 // 2^n copies), so a walk stops inlining once the schema nodes it has copied
 // would exceed the profile's `limits.maxInlinedNodes`.
 
-import { isObj } from "./_json.ts";
+import { isNonArrayObject } from "../model/_json_pointer.ts";
 
 /** The budget when a profile names none. */
 export const DEFAULT_MAX_INLINED_NODES = 10_000;
@@ -17,7 +17,7 @@ function countNodes(value: unknown): number {
     if (Array.isArray(v)) {
       n++;
       for (const item of v) stack.push(item);
-    } else if (isObj(v)) {
+    } else if (isNonArrayObject(v)) {
       n++;
       for (const [key, item] of Object.entries(v)) {
         if (key !== "enum" && key !== "const" && key !== "default" && key !== "examples") {

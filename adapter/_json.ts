@@ -1,15 +1,15 @@
 // Private: small JSON helpers shared by the adapters (no I/O, no mutation of inputs).
 
+import {
+  escapePointerToken,
+  isNonArrayObject,
+  unescapePointerToken,
+} from "../model/_json_pointer.ts";
 import { depthError } from "./_shape.ts";
 import { MAX_VALUE_DEPTH } from "./limits.ts";
 
 /** A plain JSON object. */
 export type Obj = Record<string, unknown>;
-
-/** Whether a value is a plain (non-array, non-null) object. */
-export function isObj(value: unknown): value is Obj {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * Sets an own data property, also for the key `__proto__`: on engines where
@@ -35,7 +35,7 @@ class TooDeep {
 
 function escTokens(tokens: string[]): string {
   let out = "";
-  for (let i = tokens.length - 1; i >= 0; i--) out += `/${esc(tokens[i])}`;
+  for (let i = tokens.length - 1; i >= 0; i--) out += `/${escapePointerToken(tokens[i])}`;
   return out;
 }
 
@@ -102,7 +102,7 @@ export function deepEqual(a: unknown, b: unknown, depth = 0): boolean {
     for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i], depth + 1)) return false;
     return true;
   }
-  if (isObj(a) && isObj(b)) {
+  if (isNonArrayObject(a) && isNonArrayObject(b)) {
     const ka = Object.keys(a);
     if (ka.length !== Object.keys(b).length) return false;
     for (const k of ka) {
@@ -113,28 +113,16 @@ export function deepEqual(a: unknown, b: unknown, depth = 0): boolean {
   return false;
 }
 
-/** Escapes one JSON Pointer reference token. */
-export function esc(token: string): string {
-  return token.indexOf("~") < 0 && token.indexOf("/") < 0
-    ? token
-    : token.replaceAll("~", "~0").replaceAll("/", "~1");
-}
-
-/** Unescapes one JSON Pointer reference token. */
-export function unesc(token: string): string {
-  return token.replaceAll("~1", "/").replaceAll("~0", "~");
-}
-
 /** Resolves a JSON Pointer ("" is the root) inside a value; `undefined` when absent. */
 export function atPointer(root: unknown, pointer: string): unknown {
   if (pointer === "") return root;
   let node: unknown = root;
   for (const raw of pointer.slice(1).split("/")) {
-    const token = unesc(raw);
+    const token = unescapePointerToken(raw);
     if (Array.isArray(node)) {
       if (!/^(0|[1-9]\d*)$/.test(token)) return undefined;
       node = node[Number(token)];
-    } else if (isObj(node)) {
+    } else if (isNonArrayObject(node)) {
       if (!Object.hasOwn(node, token)) return undefined;
       node = node[token];
     } else return undefined;

@@ -4,13 +4,14 @@
 // declared as a string holding the object as JSON text: the description says
 // so, a warning reports it, and the input normalizer parses the text back.
 
-import { isObj, type Obj, show, unesc } from "./_json.ts";
+import { type Obj, show } from "./_json.ts";
+import { isNonArrayObject, unescapePointerToken } from "../model/_json_pointer.ts";
 
 /** The object a JSON text holds, or `undefined` when it holds none. */
 export function parseObject(text: string): Obj | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return isObj(value) ? value : undefined;
+    return isNonArrayObject(value) ? value : undefined;
   } catch {
     return undefined;
   }
@@ -23,12 +24,14 @@ export function decodeText(value: unknown): unknown {
 
 /** The original value written as the model sends it: an object becomes its JSON text. */
 export function encodeText(value: unknown): unknown {
-  return isObj(value) ? JSON.stringify(value) : value;
+  return isNonArrayObject(value) ? JSON.stringify(value) : value;
 }
 
 /** Whether a value fits a JSON-text node in the given direction (`encode`: original form). */
 export function textFits(value: unknown, encode: boolean): boolean {
-  return encode ? isObj(value) : typeof value === "string" && parseObject(value) !== undefined;
+  return encode
+    ? isNonArrayObject(value)
+    : typeof value === "string" && parseObject(value) !== undefined;
 }
 
 /** What a recursion cut to "any object" stands for. */
@@ -37,7 +40,7 @@ function repeats(ref: string): string {
   const name = /^#\/(?:\$defs|definitions)\/([^/]+)$/.exec(ref)?.[1];
   return name === undefined
     ? `the same schema as ${ref}`
-    : `the same schema as the enclosing ${JSON.stringify(unesc(name))} object`;
+    : `the same schema as the enclosing ${JSON.stringify(unescapePointerToken(name))} object`;
 }
 
 /**
@@ -53,7 +56,7 @@ export function sourceNotes(
 ): { notes: string[]; described: boolean } {
   const notes: string[] = [];
   const ap = source.additionalProperties;
-  const described = describe && (isObj(ap) || ap === false);
+  const described = describe && (isNonArrayObject(ap) || ap === false);
   if (described) notes.push(ap === false ? "no keys allowed" : `values: ${show(ap, 200)}`);
   if (typeof source.$ref === "string") {
     notes.push(

@@ -1,6 +1,7 @@
 // Private: JSON Schema keyword tables (2020-12 and draft-07) used by the transforms.
 
-import { isObj, type Obj } from "./_json.ts";
+import type { Obj } from "./_json.ts";
+import { isNonArrayObject } from "../model/_json_pointer.ts";
 import type { FeatureLossEffect } from "./warning.ts";
 
 /** The types written where a schema must name one but accepted anything: every scalar. */
@@ -162,7 +163,7 @@ export function jsonType(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
   if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
-  if (isObj(value)) return "object";
+  if (isNonArrayObject(value)) return "object";
   return typeof value;
 }
 

@@ -1,6 +1,7 @@
 // Private: exact merging of schemas (allOf, $ref with siblings) and overlap checks (oneOf).
 
-import { deepEqual, esc, isObj, type Obj, put } from "./_json.ts";
+import { deepEqual, type Obj, put } from "./_json.ts";
+import { escapePointerToken, isNonArrayObject } from "../model/_json_pointer.ts";
 import { ANNOTATIONS, jsonType, typesOf } from "./_keywords.ts";
 import type { RefResolver } from "./_refs.ts";
 import { MAX_SCHEMA_DEPTH } from "./limits.ts";
@@ -27,8 +28,8 @@ function intersectTypes(a: string[], b: string[]): string[] {
 
 function closes(side: Obj, other: Obj): boolean {
   if (!CLOSERS.some((k) => side[k] !== undefined && side[k] !== true)) return false;
-  const mine = isObj(side.properties) ? side.properties : {};
-  const theirs = isObj(other.properties) ? Object.keys(other.properties) : [];
+  const mine = isNonArrayObject(side.properties) ? side.properties : {};
+  const theirs = isNonArrayObject(other.properties) ? Object.keys(other.properties) : [];
   return theirs.some((name) => !Object.hasOwn(mine, name));
 }
 
@@ -36,9 +37,9 @@ function closes(side: Obj, other: Obj): boolean {
 export function mergeStart(schema: Obj, pointer: string): Merged {
   const origins = new Map<string, string>();
   for (const key of Object.keys(schema)) origins.set(key, pointer);
-  if (isObj(schema.properties)) {
+  if (isNonArrayObject(schema.properties)) {
     for (const name of Object.keys(schema.properties)) {
-      origins.set(`properties/${name}`, `${pointer}/properties/${esc(name)}`);
+      origins.set(`properties/${name}`, `${pointer}/properties/${escapePointerToken(name)}`);
     }
   }
   return { schema: { ...schema }, origins };
@@ -58,9 +59,9 @@ export function mergeInto(acc: Merged, b: Obj, bPointer: string, depth = 0): Mer
     if (!Object.hasOwn(out, key)) {
       put(out, key, value);
       origins.set(key, bPointer);
-      if (key === "properties" && isObj(value)) {
+      if (key === "properties" && isNonArrayObject(value)) {
         for (const name of Object.keys(value)) {
-          origins.set(`properties/${name}`, `${bPointer}/properties/${esc(name)}`);
+          origins.set(`properties/${name}`, `${bPointer}/properties/${escapePointerToken(name)}`);
         }
       }
       continue;
@@ -80,15 +81,15 @@ export function mergeInto(acc: Merged, b: Obj, bPointer: string, depth = 0): Mer
       out[key] = Math.min(mine, value);
     } else if (key === "enum" && Array.isArray(mine) && Array.isArray(value)) {
       out.enum = mine.filter((x) => value.some((y) => deepEqual(x, y)));
-    } else if (key === "properties" && isObj(mine) && isObj(value)) {
+    } else if (key === "properties" && isNonArrayObject(mine) && isNonArrayObject(value)) {
       const props: Obj = { ...mine };
       for (const [name, sub] of Object.entries(value)) {
         if (!Object.hasOwn(props, name)) {
           put(props, name, sub);
-          origins.set(`properties/${name}`, `${bPointer}/properties/${esc(name)}`);
+          origins.set(`properties/${name}`, `${bPointer}/properties/${escapePointerToken(name)}`);
           continue;
         }
-        const p = `${bPointer}/properties/${esc(name)}`;
+        const p = `${bPointer}/properties/${escapePointerToken(name)}`;
         const merged = mergeSchemas(props[name], sub, p, depth + 1);
         if (merged === undefined) return undefined;
         put(props, name, merged);
@@ -109,7 +110,7 @@ function mergeSchemas(a: unknown, b: unknown, bPointer: string, depth: number): 
   if (a === true || deepEqual(a, {})) return b;
   if (b === true || deepEqual(b, {})) return a;
   if (a === false || b === false) return false;
-  if (!isObj(a) || !isObj(b) || depth > MAX_SCHEMA_DEPTH) return undefined;
+  if (!isNonArrayObject(a) || !isNonArrayObject(b) || depth > MAX_SCHEMA_DEPTH) return undefined;
   return mergeInto(mergeStart(a, ""), b, bPointer, depth)?.schema;
 }
 
@@ -121,7 +122,7 @@ interface Shape {
 
 function shapeOf(schema: unknown, refs: RefResolver): Shape | undefined {
   const s = refs.deref(schema);
-  if (!isObj(s)) return undefined;
+  if (!isNonArrayObject(s)) return undefined;
   const values = Object.hasOwn(s, "const") ? [s.const] : Array.isArray(s.enum) ? s.enum : undefined;
   const t = typesOf(s);
   return { types: t.length > 0 ? new Set(t) : undefined, values, schema: s };
@@ -142,8 +143,8 @@ function valueFits(value: unknown, types: Set<string> | undefined): boolean {
 }
 
 function discriminated(a: Obj, b: Obj, refs: RefResolver): boolean {
-  const pa = isObj(a.properties) ? a.properties : {};
-  const pb = isObj(b.properties) ? b.properties : {};
+  const pa = isNonArrayObject(a.properties) ? a.properties : {};
+  const pb = isNonArrayObject(b.properties) ? b.properties : {};
   const ra = Array.isArray(a.required) ? a.required : [];
   const rb = Array.isArray(b.required) ? b.required : [];
   for (const name of Object.keys(pa)) {

@@ -1,7 +1,8 @@
 // Private: the strict-mode input normalizer (null <-> absent for originally
 // optional fields; maps held as JSON text <-> the object, see _json_text.ts).
 
-import { isObj, type Obj, put } from "./_json.ts";
+import { type Obj, put } from "./_json.ts";
+import { isNonArrayObject, unescapePointerToken } from "../model/_json_pointer.ts";
 import { decodeText, encodeText, textFits } from "./_json_text.ts";
 import { jsonType } from "./_keywords.ts";
 import type { InputNormalizer } from "./normalizer.ts";
@@ -10,11 +11,11 @@ const MAX_DEPTH = 256;
 
 /** Follows local `$ref`s (`#`, `#/$defs/...`) of a converted schema. */
 export function resolve(schema: unknown, root: Obj): unknown {
-  for (let i = 0; i < 32 && isObj(schema) && typeof schema.$ref === "string"; i++) {
+  for (let i = 0; i < 32 && isNonArrayObject(schema) && typeof schema.$ref === "string"; i++) {
     const ref = schema.$ref;
     if (ref === "#") schema = root;
-    else if (ref.startsWith("#/$defs/") && isObj(root.$defs)) {
-      const name = ref.slice(8).replaceAll("~1", "/").replaceAll("~0", "~");
+    else if (ref.startsWith("#/$defs/") && isNonArrayObject(root.$defs)) {
+      const name = unescapePointerToken(ref.slice(8));
       schema = Object.hasOwn(root.$defs, name) ? root.$defs[name] : undefined;
     } else return undefined;
   }
@@ -56,7 +57,7 @@ class Normalizer implements InputNormalizer {
 
   #matches(value: unknown, schema: unknown, filling: boolean, depth: number): boolean {
     const s = resolve(schema, this.root);
-    if (!isObj(s)) return s !== false;
+    if (!isNonArrayObject(s)) return s !== false;
     if (depth > MAX_DEPTH) return true;
     if (typeof value !== "object" || value === null) return this.#check(value, s, filling, depth);
     let bySchema = this.#memo.get(value);
@@ -77,13 +78,14 @@ class Normalizer implements InputNormalizer {
     }
     if (!typeFits(value, s)) return false;
     if (
-      Array.isArray(s.enum) && !s.enum.some((e) => e === value || (isObj(e) || Array.isArray(e)))
+      Array.isArray(s.enum) &&
+      !s.enum.some((e) => e === value || (isNonArrayObject(e) || Array.isArray(e)))
     ) {
       return false;
     }
     const scalar = s.const === null || typeof s.const !== "object";
     if (Object.hasOwn(s, "const") && scalar && s.const !== value) return false;
-    if (isObj(value) && isObj(s.properties)) {
+    if (isNonArrayObject(value) && isNonArrayObject(s.properties)) {
       const props = s.properties;
       const marks = this.marks.get(s);
       if (s.additionalProperties === false) {
@@ -116,15 +118,17 @@ class Normalizer implements InputNormalizer {
   #holdsText(schema: unknown, depth: number): boolean {
     if (this.text.size === 0 || depth > MAX_DEPTH) return false;
     const s = resolve(schema, this.root);
-    if (!isObj(s)) return false;
+    if (!isNonArrayObject(s)) return false;
     return this.text.has(s) ||
       (Array.isArray(s.anyOf) && s.anyOf.some((b) => this.#holdsText(b, depth + 1)));
   }
 
   #walk(value: unknown, schema: unknown, filling: boolean, depth: number): unknown {
     const s = resolve(schema, this.root);
-    if (isObj(s) && this.text.has(s)) return filling ? encodeText(value) : decodeText(value);
-    if (!isObj(s) || depth > MAX_DEPTH) return value;
+    if (isNonArrayObject(s) && this.text.has(s)) {
+      return filling ? encodeText(value) : decodeText(value);
+    }
+    if (!isNonArrayObject(s) || depth > MAX_DEPTH) return value;
     const scalar = value === null || typeof value !== "object";
     if (Array.isArray(s.anyOf) && (!scalar || (this.text.size > 0 && typeof value === "string"))) {
       return this.#branch(value, s.anyOf, filling, depth);
@@ -136,8 +140,8 @@ class Normalizer implements InputNormalizer {
         this.#walk(item, i < prefix.length ? prefix[i] : s.items, filling, depth + 1)
       );
     }
-    if (!isObj(value)) return value;
-    const props = isObj(s.properties) ? s.properties : {};
+    if (!isNonArrayObject(value)) return value;
+    const props = isNonArrayObject(s.properties) ? s.properties : {};
     const marks = this.marks.get(s);
     const out: Obj = {};
     for (const [key, v] of Object.entries(value)) {

@@ -1,6 +1,6 @@
 // Private: the nullable rewrite of strict modes.
 
-import { isObj } from "./_json.ts";
+import { isNonArrayObject } from "../model/_json_pointer.ts";
 
 /**
  * A schema that also accepts `null` (the OpenAI strict idiom for optional
@@ -8,7 +8,7 @@ import { isObj } from "./_json.ts";
  * identity stay valid.
  */
 export function makeNullable(schema: unknown): unknown {
-  if (!isObj(schema) || Object.hasOwn(schema, "const")) {
+  if (!isNonArrayObject(schema) || Object.hasOwn(schema, "const")) {
     return { anyOf: [schema, { type: "null" }] };
   }
   if (typeof schema.type === "string") schema.type = [schema.type, "null"];

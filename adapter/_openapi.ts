@@ -2,7 +2,8 @@
 // OpenAPI 3.0 Schema object of Gemini's `parameters` / `response`. The way
 // back is in _openapi_read.ts.
 
-import { clone, isObj, mapValues, type Obj, put, show } from "./_json.ts";
+import { clone, mapValues, type Obj, put, show } from "./_json.ts";
+import { isNonArrayObject } from "../model/_json_pointer.ts";
 import { typesOf } from "./_keywords.ts";
 import type { WarningSink } from "./_sink.ts";
 
@@ -24,7 +25,7 @@ export function toOpenApi(
   fallback: string,
   describe: boolean,
 ): unknown {
-  if (!isObj(node)) return node === false ? { type: "NULL" } : {};
+  if (!isNonArrayObject(node)) return node === false ? { type: "NULL" } : {};
   const from = origin.get(node) ?? fallback;
   const at = (key: string) => `${from}/${key}`;
   const map = (v: unknown) => toOpenApi(v, origin, sink, from, describe);
@@ -189,7 +190,7 @@ export function toOpenApi(
         if (out[key] === undefined) out[key] = value;
         break;
       case "properties":
-        if (isObj(value)) out.properties = mapValues(value, map);
+        if (isNonArrayObject(value)) out.properties = mapValues(value, map);
         break;
       case "items":
         out.items = map(value);
@@ -197,10 +198,10 @@ export function toOpenApi(
       case "anyOf": {
         const branches = Array.isArray(value) ? value : [];
         const kept = branches.filter((b) =>
-          !(isObj(b) && b.type === "null" && Object.keys(b).length === 1)
+          !(isNonArrayObject(b) && b.type === "null" && Object.keys(b).length === 1)
         );
         if (kept.length < branches.length) nullable = true;
-        if (kept.length === 1 && isObj(kept[0])) {
+        if (kept.length === 1 && isNonArrayObject(kept[0])) {
           const inner = map(kept[0]) as Obj;
           for (const [k, v] of Object.entries(inner)) if (!Object.hasOwn(out, k)) put(out, k, v);
         } else out.anyOf = kept.map(map);

@@ -6,7 +6,8 @@
 // here, conservatively: an object branch without the property counts as taking
 // a string there unless it is closed (every Gemini OBJECT takes unknown keys).
 
-import { isObj, type Obj } from "./_json.ts";
+import type { Obj } from "./_json.ts";
+import { isNonArrayObject } from "../model/_json_pointer.ts";
 import { jsonType } from "./_keywords.ts";
 import { MAX_SCHEMA_DEPTH } from "./limits.ts";
 
@@ -77,7 +78,7 @@ class Finder {
     done: Map<Obj, Set<string>>,
   ): void {
     const n = this.d.deref(node);
-    if (!isObj(n) || stack.has(n) || this.truncated || !this.#step()) return;
+    if (!isNonArrayObject(n) || stack.has(n) || this.truncated || !this.#step()) return;
     if (stack.size >= MAX_SCHEMA_DEPTH) {
       this.truncated = true;
       return;
@@ -92,7 +93,7 @@ class Finder {
       return;
     }
     stack.add(n);
-    if (isObj(n.properties)) {
+    if (isNonArrayObject(n.properties)) {
       for (const [name, v] of Object.entries(n.properties)) {
         this.paths(v, [...path, name], out, stack, done);
       }
@@ -107,7 +108,7 @@ class Finder {
   /** Whether a plain string (not JSON text) can sit at `path[i..]` of a value `node` accepts. */
   takesString(node: unknown, path: Path, i: number, depth = 0): boolean {
     const n = this.d.deref(node);
-    if (!isObj(n)) return n !== false;
+    if (!isNonArrayObject(n)) return n !== false;
     if (depth > 64 || !this.#step()) return true;
     let byPosition = this.#memo.get(n);
     if (byPosition === undefined) this.#memo.set(n, byPosition = new Map());
@@ -129,7 +130,7 @@ class Finder {
     if (i === path.length) return types.includes("string") && !this.text.has(n);
     const token = path[i];
     if (types.includes("object") && token !== null) {
-      const props = isObj(n.properties) ? n.properties : {};
+      const props = isNonArrayObject(n.properties) ? n.properties : {};
       if (!Object.hasOwn(props, token)) return n.additionalProperties !== false;
       return this.takesString(props[token], path, i + 1, depth + 1);
     }
@@ -140,11 +141,11 @@ class Finder {
   }
 
   visit(node: unknown): void {
-    if (!isObj(node) || this.#seen.has(node) || this.truncated) return;
+    if (!isNonArrayObject(node) || this.#seen.has(node) || this.truncated) return;
     this.#seen.add(node);
     for (const key of ["properties", "$defs"]) {
       const map = node[key];
-      if (isObj(map)) { for (const v of Object.values(map)) this.visit(v); }
+      if (isNonArrayObject(map)) { for (const v of Object.values(map)) this.visit(v); }
     }
     this.visit(node.items);
     if (!Array.isArray(node.anyOf)) return;

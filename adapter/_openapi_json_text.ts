@@ -5,7 +5,8 @@
 // side the input normalizer (_openapi_normalizer.ts) parses the text back; a
 // `response` only describes the result to the model, so nothing is converted.
 
-import { atPointer, isObj, type Obj, put, show } from "./_json.ts";
+import { atPointer, type Obj, put, show } from "./_json.ts";
+import { isNonArrayObject } from "../model/_json_pointer.ts";
 import { sourceNotes, textDescription, textMessage } from "./_json_text.ts";
 import type { WarningSink } from "./_sink.ts";
 import { ambiguousText, OPENAPI_DIALECT } from "./_openapi_ambiguity.ts";
@@ -39,7 +40,7 @@ const OBJECT_ONLY = new Set(["properties", "required", "propertyOrdering"]);
 const COUNTS = ["minProperties", "maxProperties"];
 
 function hasProperties(node: Obj): boolean {
-  return isObj(node.properties) && Object.keys(node.properties).length > 0;
+  return isNonArrayObject(node.properties) && Object.keys(node.properties).length > 0;
 }
 
 /** Rewrites, in place, the OBJECTs without properties below the root of `schema`. */
@@ -61,11 +62,11 @@ class Pass {
   constructor(readonly scope: JsonTextScope, readonly result: JsonTextResult) {}
 
   visit(node: unknown, root: boolean): void {
-    if (!isObj(node) || this.#seen.has(node)) return;
+    if (!isNonArrayObject(node) || this.#seen.has(node)) return;
     this.#seen.add(node);
     const empty = node.type === "OBJECT" && !hasProperties(node);
     if (empty && !root && Array.isArray(node.anyOf)) this.#spread(node);
-    if (isObj(node.properties)) {
+    if (isNonArrayObject(node.properties)) {
       for (const v of Object.values(node.properties)) this.visit(v, false);
     }
     this.visit(node.items, false);
@@ -80,7 +81,7 @@ class Pass {
   #source(pointer: string): Obj {
     const { base, source } = this.scope;
     const found = pointer.startsWith(base) ? atPointer(source, pointer.slice(base.length)) : {};
-    return isObj(found) ? found : {};
+    return isNonArrayObject(found) ? found : {};
   }
 
   /** An OBJECT without properties beside `anyOf`: the type moves into the branches. */
@@ -88,8 +89,8 @@ class Pass {
     const { origin, sink } = this.scope;
     let other = false;
     node.anyOf = (node.anyOf as unknown[]).map((b) => {
-      if (!isObj(b) || b.type !== undefined || Array.isArray(b.anyOf)) {
-        other ||= isObj(b) && b.type !== undefined && b.type !== "OBJECT";
+      if (!isNonArrayObject(b) || b.type !== undefined || Array.isArray(b.anyOf)) {
+        other ||= isNonArrayObject(b) && b.type !== undefined && b.type !== "OBJECT";
         return b;
       }
       const typed = { type: "OBJECT", ...b };
@@ -140,7 +141,9 @@ class Pass {
       put(
         out,
         key,
-        (key === "default" || key === "example") && isObj(value) ? JSON.stringify(value) : value,
+        (key === "default" || key === "example") && isNonArrayObject(value)
+          ? JSON.stringify(value)
+          : value,
       );
     }
     for (const key of Object.keys(node)) delete node[key];

@@ -4,7 +4,8 @@
 // object as its JSON text. Text that is not a JSON object stays a string, so the
 // validator of the original schema rejects it with a clear failure.
 
-import { isObj, type Obj, put } from "./_json.ts";
+import { type Obj, put } from "./_json.ts";
+import { isNonArrayObject } from "../model/_json_pointer.ts";
 import { decodeText, encodeText, textFits } from "./_json_text.ts";
 import type { InputNormalizer } from "./normalizer.ts";
 
@@ -25,7 +26,7 @@ function fits(value: unknown, node: Obj): boolean {
     case "ARRAY":
       return Array.isArray(value);
     case "OBJECT":
-      return isObj(value);
+      return isNonArrayObject(value);
     case "NULL":
       return value === null;
     default:
@@ -66,7 +67,7 @@ class JsonTextNormalizer implements InputNormalizer {
   }
 
   #walk(value: unknown, node: unknown, encode: boolean): unknown {
-    if (!isObj(node)) return value;
+    if (!isNonArrayObject(node)) return value;
     if (this.text.has(node)) {
       return encode ? encodeText(value) : decodeText(value);
     }
@@ -77,7 +78,7 @@ class JsonTextNormalizer implements InputNormalizer {
     if (Array.isArray(value)) {
       return node.items === undefined ? value : value.map((v) => this.#walk(v, node.items, encode));
     }
-    if (!isObj(value) || !isObj(node.properties)) return value;
+    if (!isNonArrayObject(value) || !isNonArrayObject(node.properties)) return value;
     const props = node.properties;
     const out: Obj = {};
     for (const [key, v] of Object.entries(value)) {
@@ -88,7 +89,7 @@ class JsonTextNormalizer implements InputNormalizer {
 
   /** Whether a node holds JSON text itself or in one of its `anyOf` branches. */
   #holdsText(node: unknown): boolean {
-    if (!isObj(node)) return false;
+    if (!isNonArrayObject(node)) return false;
     if (this.text.has(node)) return true;
     return Array.isArray(node.anyOf) && node.anyOf.some((b) => this.#holdsText(b));
   }
@@ -99,7 +100,7 @@ class JsonTextNormalizer implements InputNormalizer {
    * the first of the value's type.
    */
   #branch(value: unknown, branches: unknown[], encode: boolean): Obj | undefined {
-    const list = branches.filter(isObj);
+    const list = branches.filter(isNonArrayObject);
     const ordered = [
       ...list.filter((b) => this.#holdsText(b)),
       ...list.filter((b) => !this.#holdsText(b)),
@@ -110,7 +111,7 @@ class JsonTextNormalizer implements InputNormalizer {
 
   /** Whether a value is valid under a node, as far as the branch choice needs to know. */
   #matches(value: unknown, node: unknown, encode: boolean): boolean {
-    if (!isObj(node)) return node !== false;
+    if (!isNonArrayObject(node)) return node !== false;
     if (value === null && node.nullable === true) return true;
     if (this.text.has(node)) return textFits(value, encode);
     if (Array.isArray(node.anyOf) && !node.anyOf.some((b) => this.#matches(value, b, encode))) {
@@ -118,8 +119,8 @@ class JsonTextNormalizer implements InputNormalizer {
     }
     if (!fits(value, node) || !bounds(value, node)) return false;
     if (Array.isArray(value)) return value.every((v) => this.#matches(v, node.items, encode));
-    if (!isObj(value)) return true;
-    const props = isObj(node.properties) ? node.properties : {};
+    if (!isNonArrayObject(value)) return true;
+    const props = isNonArrayObject(node.properties) ? node.properties : {};
     const required = Array.isArray(node.required) ? node.required : [];
     return required.every((n) => typeof n !== "string" || Object.hasOwn(value, n)) &&
       Object.entries(value).every(([k, v]) =>

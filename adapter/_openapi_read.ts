@@ -1,7 +1,8 @@
 // Private: Gemini's OpenAPI 3.0 Schema subset (`parameters` / `response`) read
 // back as JSON Schema 2020-12.
 
-import { clone, esc, isObj, type Obj, put } from "./_json.ts";
+import { clone, type Obj, put } from "./_json.ts";
+import { escapePointerToken, isNonArrayObject } from "../model/_json_pointer.ts";
 import { depthError } from "./_shape.ts";
 import { MAX_SCHEMA_DEPTH } from "./limits.ts";
 
@@ -12,12 +13,12 @@ import { MAX_SCHEMA_DEPTH } from "./limits.ts";
  * @throws {SchemaShapeError} When schemas nest deeper than `MAX_SCHEMA_DEPTH`.
  */
 export function fromOpenApi(node: unknown, at: string, depth = 0): unknown {
-  if (!isObj(node)) return clone(node, at);
+  if (!isNonArrayObject(node)) return clone(node, at);
   if (depth >= MAX_SCHEMA_DEPTH) throw depthError(at, MAX_SCHEMA_DEPTH, "schema levels");
   const out: Obj = {};
   const nullable = node.nullable === true;
   for (const [key, value] of Object.entries(node)) {
-    const p = `${at}/${esc(key)}`;
+    const p = `${at}/${escapePointerToken(key)}`;
     switch (key) {
       case "type":
         if (typeof value === "string" && value !== "TYPE_UNSPECIFIED") {
@@ -34,10 +35,10 @@ export function fromOpenApi(node: unknown, at: string, depth = 0): unknown {
         out.enum = nullable && Array.isArray(value) ? [...clone(value, p), null] : clone(value, p);
         break;
       case "properties":
-        if (isObj(value)) {
+        if (isNonArrayObject(value)) {
           const props: Obj = {};
           for (const [name, v] of Object.entries(value)) {
-            put(props, name, fromOpenApi(v, `${p}/${esc(name)}`, depth + 1));
+            put(props, name, fromOpenApi(v, `${p}/${escapePointerToken(name)}`, depth + 1));
           }
           out.properties = props;
         } else out.properties = clone(value, p);

@@ -4,7 +4,8 @@
 // enclosing object's property schemas for those names, which changes nothing;
 // a name no enclosing object declares is removed, with a warning.
 
-import { isObj, type Obj, put, show } from "./_json.ts";
+import { type Obj, put, show } from "./_json.ts";
+import { isNonArrayObject } from "../model/_json_pointer.ts";
 import type { WarningSink } from "./_sink.ts";
 
 /** Makes, in place, the `required` names of every `anyOf` branch of `schema` declared. */
@@ -16,15 +17,15 @@ export function declareBranchRequired(
 ): void {
   const seen = new Set<Obj>();
   const visit = (node: unknown, inherited: Obj): void => {
-    if (!isObj(node) || seen.has(node)) return;
+    if (!isNonArrayObject(node) || seen.has(node)) return;
     seen.add(node);
-    const own = isObj(node.properties) ? node.properties : {};
-    if (isObj(node.properties)) { for (const v of Object.values(own)) visit(v, {}); }
+    const own = isNonArrayObject(node.properties) ? node.properties : {};
+    if (isNonArrayObject(node.properties)) { for (const v of Object.values(own)) visit(v, {}); }
     visit(node.items, {});
     if (!Array.isArray(node.anyOf)) return;
     const outer = { ...inherited, ...own };
     for (const branch of node.anyOf) {
-      if (isObj(branch)) declare(branch, outer, origin.get(branch) ?? base, sink);
+      if (isNonArrayObject(branch)) declare(branch, outer, origin.get(branch) ?? base, sink);
       visit(branch, outer);
     }
   };
@@ -33,7 +34,7 @@ export function declareBranchRequired(
 
 function declare(branch: Obj, outer: Obj, from: string, sink: WarningSink): void {
   if (!Array.isArray(branch.required)) return;
-  const props = isObj(branch.properties) ? branch.properties : {};
+  const props = isNonArrayObject(branch.properties) ? branch.properties : {};
   const copied: string[] = [];
   const missing: unknown[] = [];
   for (const name of branch.required) {

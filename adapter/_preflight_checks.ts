@@ -1,6 +1,7 @@
 // Private: the JSON Schema checks of preflight (plain and strict modes).
 
-import { esc, isObj, type Obj } from "./_json.ts";
+import type { Obj } from "./_json.ts";
+import { escapePointerToken, isNonArrayObject } from "../model/_json_pointer.ts";
 import { isSimplePattern, LIST, MAP, SINGLE } from "./_keywords.ts";
 import { RefResolver } from "./_refs.ts";
 import type { SchemaProfile } from "./profile.ts";
@@ -29,20 +30,20 @@ function traverse(
   tooDeep: (path: string) => void,
   level = 0,
 ): void {
-  if (!isObj(node)) return;
+  if (!isNonArrayObject(node)) return;
   if (level >= MAX_SCHEMA_DEPTH) return tooDeep(path);
   visit(node, path, depth);
   const next = level + 1;
   for (const [key, value] of Object.entries(node)) {
-    const p = `${path}/${esc(key)}`;
+    const p = `${path}/${escapePointerToken(key)}`;
     if (SINGLE.has(key) || (key === "items" && !Array.isArray(value))) {
       traverse(value, p, depth, visit, tooDeep, next);
     } else if ((LIST.has(key) || key === "items") && Array.isArray(value)) {
       value.forEach((v, i) => traverse(v, `${p}/${i}`, depth, visit, tooDeep, next));
-    } else if (MAP.has(key) && isObj(value)) {
+    } else if (MAP.has(key) && isNonArrayObject(value)) {
       const d = key === "properties" ? depth + 1 : depth;
       for (const [name, v] of Object.entries(value)) {
-        traverse(v, `${p}/${esc(name)}`, d, visit, tooDeep, next);
+        traverse(v, `${p}/${escapePointerToken(name)}`, d, visit, tooDeep, next);
       }
     }
   }
@@ -70,7 +71,7 @@ export function checkJson(
   out: PreflightProblem[],
   opts: { rootCombinators: boolean; noRootSchema: boolean; requireAll: boolean },
 ): void {
-  if (!isObj(schema)) {
+  if (!isNonArrayObject(schema)) {
     out.push({
       code: "root_not_object",
       path,
@@ -156,7 +157,7 @@ export function checkJson(
     if (Array.isArray(node.anyOf) || (Array.isArray(node.type) && node.type.length > 1)) {
       counts.unions++;
     }
-    if (isObj(node.properties)) {
+    if (isNonArrayObject(node.properties)) {
       const names = Object.keys(node.properties);
       counts.properties += names.length;
       for (const n of names) counts.chars += n.length;
@@ -167,7 +168,7 @@ export function checkJson(
           if (!required.includes(n)) {
             out.push({
               code: "not_required",
-              path: `${p}/properties/${esc(n)}`,
+              path: `${p}/properties/${escapePointerToken(n)}`,
               tool,
               message:
                 `${strictName} requires every property in required; make it nullable instead`,
@@ -181,7 +182,7 @@ export function checkJson(
       if (keywords !== undefined && !keywords.has(key) && key !== "$defs") {
         out.push({
           code: "unsupported_keyword",
-          path: `${p}/${esc(key)}`,
+          path: `${p}/${escapePointerToken(key)}`,
           tool,
           message: `${strictName} does not support ${key}`,
         });

@@ -1,7 +1,7 @@
 // Private: the preflight checks of Gemini's OpenAPI-subset schemas (`parameters`
 // and `response`).
 
-import { esc, isObj } from "./_json.ts";
+import { escapePointerToken, isNonArrayObject } from "../model/_json_pointer.ts";
 import type { ProviderProfile } from "./profile.ts";
 import type { PreflightProblem } from "./preflight.ts";
 import { tooDeepProblem } from "./_preflight_checks.ts";
@@ -27,7 +27,7 @@ export function checkOpenApi(
   out: PreflightProblem[],
   level = 0,
 ): void {
-  if (!isObj(schema)) {
+  if (!isNonArrayObject(schema)) {
     out.push({ code: "root_not_object", path, tool, message: "the schema must be an object" });
     return;
   }
@@ -49,7 +49,7 @@ export function checkOpenApi(
   }
   if (
     schema.type === "OBJECT" &&
-    !(isObj(schema.properties) && Object.keys(schema.properties).length > 0)
+    !(isNonArrayObject(schema.properties) && Object.keys(schema.properties).length > 0)
   ) {
     out.push({
       code: "empty_object",
@@ -61,7 +61,7 @@ export function checkOpenApi(
     });
   }
   for (const [key, value] of Object.entries(schema)) {
-    const p = `${path}/${esc(key)}`;
+    const p = `${path}/${escapePointerToken(key)}`;
     if (allowed !== undefined && !allowed.has(key)) {
       out.push({
         code: "unsupported_keyword",
@@ -90,7 +90,7 @@ export function checkOpenApi(
         message: `format ${JSON.stringify(value)} is not supported`,
       });
     } else if (key === "required" && Array.isArray(value)) {
-      const props = isObj(schema.properties) ? schema.properties : {};
+      const props = isNonArrayObject(schema.properties) ? schema.properties : {};
       value.forEach((n, i) => {
         if (typeof n !== "string" || !Object.hasOwn(props, n)) {
           out.push({
@@ -101,9 +101,9 @@ export function checkOpenApi(
           });
         }
       });
-    } else if (key === "properties" && isObj(value)) {
+    } else if (key === "properties" && isNonArrayObject(value)) {
       for (const [name, v] of Object.entries(value)) {
-        checkOpenApi(v, `${p}/${esc(name)}`, tool, profile, false, out, level + 1);
+        checkOpenApi(v, `${p}/${escapePointerToken(name)}`, tool, profile, false, out, level + 1);
       }
     } else if (key === "items") checkOpenApi(value, p, tool, profile, false, out, level + 1);
     else if (key === "anyOf" && Array.isArray(value)) {

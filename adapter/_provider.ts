@@ -4,7 +4,8 @@ import type { ToolIssue } from "../model/errors.ts";
 import { parseToolId } from "../model/tool_id.ts";
 import type { CanonicalTool } from "./canonical_tool.ts";
 import { InvalidProviderToolError } from "./errors.ts";
-import { clone, esc, isObj, type Obj, put } from "./_json.ts";
+import { clone, type Obj, put } from "./_json.ts";
+import { escapePointerToken, isNonArrayObject } from "../model/_json_pointer.ts";
 import { decodeToolName, encodeToolName } from "./names.ts";
 import type { ProviderProfile } from "./profile.ts";
 import type { ConvertOptions } from "./registry.ts";
@@ -91,7 +92,7 @@ export function canonicalName(
 
 /** The tool as an object, or InvalidProviderToolError when it is not one. */
 export function requireObject(format: string, tool: unknown): Obj {
-  if (!isObj(tool)) {
+  if (!isNonArrayObject(tool)) {
     throw new InvalidProviderToolError(format, [{ path: "", message: "must be an object" }]);
   }
   return tool;
@@ -121,7 +122,7 @@ export function readInputSchema(
   issues: ToolIssue[],
 ): Obj {
   if (value === undefined) return { type: "object" };
-  if (!isObj(value)) {
+  if (!isNonArrayObject(value)) {
     issues.push({ path, message: "must be a JSON Schema object" });
     return { type: "object" };
   }
@@ -149,7 +150,7 @@ export function readInputSchema(
 export function otherFields(tool: Obj, known: readonly string[], at = ""): Obj {
   const out: Obj = {};
   for (const [key, value] of Object.entries(tool)) {
-    if (!known.includes(key)) put(out, key, clone(value, `${at}/${esc(key)}`));
+    if (!known.includes(key)) put(out, key, clone(value, `${at}/${escapePointerToken(key)}`));
   }
   return out;
 }
@@ -157,6 +158,8 @@ export function otherFields(tool: Obj, known: readonly string[], at = ""): Obj {
 /** Provider fields of a format from a canonical tool (empty object when none). */
 export function fieldsOf(tool: CanonicalTool, format: string): Obj {
   const fields = tool.providerFields;
-  const found = isObj(fields) && Object.hasOwn(fields, format) ? fields[format] : undefined;
-  return isObj(found) ? found : {};
+  const found = isNonArrayObject(fields) && Object.hasOwn(fields, format)
+    ? fields[format]
+    : undefined;
+  return isNonArrayObject(found) ? found : {};
 }

@@ -2,7 +2,7 @@
 // answered without recursion (any depth) and in time linear in the document:
 // which schemas are recursive, and which loop without progress.
 
-import { esc, isObj } from "./_json.ts";
+import { escapePointerToken, isNonArrayObject } from "../model/_json_pointer.ts";
 import { MAP } from "./_keywords.ts";
 import { MAX_SCHEMA_DEPTH } from "./limits.ts";
 
@@ -34,13 +34,17 @@ export function eachSchemaObject(
     const [node, p, names] = stack.pop()!;
     if (Array.isArray(node)) {
       for (let i = node.length - 1; i >= 0; i--) stack.push([node[i], at ? `${p}/${i}` : p, false]);
-    } else if (isObj(node)) {
+    } else if (isNonArrayObject(node)) {
       if (!names) visit(node, p);
       const keys = Object.keys(node);
       for (let i = keys.length - 1; i >= 0; i--) {
         const key = keys[i];
         if (!names && VALUES.has(key)) continue;
-        stack.push([node[key], at ? `${p}/${esc(key)}` : p, !names && NAMES.has(key)]);
+        stack.push([
+          node[key],
+          at ? `${p}/${escapePointerToken(key)}` : p,
+          !names && NAMES.has(key),
+        ]);
       }
     }
   }
@@ -236,7 +240,7 @@ export class Progress {
   #inPlace(pointer: string): [string, string | undefined][] {
     const node = this.#src.at(pointer);
     const edges: [string, string | undefined][] = [];
-    if (!isObj(node)) return edges;
+    if (!isNonArrayObject(node)) return edges;
     if (typeof node.$ref === "string") {
       const target = this.#src.resolve(node.$ref);
       if (target !== undefined) edges.push([target, `${pointer}/$ref`]);
@@ -255,9 +259,11 @@ export class Progress {
     }
     for (const key of IN_PLACE_MAP) {
       const map = node[key];
-      if (!isObj(map)) continue;
+      if (!isNonArrayObject(map)) continue;
       for (const [name, value] of Object.entries(map)) {
-        if (!Array.isArray(value)) edges.push([`${pointer}/${key}/${esc(name)}`, undefined]);
+        if (!Array.isArray(value)) {
+          edges.push([`${pointer}/${key}/${escapePointerToken(name)}`, undefined]);
+        }
       }
     }
     return edges;

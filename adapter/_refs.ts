@@ -1,6 +1,7 @@
 // Private: local `$ref` resolution inside one schema document (never any I/O).
 
-import { atPointer, isObj, type Obj } from "./_json.ts";
+import { atPointer } from "./_json.ts";
+import { isNonArrayObject } from "../model/_json_pointer.ts";
 import { eachSchemaObject, Progress, Recursion, type RefSource } from "./_ref_graph.ts";
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
@@ -23,7 +24,9 @@ export class RefResolver implements RefSource {
     const hash = ref.indexOf("#");
     const base = hash < 0 ? ref : ref.slice(0, hash);
     if (base !== "") {
-      const id = isObj(this.root) && typeof this.root.$id === "string" ? this.root.$id : undefined;
+      const id = isNonArrayObject(this.root) && typeof this.root.$id === "string"
+        ? this.root.$id
+        : undefined;
       if (id === undefined || id.split("#")[0] !== base) return undefined;
     }
     fragment = hash < 0 ? "" : ref.slice(hash + 1);
@@ -34,7 +37,7 @@ export class RefResolver implements RefSource {
     }
     if (fragment === "" || fragment.startsWith("/")) {
       const target = atPointer(this.root, fragment);
-      return target === undefined || (typeof target !== "boolean" && !isObj(target))
+      return target === undefined || (typeof target !== "boolean" && !isNonArrayObject(target))
         ? undefined
         : fragment;
     }
@@ -48,7 +51,7 @@ export class RefResolver implements RefSource {
 
   /** Follows a chain of pure `$ref`s; the schema itself when it is not a reference. */
   deref(schema: unknown, seen: Set<string> = new Set()): unknown {
-    while (isObj(schema) && typeof schema.$ref === "string") {
+    while (isNonArrayObject(schema) && typeof schema.$ref === "string") {
       const target = this.resolve(schema.$ref);
       if (target === undefined || seen.has(target)) return schema;
       seen.add(target);
@@ -64,7 +67,7 @@ export class RefResolver implements RefSource {
    */
   cycleFrom(pointer: string): string | undefined {
     if (this.#progress === undefined) {
-      const refOnly = isObj(this.root) && typeof this.root.$schema === "string" &&
+      const refOnly = isNonArrayObject(this.root) && typeof this.root.$schema === "string" &&
         DRAFT_07.test(this.root.$schema);
       this.#progress = new Progress(this, refOnly);
     }
@@ -131,7 +134,7 @@ function targetAcceptsNull(target: string, refs: RefResolver, depth: number): bo
  */
 export function acceptsNull(schema: unknown, refs: RefResolver, depth = 0): boolean {
   if (schema === true) return true;
-  if (!isObj(schema) || depth > 32) return false;
+  if (!isNonArrayObject(schema) || depth > 32) return false;
   if (typeof schema.$ref === "string") {
     const target = refs.resolve(schema.$ref);
     if (target !== undefined && !targetAcceptsNull(target, refs, depth)) return false;
@@ -152,11 +155,4 @@ export function acceptsNull(schema: unknown, refs: RefResolver, depth = 0): bool
   }
   if (schema.not !== undefined) return false;
   return true;
-}
-
-/** Reads a schema object's keys as a plain object (booleans become `{}`/`{not:{}}`). */
-export function asObj(schema: unknown): Obj | undefined {
-  if (schema === true) return {};
-  if (schema === false) return { not: {} };
-  return isObj(schema) ? schema : undefined;
 }

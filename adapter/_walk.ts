@@ -4,7 +4,8 @@
 // strict input normalizer needs. This file holds the walk's state and its
 // dispatch; the parts of the transform live in the `_walk_*.ts` files.
 
-import { clone, esc, isObj, type Obj, put } from "./_json.ts";
+import { clone, type Obj, put } from "./_json.ts";
+import { escapePointerToken, isNonArrayObject } from "../model/_json_pointer.ts";
 import { cycleError, depthError } from "./_shape.ts";
 import { MAX_SCHEMA_DEPTH } from "./limits.ts";
 import { ANY_TYPES } from "./_keywords.ts";
@@ -98,7 +99,7 @@ export class Walker {
     const loop = this.refs.cycleFrom("");
     if (loop !== undefined) throw cycleError(this.path(loop));
     const out = this.node(this.root, "", true);
-    const schema: Obj = isObj(out) ? out : {};
+    const schema: Obj = isNonArrayObject(out) ? out : {};
     this.rewriter.finish(schema);
     settleJsonText(this, schema);
     const { nullable, origin, jsonText } = this;
@@ -132,7 +133,7 @@ export class Walker {
    */
   node(schema: unknown, pointer: string, isRoot: boolean): unknown {
     if (typeof schema === "boolean") return this.#bool(schema, pointer);
-    if (!isObj(schema)) return clone(schema, this.path(pointer));
+    if (!isNonArrayObject(schema)) return clone(schema, this.path(pointer));
     if (++this.#depth > MAX_SCHEMA_DEPTH) {
       throw depthError(this.path(pointer), MAX_SCHEMA_DEPTH, "schema levels");
     }
@@ -168,10 +169,10 @@ export class Walker {
 
   /** Converts each subschema of a name-to-schema map. */
   map(value: unknown, pointer: string): unknown {
-    if (!isObj(value)) return clone(value, this.path(pointer));
+    if (!isNonArrayObject(value)) return clone(value, this.path(pointer));
     const out: Obj = {};
-    for (const [name, v] of Object.entries(value)) {
-      put(out, name, this.node(v, `${pointer}/${esc(name)}`, false));
+    for (const [name, propertySchema] of Object.entries(value)) {
+      put(out, name, this.node(propertySchema, `${pointer}/${escapePointerToken(name)}`, false));
     }
     return out;
   }

@@ -2,26 +2,30 @@
 // kept: `allOf` merged into the schema that holds it, and `anyOf`/`oneOf` at a
 // root that may not have them merged into one object.
 
-import { deepEqual, esc, isObj, type Obj, put } from "./_json.ts";
+import { deepEqual, type Obj, put } from "./_json.ts";
+import { escapePointerToken, isNonArrayObject } from "../model/_json_pointer.ts";
 import { type Merged, mergeInto, mergeStart } from "./_merge.ts";
 import type { Walker } from "./_walk.ts";
 
 /** Merges the `allOf` branches of a schema; `undefined` when they cannot be merged exactly. */
-export function mergeAllOf(w: Walker, schema: Obj, pointer: string): Merged | undefined {
+export function mergeAllOf(walker: Walker, schema: Obj, pointer: string): Merged | undefined {
   const base: Obj = { ...schema };
   delete base.allOf;
   let acc: Merged | undefined = mergeStart(base, pointer);
   const list = schema.allOf as unknown[];
   for (let i = 0; i < list.length && acc !== undefined; i++) {
-    const r = w.rewriter.resolved(list[i]);
-    if (r === undefined || typeof r.schema.$ref === "string" || r.schema.allOf !== undefined) {
+    const resolved = walker.rewriter.resolved(list[i]);
+    if (
+      resolved === undefined || typeof resolved.schema.$ref === "string" ||
+      resolved.schema.allOf !== undefined
+    ) {
       acc = undefined;
       break;
     }
-    acc = mergeInto(acc, r.schema, r.pointer ?? `${pointer}/allOf/${i}`);
+    acc = mergeInto(acc, resolved.schema, resolved.pointer ?? `${pointer}/allOf/${i}`);
   }
   if (acc === undefined) return undefined;
-  w.warn(
+  walker.warn(
     `${pointer}/allOf`,
     "allOf",
     "rewritten",
@@ -37,7 +41,7 @@ export function mergeAllOf(w: Walker, schema: Obj, pointer: string): Merged | un
  * root after {@linkcode mergeAllOf}, if that merged it.
  */
 export function mergeRoot(
-  w: Walker,
+  walker: Walker,
   merged: Merged | undefined,
   schema: Obj,
   pointer: string,
@@ -49,26 +53,29 @@ export function mergeRoot(
     const out: Obj = { ...acc.schema };
     delete out[key];
     const origins = new Map(acc.origins);
-    const props: Obj = isObj(out.properties) ? { ...out.properties } : {};
+    const props: Obj = isNonArrayObject(out.properties) ? { ...out.properties } : {};
     let required: string[] | undefined;
     let closed = true;
     list.forEach((branch, i) => {
-      const r = w.rewriter.resolved(branch);
-      const b = r?.schema ?? {};
-      const bp = r?.pointer ?? `${pointer}/${key}/${i}`;
-      if (isObj(b.properties)) {
-        for (const [name, sub] of Object.entries(b.properties)) {
+      const resolved = walker.rewriter.resolved(branch);
+      const branchSchema = resolved?.schema ?? {};
+      const branchPointer = resolved?.pointer ?? `${pointer}/${key}/${i}`;
+      if (isNonArrayObject(branchSchema.properties)) {
+        for (const [name, sub] of Object.entries(branchSchema.properties)) {
           if (!Object.hasOwn(props, name)) {
             put(props, name, sub);
-            origins.set(`properties/${name}`, `${bp}/properties/${esc(name)}`);
+            origins.set(
+              `properties/${name}`,
+              `${branchPointer}/properties/${escapePointerToken(name)}`,
+            );
           } else if (!deepEqual(props[name], sub)) {
             put(props, name, { anyOf: [props[name], sub] });
           }
         }
       }
-      const req = Array.isArray(b.required) ? b.required as string[] : [];
+      const req = Array.isArray(branchSchema.required) ? branchSchema.required as string[] : [];
       required = required === undefined ? req : required.filter((n) => req.includes(n));
-      if (b.additionalProperties !== false) closed = false;
+      if (branchSchema.additionalProperties !== false) closed = false;
     });
     out.properties = props;
     const own = Array.isArray(out.required) ? out.required as string[] : [];
@@ -76,7 +83,7 @@ export function mergeRoot(
     if (all.length > 0) out.required = all;
     if (closed && out.additionalProperties === undefined) out.additionalProperties = false;
     if (out.type === undefined) out.type = "object";
-    w.warn(
+    walker.warn(
       `${pointer}/${key}`,
       key,
       "rewritten",
@@ -86,7 +93,7 @@ export function mergeRoot(
     acc = { schema: out, origins };
   }
   if (Array.isArray(acc.schema.allOf)) {
-    w.warn(
+    walker.warn(
       `${pointer}/allOf`,
       "allOf",
       "dropped",

@@ -2,21 +2,28 @@
 // definitions, tuples and `dependencies`, whose draft-07 forms are written as
 // JSON Schema 2020-12 whenever the schema is normalized for a target.
 
-import { clone, esc, isObj, type Obj, put } from "./_json.ts";
+import { clone, type Obj, put } from "./_json.ts";
+import { escapePointerToken, isNonArrayObject } from "../model/_json_pointer.ts";
 import { dropEffect } from "./_keywords.ts";
 import type { KeywordRule, NodeScope } from "./_walk_keywords.ts";
 
-function schemaKeyword(c: NodeScope, key: string, value: unknown, kp: string): boolean {
-  const w = c.w;
-  if (c.isRoot && w.keep === undefined && !w.options.dropSchema) c.out.$schema = value;
-  else {
-    w.warn(
-      kp,
+function schemaKeyword(
+  scope: NodeScope,
+  key: string,
+  value: unknown,
+  keywordPointer: string,
+): boolean {
+  const walker = scope.walker;
+  if (scope.isRoot && walker.keep === undefined && !walker.options.dropSchema) {
+    scope.out.$schema = value;
+  } else {
+    walker.warn(
+      keywordPointer,
       key,
       "dropped",
       "none",
-      c.isRoot
-        ? `${w.options.to} takes no $schema; the schema is written as JSON Schema 2020-12`
+      scope.isRoot
+        ? `${walker.options.to} takes no $schema; the schema is written as JSON Schema 2020-12`
         : "$schema inside a subschema is dropped",
     );
   }
@@ -24,89 +31,156 @@ function schemaKeyword(c: NodeScope, key: string, value: unknown, kp: string): b
 }
 
 /** `$defs` and `definitions`: hoisted, inlined or passed through with the references. */
-function definitions(c: NodeScope, key: string, value: unknown, kp: string): boolean {
-  const w = c.w;
-  if (w.profile.refs === "inline") {
-    w.warn(kp, key, "rewritten", "none", "definitions are inlined where they are referenced");
-  } else if (w.profile.refs === "keep" && key === "definitions") {
-    w.warn(kp, key, "rewritten", "none", "draft-07 definitions are written as $defs");
-  } else if (w.profile.refs === "pass") {
-    if (!w.allowed(key)) c.drop(key, value, "none", c.unsupported(key));
-    else if (key === "definitions" && w.draft07 && c.s.$defs === undefined) {
-      w.warn(kp, key, "rewritten", "none", "draft-07 definitions is $defs in 2020-12");
-      c.out.$defs = w.map(value, kp);
-    } else c.out[key] = w.map(value, kp);
+function definitions(
+  scope: NodeScope,
+  key: string,
+  value: unknown,
+  keywordPointer: string,
+): boolean {
+  const walker = scope.walker;
+  if (walker.profile.refs === "inline") {
+    walker.warn(
+      keywordPointer,
+      key,
+      "rewritten",
+      "none",
+      "definitions are inlined where they are referenced",
+    );
+  } else if (walker.profile.refs === "keep" && key === "definitions") {
+    walker.warn(
+      keywordPointer,
+      key,
+      "rewritten",
+      "none",
+      "draft-07 definitions are written as $defs",
+    );
+  } else if (walker.profile.refs === "pass") {
+    if (!walker.allowed(key)) scope.drop(key, value, "none", scope.unsupported(key));
+    else if (key === "definitions" && walker.draft07 && scope.sourceSchema.$defs === undefined) {
+      walker.warn(
+        keywordPointer,
+        key,
+        "rewritten",
+        "none",
+        "draft-07 definitions is $defs in 2020-12",
+      );
+      scope.out.$defs = walker.map(value, keywordPointer);
+    } else scope.out[key] = walker.map(value, keywordPointer);
   }
   return true;
 }
 
 /** Array-form `items` (a draft-07 tuple) is `prefixItems` in 2020-12. */
-function items(c: NodeScope, key: string, value: unknown, kp: string): boolean {
+function items(scope: NodeScope, key: string, value: unknown, keywordPointer: string): boolean {
   if (!Array.isArray(value)) return false;
-  const w = c.w;
-  if (w.allowed("prefixItems") && (w.normalize || w.allowed("items"))) {
-    if (w.normalize) {
-      w.warn(kp, key, "rewritten", "none", "draft-07 array-form items is prefixItems in 2020-12");
-      c.out.prefixItems = c.list(value, kp);
-    } else c.out.items = c.list(value, kp);
+  const walker = scope.walker;
+  if (walker.allowed("prefixItems") && (walker.normalize || walker.allowed("items"))) {
+    if (walker.normalize) {
+      walker.warn(
+        keywordPointer,
+        key,
+        "rewritten",
+        "none",
+        "draft-07 array-form items is prefixItems in 2020-12",
+      );
+      scope.out.prefixItems = scope.list(value, keywordPointer);
+    } else scope.out.items = scope.list(value, keywordPointer);
   } else {
-    c.tupleDropped = true;
-    c.drop(
+    scope.tupleDropped = true;
+    scope.drop(
       key,
       value,
       "widens",
-      `tuple validation (array-form items) is not supported by ${w.options.to}`,
+      `tuple validation (array-form items) is not supported by ${walker.options.to}`,
     );
   }
   return true;
 }
 
 /** `additionalItems` beside a draft-07 tuple is `items` in 2020-12. */
-function additionalItems(c: NodeScope, key: string, value: unknown, kp: string): boolean {
-  const w = c.w;
-  if (!w.normalize) return false;
-  if (Array.isArray(c.s.items)) {
-    if (!c.tupleDropped && w.allowed("items")) {
-      w.warn(kp, key, "rewritten", "none", "draft-07 additionalItems is items in 2020-12");
-      c.out.items = c.sub(value, kp);
-    } else c.drop(key, value, dropEffect(key, value), c.unsupported(key));
+function additionalItems(
+  scope: NodeScope,
+  key: string,
+  value: unknown,
+  keywordPointer: string,
+): boolean {
+  const walker = scope.walker;
+  if (!walker.normalize) return false;
+  if (Array.isArray(scope.sourceSchema.items)) {
+    if (!scope.tupleDropped && walker.allowed("items")) {
+      walker.warn(
+        keywordPointer,
+        key,
+        "rewritten",
+        "none",
+        "draft-07 additionalItems is items in 2020-12",
+      );
+      scope.out.items = scope.sub(value, keywordPointer);
+    } else scope.drop(key, value, dropEffect(key, value), scope.unsupported(key));
   } else {
-    w.warn(kp, key, "dropped", "none", "additionalItems without array-form items has no effect");
+    walker.warn(
+      keywordPointer,
+      key,
+      "dropped",
+      "none",
+      "additionalItems without array-form items has no effect",
+    );
   }
   return true;
 }
 
-function prefixItems(c: NodeScope, key: string, value: unknown): boolean {
-  if (c.w.allowed(key)) return false;
-  c.tupleDropped = true;
-  c.drop(key, value, "widens", c.unsupported(key));
+function prefixItems(scope: NodeScope, key: string, value: unknown): boolean {
+  if (scope.walker.allowed(key)) return false;
+  scope.tupleDropped = true;
+  scope.drop(key, value, "widens", scope.unsupported(key));
   return true;
 }
 
 /** `dependencies` is `dependentRequired` and `dependentSchemas` in 2020-12. */
-function dependencies(c: NodeScope, key: string, value: unknown, kp: string): boolean {
-  if (!isObj(value)) return false;
-  const w = c.w;
-  if (!w.normalize) {
+function dependencies(
+  scope: NodeScope,
+  key: string,
+  value: unknown,
+  keywordPointer: string,
+): boolean {
+  if (!isNonArrayObject(value)) return false;
+  const walker = scope.walker;
+  if (!walker.normalize) {
     const deps: Obj = {};
-    for (const [name, v] of Object.entries(value)) {
-      const p = `${kp}/${esc(name)}`;
-      put(deps, name, Array.isArray(v) ? clone(v, w.path(p)) : c.sub(v, p));
+    for (const [name, dependency] of Object.entries(value)) {
+      const dependencyPointer = `${keywordPointer}/${escapePointerToken(name)}`;
+      put(
+        deps,
+        name,
+        Array.isArray(dependency)
+          ? clone(dependency, walker.path(dependencyPointer))
+          : scope.sub(dependency, dependencyPointer),
+      );
     }
-    c.out[key] = deps;
+    scope.out[key] = deps;
     return true;
   }
   const req: Obj = {};
   const sch: Obj = {};
-  for (const [name, v] of Object.entries(value)) {
-    put(Array.isArray(v) ? req : sch, name, v);
+  for (const [name, dependency] of Object.entries(value)) {
+    put(Array.isArray(dependency) ? req : sch, name, dependency);
   }
-  for (const [k2, v2] of [["dependentRequired", req], ["dependentSchemas", sch]] as const) {
-    if (Object.keys(v2).length === 0) continue;
-    if (w.allowed(k2)) {
-      w.warn(kp, key, "rewritten", "none", `draft-07 dependencies is ${k2} in 2020-12`);
-      c.out[k2] = k2 === "dependentRequired" ? clone(v2, w.path(kp)) : w.map(v2, kp);
-    } else w.warn(kp, key, "dropped", "widens", c.unsupported(key));
+  for (
+    const [keyword2020, group] of [["dependentRequired", req], ["dependentSchemas", sch]] as const
+  ) {
+    if (Object.keys(group).length === 0) continue;
+    if (walker.allowed(keyword2020)) {
+      walker.warn(
+        keywordPointer,
+        key,
+        "rewritten",
+        "none",
+        `draft-07 dependencies is ${keyword2020} in 2020-12`,
+      );
+      scope.out[keyword2020] = keyword2020 === "dependentRequired"
+        ? clone(group, walker.path(keywordPointer))
+        : walker.map(group, keywordPointer);
+    } else walker.warn(keywordPointer, key, "dropped", "widens", scope.unsupported(key));
   }
   return true;
 }

@@ -4,26 +4,27 @@
 // every property required, the optional ones made nullable and marked for the
 // input normalizer.
 
-import { esc, isObj, put, show } from "./_json.ts";
+import { put, show } from "./_json.ts";
+import { escapePointerToken, isNonArrayObject } from "../model/_json_pointer.ts";
 import { ANY_TYPES, dropEffect, inferType, isObjectSchema } from "./_keywords.ts";
 import { makeNullable } from "./_nullable.ts";
 import { acceptsNull } from "./_refs.ts";
 import { encodeMap } from "./_walk_json_text.ts";
 import type { NodeScope } from "./_walk_keywords.ts";
 
-/** Applies the node rules to the output of `c`. */
-export function finishNode(c: NodeScope): void {
-  const { w, s, out } = c;
-  if (c.jsonText) return encodeMap(c);
+/** Applies the node rules to the output of `scope`. */
+export function finishNode(scope: NodeScope): void {
+  const { walker, sourceSchema, out } = scope;
+  if (scope.jsonText) return encodeMap(scope);
   if (
-    w.profile.typeRequired && out.type === undefined && out.anyOf === undefined &&
+    walker.profile.typeRequired && out.type === undefined && out.anyOf === undefined &&
     out.enum === undefined && !Object.hasOwn(out, "const") && out.$ref === undefined
   ) {
-    const inferred = inferType(s);
+    const inferred = inferType(sourceSchema);
     if (inferred !== undefined) {
       out.type = inferred;
-      w.warn(
-        c.at("type"),
+      walker.warn(
+        scope.at("type"),
         "type",
         "rewritten",
         "narrows",
@@ -31,8 +32,8 @@ export function finishNode(c: NodeScope): void {
       );
     } else {
       out.type = [...ANY_TYPES];
-      w.warn(
-        c.at("type"),
+      walker.warn(
+        scope.at("type"),
         "type",
         "rewritten",
         "narrows",
@@ -41,29 +42,29 @@ export function finishNode(c: NodeScope): void {
     }
   }
   if (!isObjectSchema(out)) {
-    if (w.profile.closeObjects && s.additionalProperties !== undefined) {
-      w.warn(
-        c.at("additionalProperties"),
+    if (walker.profile.closeObjects && sourceSchema.additionalProperties !== undefined) {
+      walker.warn(
+        scope.at("additionalProperties"),
         "additionalProperties",
         "dropped",
-        dropEffect("additionalProperties", s.additionalProperties),
+        dropEffect("additionalProperties", sourceSchema.additionalProperties),
         "additionalProperties outside an object schema is dropped",
       );
     }
     return;
   }
-  if (w.profile.closeObjects) closeObject(c);
-  if (w.keep !== undefined) dropUnknownRequired(c);
-  if (w.profile.requireAll) requireAll(c);
+  if (walker.profile.closeObjects) closeObject(scope);
+  if (walker.keep !== undefined) dropUnknownRequired(scope);
+  if (walker.profile.requireAll) requireAll(scope);
 }
 
-function closeObject(c: NodeScope): void {
-  const { s, out } = c;
-  const ap = s.additionalProperties;
+function closeObject(scope: NodeScope): void {
+  const { sourceSchema, out } = scope;
+  const ap = sourceSchema.additionalProperties;
   if (ap !== false) {
-    const same = s.unevaluatedProperties === false;
-    c.w.warn(
-      c.at("additionalProperties"),
+    const same = sourceSchema.unevaluatedProperties === false;
+    scope.walker.warn(
+      scope.at("additionalProperties"),
       "additionalProperties",
       "rewritten",
       same ? "none" : "narrows",
@@ -76,18 +77,18 @@ function closeObject(c: NodeScope): void {
   out.additionalProperties = false;
 }
 
-function dropUnknownRequired(c: NodeScope): void {
-  const out = c.out;
+function dropUnknownRequired(scope: NodeScope): void {
+  const out = scope.out;
   if (!Array.isArray(out.required)) return;
-  const props = isObj(out.properties) ? out.properties : undefined;
+  const props = isNonArrayObject(out.properties) ? out.properties : undefined;
   const missing = (out.required as unknown[]).filter((n) =>
     typeof n !== "string" || props === undefined || !Object.hasOwn(props, n)
   );
   if (missing.length === 0) return;
   out.required = (out.required as unknown[]).filter((n) => !missing.includes(n));
   if ((out.required as unknown[]).length === 0) delete out.required;
-  c.w.warn(
-    c.at("required"),
+  scope.walker.warn(
+    scope.at("required"),
     "required",
     "rewritten",
     "widens",
@@ -97,20 +98,22 @@ function dropUnknownRequired(c: NodeScope): void {
   );
 }
 
-function requireAll(c: NodeScope): void {
-  const { w, s, out } = c;
-  const props = isObj(out.properties) ? out.properties : undefined;
+function requireAll(scope: NodeScope): void {
+  const { walker, sourceSchema, out } = scope;
+  const props = isNonArrayObject(out.properties) ? out.properties : undefined;
   if (props === undefined) return;
-  const required = Array.isArray(s.required)
-    ? s.required.filter((n): n is string => typeof n === "string")
+  const required = Array.isArray(sourceSchema.required)
+    ? sourceSchema.required.filter((n): n is string => typeof n === "string")
     : [];
-  const source = isObj(s.properties) ? s.properties : {};
+  const source = isNonArrayObject(sourceSchema.properties) ? sourceSchema.properties : {};
   for (const name of Object.keys(props)) {
     if (required.includes(name)) continue;
     const known = Object.hasOwn(source, name);
-    const propPointer = known ? c.propPointer(name) : `${c.pointer}/properties/${esc(name)}`;
-    if (acceptsNull(known ? source[name] : undefined, w.refs)) {
-      w.warn(
+    const propPointer = known
+      ? scope.propPointer(name)
+      : `${scope.pointer}/properties/${escapePointerToken(name)}`;
+    if (acceptsNull(known ? source[name] : undefined, walker.refs)) {
+      walker.warn(
         propPointer,
         "required",
         "rewritten",
@@ -122,10 +125,10 @@ function requireAll(c: NodeScope): void {
       continue;
     }
     put(props, name, makeNullable(props[name]));
-    let set = w.nullable.get(out);
-    if (set === undefined) w.nullable.set(out, set = new Set());
+    let set = walker.nullable.get(out);
+    if (set === undefined) walker.nullable.set(out, set = new Set());
     set.add(name);
-    w.warn(
+    walker.warn(
       propPointer,
       "required",
       "rewritten",

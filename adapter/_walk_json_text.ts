@@ -6,7 +6,8 @@
 // like Gemini's `parameters` do; the strict input normalizer parses the text
 // back.
 
-import { isObj, type Obj, show } from "./_json.ts";
+import { type Obj, show } from "./_json.ts";
+import { isNonArrayObject } from "../model/_json_pointer.ts";
 import { sourceNotes, textDescription, textMessage } from "./_json_text.ts";
 import { inferType, typesOf } from "./_keywords.ts";
 import { resolve } from "./_normalizer.ts";
@@ -16,91 +17,100 @@ import type { NodeScope } from "./_walk_keywords.ts";
 
 const NOT_A_MAP = ["anyOf", "oneOf", "allOf", "enum", "const", "$ref", "not", "if"];
 
-/** Whether the source schema `s` is a map the walk declares as JSON text. */
-export function isTextMap(w: Walker, s: Obj, isRoot: boolean): boolean {
-  if (w.profile.jsonTextMaps !== true || isRoot) return false;
-  const types = typesOf(s);
+/** Whether the source schema `sourceSchema` is a map the walk declares as JSON text. */
+export function isTextMap(walker: Walker, sourceSchema: Obj, isRoot: boolean): boolean {
+  if (walker.profile.jsonTextMaps !== true || isRoot) return false;
+  const types = typesOf(sourceSchema);
   if (types.length === 0) {
-    if (!isUntypedMap(s)) return false;
+    if (!isUntypedMap(sourceSchema)) return false;
   } else if (!types.includes("object") || types.some((t) => t !== "object" && t !== "null")) {
     return false;
   }
-  if (isObj(s.properties) && Object.keys(s.properties).length > 0) return false;
-  if (s.additionalProperties === false || s.unevaluatedProperties === false) return false;
-  return !NOT_A_MAP.some((k) => s[k] !== undefined);
+  if (
+    isNonArrayObject(sourceSchema.properties) && Object.keys(sourceSchema.properties).length > 0
+  ) {
+    return false;
+  }
+  if (sourceSchema.additionalProperties === false || sourceSchema.unevaluatedProperties === false) {
+    return false;
+  }
+  return !NOT_A_MAP.some((k) => sourceSchema[k] !== undefined);
 }
 
 /**
- * Whether `s` has no `type` and says only that it is a map: an
+ * Whether `sourceSchema` has no `type` and says only that it is a map: an
  * `additionalProperties` schema and no keyword of another type.
  */
-function isUntypedMap(s: Obj): boolean {
-  return s.type === undefined && isObj(s.additionalProperties) && inferType(s) === "object";
+function isUntypedMap(sourceSchema: Obj): boolean {
+  return sourceSchema.type === undefined && isNonArrayObject(sourceSchema.additionalProperties) &&
+    inferType(sourceSchema) === "object";
 }
 
-function why(w: Walker): string {
-  return `${w.options.to} strict mode closes every object, so a map (an object without properties) cannot be declared`;
+function why(walker: Walker): string {
+  return `${walker.options.to} strict mode closes every object, so a map (an object without properties) cannot be declared`;
 }
 
 /** Rewrites, in place, the finished output of a map into a string holding JSON text. */
-export function encodeMap(c: NodeScope): void {
-  const { w, s, out } = c;
-  const describe = w.options.describe;
-  const { notes, described } = sourceNotes(s, describe);
-  if (isObj(s.additionalProperties)) {
-    w.warn(
-      c.at("additionalProperties"),
+export function encodeMap(scope: NodeScope): void {
+  const { walker, sourceSchema, out } = scope;
+  const describe = walker.options.describe;
+  const { notes, described } = sourceNotes(sourceSchema, describe);
+  if (isNonArrayObject(sourceSchema.additionalProperties)) {
+    walker.warn(
+      scope.at("additionalProperties"),
       "additionalProperties",
       described ? "moved-to-description" : "dropped",
       "widens",
-      `the value schema of a map held as JSON text is not checked by ${w.options.to}${
+      `the value schema of a map held as JSON text is not checked by ${walker.options.to}${
         described ? "; it is stated in the description" : ""
       }`,
     );
   }
   if (Array.isArray(out.required) && out.required.length > 0) {
     if (describe) notes.push(`required keys: ${show(out.required, 200)}`);
-    w.warn(
-      c.at("required"),
+    walker.warn(
+      scope.at("required"),
       "required",
       describe ? "moved-to-description" : "dropped",
       "widens",
-      `required keys of a map held as JSON text are not checked by ${w.options.to}`,
+      `required keys of a map held as JSON text are not checked by ${walker.options.to}`,
     );
   }
-  notes.push(...c.notes.splice(0));
-  const text: Obj = { type: typesOf(s).includes("null") ? ["string", "null"] : "string" };
+  notes.push(...scope.notes.splice(0));
+  const text: Obj = {
+    type: typesOf(sourceSchema).includes("null") ? ["string", "null"] : "string",
+  };
   if (out.title !== undefined) text.title = out.title;
   text.description = textDescription(out.description, notes, false);
   for (const key of Object.keys(out)) delete out[key];
   Object.assign(out, text);
-  w.jsonText.add(out);
-  const untyped = s.type === undefined;
-  const warning = w.warn(
-    c.pointer,
+  walker.jsonText.add(out);
+  const untyped = sourceSchema.type === undefined;
+  const warning = walker.warn(
+    scope.pointer,
     "type",
     "rewritten",
     untyped ? "narrows" : "widens",
-    textMessage(why(w), "string", false) + (untyped ? UNTYPED : ""),
+    textMessage(why(walker), "string", false) + (untyped ? UNTYPED : ""),
   );
-  if (warning !== undefined) w.textWarnings.set(out, warning);
+  if (warning !== undefined) walker.textWarnings.set(out, warning);
 }
 
 const UNTYPED =
   "; the schema has no type and is read as a map, so values other than objects and strings are rejected now; a string that is not JSON object text stays a string, which the untyped schema accepts, and one holding JSON object text reaches the handler as that object";
 
 /** Marks the warnings of JSON-text nodes that another `anyOf` branch makes ambiguous. */
-export function settleJsonText(w: Walker, schema: Obj): void {
-  if (w.jsonText.size === 0) return;
+export function settleJsonText(walker: Walker, schema: Obj): void {
+  if (walker.jsonText.size === 0) return;
   const dialect = jsonSchemaDialect((node) => resolve(node, schema));
-  for (const node of ambiguousText(schema, w.jsonText, dialect)) {
-    const warning = w.textWarnings.get(node);
+  for (const node of ambiguousText(schema, walker.jsonText, dialect)) {
+    const warning = walker.textWarnings.get(node);
     if (warning === undefined) continue;
-    const i = w.sink.list.indexOf(warning);
-    w.sink.list[i] = {
+    const index = walker.sink.list.indexOf(warning);
+    walker.sink.list[index] = {
       ...warning,
       effect: "narrows",
-      message: textMessage(why(w), "string", true) +
+      message: textMessage(why(walker), "string", true) +
         (warning.message.endsWith(UNTYPED) ? UNTYPED : ""),
     };
   }

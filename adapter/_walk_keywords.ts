@@ -3,7 +3,8 @@
 // dropped when the target does not keep it (or moved into the description),
 // or kept, its subschemas walked in turn.
 
-import { clone, esc, isObj, type Obj, put, show } from "./_json.ts";
+import { clone, type Obj, put, show } from "./_json.ts";
+import { escapePointerToken, isNonArrayObject } from "../model/_json_pointer.ts";
 import { DESCRIBABLE, dropEffect, LIST, MAP, SINGLE } from "./_keywords.ts";
 import type { Walker } from "./_walk.ts";
 import { DIALECT_RULES } from "./_walk_dialect.ts";
@@ -13,10 +14,15 @@ import { SUBSET_RULES } from "./_walk_subset.ts";
 import type { FeatureLossEffect } from "./warning.ts";
 
 /**
- * Handles one keyword (`kp` is its source pointer) with special needs; `true`
+ * Handles one keyword (`keywordPointer` is its source pointer) with special needs; `true`
  * when done with it, `false` to give it the ordinary treatment.
  */
-export type KeywordRule = (c: NodeScope, key: string, value: unknown, kp: string) => boolean;
+export type KeywordRule = (
+  scope: NodeScope,
+  key: string,
+  value: unknown,
+  keywordPointer: string,
+) => boolean;
 
 const RULES = new Map<string, KeywordRule>(
   Object.entries({ ...DIALECT_RULES, ...SUBSET_RULES }),
@@ -34,46 +40,46 @@ export class NodeScope {
   readonly jsonText: boolean;
 
   constructor(
-    readonly w: Walker,
-    readonly s: Obj,
+    readonly walker: Walker,
+    readonly sourceSchema: Obj,
     readonly pointer: string,
     readonly isRoot: boolean,
     readonly origins: Map<string, string> | undefined,
   ) {
-    this.jsonText = isTextMap(w, s, isRoot);
+    this.jsonText = isTextMap(walker, sourceSchema, isRoot);
   }
 
   /** The source pointer of a keyword. */
   at(key: string): string {
-    return `${this.origins?.get(key) ?? this.pointer}/${esc(key)}`;
+    return `${this.origins?.get(key) ?? this.pointer}/${escapePointerToken(key)}`;
   }
 
   /** The source pointer of a property's schema. */
   propPointer(name: string): string {
     return this.origins?.get(`properties/${name}`) ??
-      `${this.origins?.get("properties") ?? this.pointer}/properties/${esc(name)}`;
+      `${this.origins?.get("properties") ?? this.pointer}/properties/${escapePointerToken(name)}`;
   }
 
   /** Converts a subschema. */
   sub(value: unknown, pointer: string): unknown {
-    return this.w.node(value, pointer, false);
+    return this.walker.node(value, pointer, false);
   }
 
   /** Converts an array of subschemas. */
   list(value: unknown[], pointer: string): unknown[] {
-    return value.map((v, i) => this.w.node(v, `${pointer}/${i}`, false));
+    return value.map((v, i) => this.walker.node(v, `${pointer}/${i}`, false));
   }
 
   /** Drops a keyword, stating it in the description when it is a short scalar constraint. */
   drop(key: string, value: unknown, effect: FeatureLossEffect, why: string): void {
-    const w = this.w;
+    const walker = this.walker;
     if (
-      w.options.describe && DESCRIBABLE.has(key) &&
+      walker.options.describe && DESCRIBABLE.has(key) &&
       (typeof value !== "object" || value === null || Array.isArray(value)) &&
       show(value).length <= 200
     ) {
       this.notes.push(`${key}: ${show(value, 200)}`);
-      w.warn(
+      walker.warn(
         this.at(key),
         key,
         "moved-to-description",
@@ -81,66 +87,76 @@ export class NodeScope {
         `${why}; it is stated in the description instead`,
       );
     } else {
-      w.warn(this.at(key), key, "dropped", effect, why);
+      walker.warn(this.at(key), key, "dropped", effect, why);
     }
   }
 
   /** Why a keyword the target does not keep is dropped. */
   unsupported(key: string): string {
-    const w = this.w;
-    return `${key} is not supported by ${w.options.to}${
-      w.keep !== undefined && w.profile.closeObjects ? " in strict mode" : ""
+    const walker = this.walker;
+    return `${key} is not supported by ${walker.options.to}${
+      walker.keep !== undefined && walker.profile.closeObjects ? " in strict mode" : ""
     }`;
   }
 }
 
 /** Converts the keywords of one schema object found at `pointer`. */
 export function convertKeywords(
-  w: Walker,
-  s: Obj,
+  walker: Walker,
+  sourceSchema: Obj,
   pointer: string,
   isRoot: boolean,
   origins: Map<string, string> | undefined,
 ): unknown {
-  const c = new NodeScope(w, s, pointer, isRoot, origins);
-  const out = c.out;
-  for (const [key, value] of Object.entries(s)) {
-    const kp = c.at(key);
+  const scope = new NodeScope(walker, sourceSchema, pointer, isRoot, origins);
+  const out = scope.out;
+  for (const [key, value] of Object.entries(sourceSchema)) {
+    const keywordPointer = scope.at(key);
     const rule = RULES.get(key);
-    if (rule !== undefined && rule(c, key, value, kp)) continue;
-    if (!w.allowed(key)) {
+    if (rule !== undefined && rule(scope, key, value, keywordPointer)) continue;
+    if (!walker.allowed(key)) {
       let effect = dropEffect(key, value);
-      if (key === "patternProperties" && w.profile.closeObjects && !c.jsonText) effect = "narrows";
-      c.drop(key, value, effect, c.unsupported(key));
+      if (key === "patternProperties" && walker.profile.closeObjects && !scope.jsonText) {
+        effect = "narrows";
+      }
+      scope.drop(key, value, effect, scope.unsupported(key));
       continue;
     }
-    if (SINGLE.has(key) || key === "items") out[key] = c.sub(value, kp);
-    else if (LIST.has(key) && Array.isArray(value)) out[key] = c.list(value, kp);
+    if (SINGLE.has(key) || key === "items") out[key] = scope.sub(value, keywordPointer);
+    else if (LIST.has(key) && Array.isArray(value)) out[key] = scope.list(value, keywordPointer);
     else if (MAP.has(key)) {
-      out[key] = key === "properties" ? properties(c, value) : w.map(value, kp);
+      out[key] = key === "properties"
+        ? properties(scope, value)
+        : walker.map(value, keywordPointer);
     } else {
-      put(out, key, typeof value === "object" && value !== null ? clone(value, w.path(kp)) : value);
+      put(
+        out,
+        key,
+        typeof value === "object" && value !== null
+          ? clone(value, walker.path(keywordPointer))
+          : value,
+      );
     }
   }
-  finishNode(c);
-  if (c.notes.length > 0) {
-    const text = `(${c.notes.join("; ")})`;
+  finishNode(scope);
+  if (scope.notes.length > 0) {
+    const text = `(${scope.notes.join("; ")})`;
     out.description = typeof out.description === "string" && out.description !== ""
       ? `${out.description} ${text}`
       : text;
   }
-  w.origin.set(out, w.path(pointer));
+  walker.origin.set(out, walker.path(pointer));
   return out;
 }
 
-function properties(c: NodeScope, value: unknown): unknown {
-  if (!isObj(value)) return clone(value, c.w.path(c.at("properties")));
+function properties(scope: NodeScope, value: unknown): unknown {
+  if (!isNonArrayObject(value)) return clone(value, scope.walker.path(scope.at("properties")));
   const out: Obj = {};
-  for (const [name, v] of Object.entries(value)) {
-    const p = c.propPointer(name);
-    if (v === false && c.w.keep !== undefined) {
-      c.w.warn(
-        p,
+  for (const [name, propertySchema] of Object.entries(value)) {
+    const propertyPointer = scope.propPointer(name);
+    if (propertySchema === false && scope.walker.keep !== undefined) {
+      scope.walker.warn(
+        propertyPointer,
         "false",
         "dropped",
         "none",
@@ -148,7 +164,7 @@ function properties(c: NodeScope, value: unknown): unknown {
       );
       continue;
     }
-    put(out, name, c.sub(v, p));
+    put(out, name, scope.sub(propertySchema, propertyPointer));
   }
   return out;
 }

@@ -3,7 +3,12 @@
 // under a fresh name) or inlined (with recursion cut); at the end the hoisted
 // definitions are written and unused or inlined definitions are reported.
 
-import { esc, isObj, type Obj, put, unesc } from "./_json.ts";
+import { type Obj, put } from "./_json.ts";
+import {
+  escapePointerToken,
+  isNonArrayObject,
+  unescapePointerToken,
+} from "../model/_json_pointer.ts";
 import { dropEffect } from "./_keywords.ts";
 import { cycleError, depthError } from "./_shape.ts";
 import { MAX_SCHEMA_DEPTH } from "./limits.ts";
@@ -13,7 +18,7 @@ import type { Walker } from "./_walk.ts";
 
 /** The `$ref` state of one walk: which targets are used, hoisted, inlined. */
 export class RefRewriter {
-  readonly #w: Walker;
+  readonly #walker: Walker;
   readonly #defNames = new Map<string, string>();
   readonly #defOrder: string[] = [];
   readonly #usedNames = new Set<string>();
@@ -25,7 +30,7 @@ export class RefRewriter {
   readonly overBudget = new Set<string>();
 
   constructor(walker: Walker) {
-    this.#w = walker;
+    this.#walker = walker;
     this.#budget = new InlineBudget(
       walker.profile.limits?.maxInlinedNodes ?? DEFAULT_MAX_INLINED_NODES,
     );
@@ -33,15 +38,15 @@ export class RefRewriter {
 
   /** Converts a schema with a `$ref` found at `pointer`. */
   rewrite(schema: Obj, pointer: string): unknown {
-    const w = this.#w;
+    const walker = this.#walker;
     const ref = schema.$ref as string;
     const refPointer = `${pointer}/$ref`;
     let siblings: Obj = {};
     for (const [key, value] of Object.entries(schema)) {
       if (key === "$ref") continue;
-      if (w.draft07 && key !== "$defs" && key !== "definitions") {
-        w.warn(
-          `${pointer}/${esc(key)}`,
+      if (walker.draft07 && key !== "$defs" && key !== "definitions") {
+        walker.warn(
+          `${pointer}/${escapePointerToken(key)}`,
           key,
           "dropped",
           "none",
@@ -49,45 +54,45 @@ export class RefRewriter {
         );
       } else put(siblings, key, value);
     }
-    if (w.draft07) siblings = {};
+    if (walker.draft07) siblings = {};
     const hasSiblings = Object.keys(siblings).some((k) => k !== "$defs" && k !== "definitions");
-    const target = w.refs.resolve(ref);
+    const target = walker.refs.resolve(ref);
     if (target === undefined) {
-      w.warn(
+      walker.warn(
         refPointer,
         "$ref",
         "dropped",
         "widens",
         `${JSON.stringify(ref)} does not resolve inside the schema; it accepts any value now`,
       );
-      const rest = w.keywords(siblings, pointer, false, undefined) as Obj;
-      return Object.keys(rest).length === 0 ? w.anyStub() : rest;
+      const rest = walker.keywords(siblings, pointer, false, undefined) as Obj;
+      return Object.keys(rest).length === 0 ? walker.anyStub() : rest;
     }
-    const loop = w.refs.cycleFrom(target);
-    if (loop !== undefined) throw cycleError(w.path(loop));
+    const loop = walker.refs.cycleFrom(target);
+    if (loop !== undefined) throw cycleError(walker.path(loop));
     this.#targets.add(target);
-    if (w.profile.refs === "pass") {
-      const rest = w.keywords(siblings, pointer, false, undefined) as Obj;
+    if (walker.profile.refs === "pass") {
+      const rest = walker.keywords(siblings, pointer, false, undefined) as Obj;
       let newRef = ref;
-      if (w.draft07 && ref.startsWith("#/definitions/")) {
+      if (walker.draft07 && ref.startsWith("#/definitions/")) {
         newRef = `#/$defs/${ref.slice(14)}`;
         this.#repointed(refPointer, ref, newRef);
       }
       return { $ref: newRef, ...rest };
     }
-    let mode = w.profile.refs;
-    const recursive = w.refs.isRecursive(target);
-    if (mode === "keep" && recursive && !w.profile.recursion) {
+    let mode = walker.profile.refs;
+    const recursive = walker.refs.isRecursive(target);
+    if (mode === "keep" && recursive && !walker.profile.recursion) {
       mode = "inline";
       this.#inlined.add(target);
     }
     if (mode === "keep") {
       const name = this.#defName(target);
-      const newRef = target === "" ? "#" : `#/$defs/${esc(name)}`;
+      const newRef = target === "" ? "#" : `#/$defs/${escapePointerToken(name)}`;
       if (newRef !== ref) this.#repointed(refPointer, ref, newRef);
       if (!hasSiblings) return { $ref: newRef };
-      if (w.profile.refSiblings) {
-        return { $ref: newRef, ...(w.keywords(siblings, pointer, false, undefined) as Obj) };
+      if (walker.profile.refSiblings) {
+        return { $ref: newRef, ...(walker.keywords(siblings, pointer, false, undefined) as Obj) };
       }
       if (recursive) {
         this.#dropSiblings(siblings, pointer, "keywords beside a recursive $ref are not allowed");
@@ -95,23 +100,27 @@ export class RefRewriter {
       }
     }
     if (this.#cycle(target, pointer)) return this.#cut(ref, pointer, target, false);
-    if (!this.#budget.take(target, w.refs.at(target))) return this.#cut(ref, pointer, target, true);
-    w.warn(refPointer, "$ref", "rewritten", "none", `${JSON.stringify(ref)} is inlined`);
+    if (!this.#budget.take(target, walker.refs.at(target))) {
+      return this.#cut(ref, pointer, target, true);
+    }
+    walker.warn(refPointer, "$ref", "rewritten", "none", `${JSON.stringify(ref)} is inlined`);
     this.#stack.push(pointer);
     try {
-      const targetSchema = w.refs.at(target);
-      if (!hasSiblings) return w.node(targetSchema, target, false);
+      const targetSchema = walker.refs.at(target);
+      if (!hasSiblings) return walker.node(targetSchema, target, false);
       const sib = mergeStart(siblings, pointer);
-      const merged = isObj(targetSchema) ? mergeInto(sib, targetSchema, target) : undefined;
+      const merged = isNonArrayObject(targetSchema)
+        ? mergeInto(sib, targetSchema, target)
+        : undefined;
       if (merged !== undefined && typeof merged.schema.$ref !== "string") {
-        return w.keywords(merged.schema, pointer, false, merged.origins);
+        return walker.keywords(merged.schema, pointer, false, merged.origins);
       }
       this.#dropSiblings(
         siblings,
         pointer,
         "keywords beside $ref conflict with the referenced schema and are dropped",
       );
-      return w.node(targetSchema, target, false);
+      return walker.node(targetSchema, target, false);
     } finally {
       this.#stack.pop();
     }
@@ -124,14 +133,14 @@ export class RefRewriter {
    */
   resolved(schema: unknown, depth = 0): { schema: Obj; pointer?: string } | undefined {
     if (schema === true) return { schema: {} };
-    if (!isObj(schema)) return undefined;
+    if (!isNonArrayObject(schema)) return undefined;
     if (typeof schema.$ref !== "string") return { schema };
     if (Object.keys(schema).length !== 1 || depth > 16) return undefined;
-    const w = this.#w;
-    const target = w.refs.resolve(schema.$ref);
-    if (target === undefined || w.refs.isRecursive(target)) return undefined;
+    const walker = this.#walker;
+    const target = walker.refs.resolve(schema.$ref);
+    if (target === undefined || walker.refs.isRecursive(target)) return undefined;
     this.#targets.add(target);
-    const inner = this.resolved(w.refs.at(target), depth + 1);
+    const inner = this.resolved(walker.refs.at(target), depth + 1);
     return inner && { schema: inner.schema, pointer: inner.pointer ?? target };
   }
 
@@ -140,19 +149,23 @@ export class RefRewriter {
    * reports the definitions that were inlined for their recursion or never used.
    */
   finish(schema: Obj): void {
-    const w = this.#w;
-    if (w.profile.refs === "keep" && this.#defOrder.length > 0) {
+    const walker = this.#walker;
+    if (walker.profile.refs === "keep" && this.#defOrder.length > 0) {
       const defs: Obj = {};
       for (let i = 0; i < this.#defOrder.length; i++) {
         const pointer = this.#defOrder[i];
-        put(defs, this.#defNames.get(pointer)!, w.node(w.refs.at(pointer), pointer, false));
+        put(
+          defs,
+          this.#defNames.get(pointer)!,
+          walker.node(walker.refs.at(pointer), pointer, false),
+        );
       }
       schema.$defs = defs;
     }
     for (const target of this.#inlined) {
       if (this.#defNames.has(target)) continue;
       const key = /^\/(\$defs|definitions)\//.exec(target)?.[1] ?? "$ref";
-      w.warn(
+      walker.warn(
         target,
         key,
         "rewritten",
@@ -160,11 +173,11 @@ export class RefRewriter {
         "a recursive definition is inlined where it is referenced, with the recursion cut",
       );
     }
-    if (w.profile.refs !== "pass") this.#reportUnusedDefs(w.root, "");
+    if (walker.profile.refs !== "pass") this.#reportUnusedDefs(walker.root, "");
   }
 
   #repointed(refPointer: string, ref: string, newRef: string): void {
-    this.#w.warn(
+    this.#walker.warn(
       refPointer,
       "$ref",
       "rewritten",
@@ -175,7 +188,13 @@ export class RefRewriter {
 
   #dropSiblings(siblings: Obj, pointer: string, why: string): void {
     for (const [key, value] of Object.entries(siblings)) {
-      this.#w.warn(`${pointer}/${esc(key)}`, key, "dropped", dropEffect(key, value), why);
+      this.#walker.warn(
+        `${pointer}/${escapePointerToken(key)}`,
+        key,
+        "dropped",
+        dropEffect(key, value),
+        why,
+      );
     }
   }
 
@@ -184,17 +203,17 @@ export class RefRewriter {
    * inlined, or (`large`) one whose inlining would exceed the size budget.
    */
   #cut(ref: string, pointer: string, target: string, large: boolean): unknown {
-    const w = this.#w;
+    const walker = this.#walker;
     const refPointer = `${pointer}/$ref`;
-    const t = this.#stubType(target);
+    const cutType = this.#stubType(target);
     const what = large
       ? `reference ${JSON.stringify(ref)} is not inlined: the inlined schema would exceed ${
-        w.profile.limits?.maxInlinedNodes ?? DEFAULT_MAX_INLINED_NODES
+        walker.profile.limits?.maxInlinedNodes ?? DEFAULT_MAX_INLINED_NODES
       } schema nodes; it is cut here`
       : `recursive reference ${JSON.stringify(ref)} cannot be kept; the recursion is cut here`;
-    if (large) this.overBudget.add(w.path(pointer));
-    if (t === "object" && w.profile.closeObjects) {
-      w.warn(
+    if (large) this.overBudget.add(walker.path(pointer));
+    if (cutType === "object" && walker.profile.closeObjects) {
+      walker.warn(
         refPointer,
         "$ref",
         "dropped",
@@ -203,21 +222,23 @@ export class RefRewriter {
       );
       return { type: "object", properties: {}, additionalProperties: false };
     }
-    w.warn(
+    walker.warn(
       refPointer,
       "$ref",
       "dropped",
       "widens",
-      `${what} and accepts any ${t ?? "value"}`,
+      `${what} and accepts any ${cutType ?? "value"}`,
     );
-    const stub = t === undefined ? w.anyStub() : { type: t };
-    w.origin.set(stub, w.path(pointer));
+    const stub = cutType === undefined ? walker.anyStub() : { type: cutType };
+    walker.origin.set(stub, walker.path(pointer));
     return stub;
   }
 
   #stubType(target: string): string | undefined {
-    const t = this.#w.refs.at(target);
-    return isObj(t) && typeof t.type === "string" ? t.type : undefined;
+    const targetSchema = this.#walker.refs.at(target);
+    return isNonArrayObject(targetSchema) && typeof targetSchema.type === "string"
+      ? targetSchema.type
+      : undefined;
   }
 
   #cycle(target: string, pointer: string): boolean {
@@ -228,8 +249,10 @@ export class RefRewriter {
   #defName(target: string): string {
     let name = this.#defNames.get(target);
     if (name !== undefined) return name;
-    const m = /^\/(?:\$defs|definitions)\/([^/]+)$/.exec(target);
-    const base = m ? unesc(m[1]) : target.slice(1).replace(/[^A-Za-z0-9_.-]/g, "_") || "root";
+    const defsMatch = /^\/(?:\$defs|definitions)\/([^/]+)$/.exec(target);
+    const base = defsMatch
+      ? unescapePointerToken(defsMatch[1])
+      : target.slice(1).replace(/[^A-Za-z0-9_.-]/g, "_") || "root";
     name = base;
     for (let i = 2; this.#usedNames.has(name); i++) name = `${base}_${i}`;
     this.#usedNames.add(name);
@@ -245,17 +268,21 @@ export class RefRewriter {
   #reportUnusedDefs(root: unknown, base: string): void {
     const stack: [unknown, string, string, string, number][] = [];
     const push = (node: unknown, pointer: string, level: number): void => {
-      if (!isObj(node)) return;
+      if (!isNonArrayObject(node)) return;
       const entries: [unknown, string, string, string, number][] = [];
       for (const key of ["$defs", "definitions"]) {
         const defs = node[key];
-        if (!isObj(defs)) continue;
+        if (!isNonArrayObject(defs)) continue;
         for (const name of Object.keys(defs)) {
-          const p = `${pointer}/${key}/${esc(name)}`;
+          const definitionPointer = `${pointer}/${key}/${escapePointerToken(name)}`;
           if (level >= MAX_SCHEMA_DEPTH) {
-            throw depthError(this.#w.path(p), MAX_SCHEMA_DEPTH, "schema levels");
+            throw depthError(
+              this.#walker.path(definitionPointer),
+              MAX_SCHEMA_DEPTH,
+              "schema levels",
+            );
           }
-          entries.push([defs[name], key, name, p, level + 1]);
+          entries.push([defs[name], key, name, definitionPointer, level + 1]);
         }
       }
       for (let i = entries.length - 1; i >= 0; i--) stack.push(entries[i]);
@@ -264,7 +291,7 @@ export class RefRewriter {
     while (stack.length > 0) {
       const [value, key, name, p, level] = stack.pop()!;
       if (!this.#targets.has(p)) {
-        this.#w.warn(
+        this.#walker.warn(
           p,
           key,
           "dropped",

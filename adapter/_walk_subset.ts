@@ -7,17 +7,19 @@ import { isSimplePattern } from "./_keywords.ts";
 import { branchesDisjoint } from "./_merge.ts";
 import type { KeywordRule, NodeScope } from "./_walk_keywords.ts";
 
-function oneOf(c: NodeScope, key: string, value: unknown, kp: string): boolean {
-  const w = c.w;
-  if (w.allowed(key) || w.profile.oneOf !== "anyOf" || !Array.isArray(value)) return false;
-  if (c.s.anyOf !== undefined) {
-    c.drop(key, value, "widens", "oneOf cannot be rewritten to anyOf beside an existing anyOf");
+function oneOf(scope: NodeScope, key: string, value: unknown, keywordPointer: string): boolean {
+  const walker = scope.walker;
+  if (walker.allowed(key) || walker.profile.oneOf !== "anyOf" || !Array.isArray(value)) {
+    return false;
+  }
+  if (scope.sourceSchema.anyOf !== undefined) {
+    scope.drop(key, value, "widens", "oneOf cannot be rewritten to anyOf beside an existing anyOf");
     return true;
   }
-  const disjoint = branchesDisjoint(value, w.refs);
-  c.out.anyOf = c.list(value, kp);
-  w.warn(
-    kp,
+  const disjoint = branchesDisjoint(value, walker.refs);
+  scope.out.anyOf = scope.list(value, keywordPointer);
+  walker.warn(
+    keywordPointer,
     key,
     "rewritten",
     disjoint ? "none" : "widens",
@@ -28,17 +30,26 @@ function oneOf(c: NodeScope, key: string, value: unknown, kp: string): boolean {
   return true;
 }
 
-function format(c: NodeScope, key: string, value: unknown): boolean {
-  const w = c.w;
-  if (!w.allowed(key) || w.formats === undefined || w.formats.has(value as string)) return false;
-  c.drop(key, value, "none", `format ${JSON.stringify(value)} is not supported by ${w.options.to}`);
+function format(scope: NodeScope, key: string, value: unknown): boolean {
+  const walker = scope.walker;
+  if (!walker.allowed(key) || walker.formats === undefined || walker.formats.has(value as string)) {
+    return false;
+  }
+  scope.drop(
+    key,
+    value,
+    "none",
+    `format ${JSON.stringify(value)} is not supported by ${walker.options.to}`,
+  );
   return true;
 }
 
-function pattern(c: NodeScope, key: string, value: unknown): boolean {
-  const w = c.w;
-  if (!w.allowed(key) || !w.profile.simplePatterns || isSimplePattern(value)) return false;
-  c.drop(
+function pattern(scope: NodeScope, key: string, value: unknown): boolean {
+  const walker = scope.walker;
+  if (!walker.allowed(key) || !walker.profile.simplePatterns || isSimplePattern(value)) {
+    return false;
+  }
+  scope.drop(
     key,
     value,
     "widens",
@@ -47,16 +58,16 @@ function pattern(c: NodeScope, key: string, value: unknown): boolean {
   return true;
 }
 
-function minItems(c: NodeScope, key: string, value: unknown, kp: string): boolean {
-  const w = c.w;
-  const max = w.profile.maxMinItems;
-  if (!w.allowed(key) || max === undefined || typeof value !== "number" || !(value > max)) {
+function minItems(scope: NodeScope, key: string, value: unknown, keywordPointer: string): boolean {
+  const walker = scope.walker;
+  const max = walker.profile.maxMinItems;
+  if (!walker.allowed(key) || max === undefined || typeof value !== "number" || !(value > max)) {
     return false;
   }
-  c.out.minItems = max;
-  c.notes.push(`minItems: ${value}`);
-  w.warn(
-    kp,
+  scope.out.minItems = max;
+  scope.notes.push(`minItems: ${value}`);
+  walker.warn(
+    keywordPointer,
     key,
     "rewritten",
     "widens",
@@ -66,8 +77,8 @@ function minItems(c: NodeScope, key: string, value: unknown, kp: string): boolea
 }
 
 /** Closed objects get `additionalProperties: false` when the node is finished. */
-function additionalProperties(c: NodeScope): boolean {
-  return c.w.profile.closeObjects;
+function additionalProperties(scope: NodeScope): boolean {
+  return scope.walker.profile.closeObjects;
 }
 
 /** The subset rules by keyword. */

@@ -7,7 +7,8 @@
 
 import type { ToolIssue } from "../model/errors.ts";
 import type { CanonicalTool } from "./canonical_tool.ts";
-import { clone, esc, type Obj, put } from "./_json.ts";
+import { clone, type Obj, put } from "./_json.ts";
+import { escapePointerToken } from "../model/_json_pointer.ts";
 import { ANTHROPIC_PROFILE } from "./profile.ts";
 import type { Adapter, CanonicalResult, ConversionResult, ConvertOptions } from "./registry.ts";
 import { WarningSink } from "./_sink.ts";
@@ -134,7 +135,7 @@ export const anthropicAdapter: Adapter<AnthropicTool> = {
     }
     for (const [key, value] of Object.entries(fields)) {
       if (key !== "strict" && !Object.hasOwn(out, key)) {
-        put(out, key, clone(value, `/providerFields/anthropic/${esc(key)}`));
+        put(out, key, clone(value, `/providerFields/anthropic/${escapePointerToken(key)}`));
       }
     }
     return {

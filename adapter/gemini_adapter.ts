@@ -8,7 +8,8 @@
 import type { ToolIssue } from "../model/errors.ts";
 import type { ToolObjectSchema as ToolObjectSchemaLike } from "../model/tool.ts";
 import type { CanonicalTool } from "./canonical_tool.ts";
-import { clone, esc, isObj, type Obj, put } from "./_json.ts";
+import { clone, type Obj, put } from "./_json.ts";
+import { escapePointerToken, isNonArrayObject } from "../model/_json_pointer.ts";
 import { IDENTITY_NORMALIZER } from "./normalizer.ts";
 import { GEMINI_PROFILE } from "./profile.ts";
 import type { Adapter, CanonicalResult, ConversionResult, ConvertOptions } from "./registry.ts";
@@ -55,7 +56,7 @@ const FIELDS = [
 ];
 
 function hasProperties(schema: Obj): boolean {
-  return isObj(schema.properties) && Object.keys(schema.properties).length > 0;
+  return isNonArrayObject(schema.properties) && Object.keys(schema.properties).length > 0;
 }
 
 /**
@@ -141,7 +142,7 @@ export const geminiAdapter: Adapter<GeminiFunctionDeclaration> = {
       });
     }
     for (const key of ["parameters", "parametersJsonSchema", "response", "responseJsonSchema"]) {
-      if (tool[key] !== undefined && !isObj(tool[key])) {
+      if (tool[key] !== undefined && !isNonArrayObject(tool[key])) {
         issues.push({ path: `/${key}`, message: "must be a schema object" });
       }
     }
@@ -248,7 +249,7 @@ export const geminiAdapter: Adapter<GeminiFunctionDeclaration> = {
     }
     for (const [key, value] of Object.entries(fields)) {
       if (key !== "schemaField" && !Object.hasOwn(out, key)) {
-        put(out, key, clone(value, `/providerFields/gemini/${esc(key)}`));
+        put(out, key, clone(value, `/providerFields/gemini/${escapePointerToken(key)}`));
       }
     }
     return {
@@ -259,8 +260,8 @@ export const geminiAdapter: Adapter<GeminiFunctionDeclaration> = {
   },
 
   sourcePointer(pointer: string, tool: unknown): string {
-    const json = isObj(tool) && tool.parametersJsonSchema !== undefined;
-    const jsonOut = isObj(tool) && tool.responseJsonSchema !== undefined;
+    const json = isNonArrayObject(tool) && tool.parametersJsonSchema !== undefined;
+    const jsonOut = isNonArrayObject(tool) && tool.responseJsonSchema !== undefined;
     if (pointer.startsWith("/inputSchema")) {
       return `/${json ? "parametersJsonSchema" : "parameters"}${pointer.slice(12)}`;
     }

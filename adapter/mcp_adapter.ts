@@ -12,7 +12,8 @@ import {
   PROVIDER_FIELDS_META_KEY,
   type ProviderFields,
 } from "./canonical_tool.ts";
-import { clone, deepEqual, esc, isObj, put } from "./_json.ts";
+import { clone, deepEqual, put } from "./_json.ts";
+import { escapePointerToken, isNonArrayObject } from "../model/_json_pointer.ts";
 import { MCP_PROFILE } from "./profile.ts";
 import type { Adapter, CanonicalResult, ConversionResult, ConvertOptions } from "./registry.ts";
 import { IDENTITY_NORMALIZER } from "./normalizer.ts";
@@ -48,10 +49,10 @@ export const mcpAdapter: Adapter<Tool> = {
     validateTool(tool);
     const canonical: CanonicalTool = clone(tool, "", 0);
     const meta = canonical._meta;
-    const stash = isObj(meta) && Object.hasOwn(meta, PROVIDER_FIELDS_META_KEY)
+    const stash = isNonArrayObject(meta) && Object.hasOwn(meta, PROVIDER_FIELDS_META_KEY)
       ? meta[PROVIDER_FIELDS_META_KEY]
       : undefined;
-    if (isObj(stash)) canonical.providerFields = clone(stash) as ProviderFields;
+    if (isNonArrayObject(stash)) canonical.providerFields = clone(stash) as ProviderFields;
     return { tool: canonical, warnings: [] };
   },
 
@@ -59,15 +60,15 @@ export const mcpAdapter: Adapter<Tool> = {
     const sink = new WarningSink("canonical", "mcp");
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(tool)) {
-      if (key !== "providerFields") put(out, key, clone(value, `/${esc(key)}`));
+      if (key !== "providerFields") put(out, key, clone(value, `/${escapePointerToken(key)}`));
     }
     const fields = tool.providerFields;
     if (fields !== undefined && Object.keys(fields).length > 0) {
-      const meta = isObj(out._meta) ? out._meta : {};
+      const meta = isNonArrayObject(out._meta) ? out._meta : {};
       if (!deepEqual(meta[PROVIDER_FIELDS_META_KEY], fields)) {
         out._meta = { ...meta, [PROVIDER_FIELDS_META_KEY]: clone(fields, "/providerFields") };
         sink.add(
-          `/_meta/${PROVIDER_FIELDS_META_KEY.replaceAll("~", "~0").replaceAll("/", "~1")}`,
+          `/_meta/${escapePointerToken(PROVIDER_FIELDS_META_KEY)}`,
           "providerFields",
           "rewritten",
           "none",

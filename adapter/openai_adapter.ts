@@ -7,7 +7,8 @@
 
 import type { ToolIssue } from "../model/errors.ts";
 import type { CanonicalTool } from "./canonical_tool.ts";
-import { clone, esc, isObj, type Obj, put } from "./_json.ts";
+import { clone, type Obj, put } from "./_json.ts";
+import { escapePointerToken, isNonArrayObject } from "../model/_json_pointer.ts";
 import { OPENAI_PROFILE, OPENAI_RESPONSES_PROFILE, type ProviderProfile } from "./profile.ts";
 import type { Adapter, CanonicalResult, ConversionResult, ConvertOptions } from "./registry.ts";
 import { WarningSink } from "./_sink.ts";
@@ -76,7 +77,7 @@ function make<T>(format: string, flat: boolean, builtin: ProviderProfile): Adapt
       const issues: ToolIssue[] = [];
       if (tool.type !== "function") issues.push({ path: "/type", message: 'must be "function"' });
       const fn = flat ? tool : tool.function;
-      if (!isObj(fn)) {
+      if (!isNonArrayObject(fn)) {
         issues.push({ path: "/function", message: "must be an object with name and parameters" });
         check(format, issues);
         return undefined as never;
@@ -137,7 +138,7 @@ function make<T>(format: string, flat: boolean, builtin: ProviderProfile): Adapt
       fn.strict = decision.applied;
       for (const [key, value] of Object.entries(fields)) {
         if (key !== "strict" && !Object.hasOwn(fn, key)) {
-          put(fn, key, clone(value, `/providerFields/openai/${esc(key)}`));
+          put(fn, key, clone(value, `/providerFields/openai/${escapePointerToken(key)}`));
         }
       }
       const out = flat ? { type: "function", ...fn } : { type: "function", function: fn };

@@ -7,7 +7,7 @@
 
 import { validateTool } from "../model/validate_tool.ts";
 import { InvalidToolError } from "../model/errors.ts";
-import { isObj } from "./_json.ts";
+import { isNonArrayObject } from "../model/_json_pointer.ts";
 import { resolveProfile } from "./_profiles.ts";
 import { checkJson, type Counts } from "./_preflight_checks.ts";
 import { checkOpenApi } from "./_preflight_openapi.ts";
@@ -43,7 +43,7 @@ function entries(tools: readonly unknown[], format: string, out: PreflightProble
   const list: Entry[] = [];
   tools.forEach((tool, index) => {
     const p = `/${index}`;
-    if (!isObj(tool)) {
+    if (!isNonArrayObject(tool)) {
       out.push({ code: "invalid_shape", path: p, message: "a tool must be an object" });
       return;
     }
@@ -72,7 +72,7 @@ function entries(tools: readonly unknown[], format: string, out: PreflightProble
         if (tool.type !== "function") {
           out.push({ code: "invalid_shape", path: `${p}/type`, message: 'must be "function"' });
         }
-        if (!isObj(fn)) {
+        if (!isNonArrayObject(fn)) {
           out.push({ code: "invalid_shape", path: `${p}/function`, message: "must be an object" });
           return;
         }

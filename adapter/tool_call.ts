@@ -4,7 +4,7 @@
  * @module
  */
 
-import { isObj } from "./_json.ts";
+import { isNonArrayObject } from "../model/_json_pointer.ts";
 import { InvalidToolCallError, UnknownToolNameError } from "./errors.ts";
 import { decodeToolName, type ToolNameMap } from "./names.ts";
 import type { InputNormalizer } from "./normalizer.ts";
@@ -40,14 +40,6 @@ function parseArgs(value: unknown): unknown {
   }
 }
 
-const DECODE: Record<CanonicalToolCall["format"], string> = {
-  openai: "openai",
-  "openai-responses": "openai-responses",
-  anthropic: "anthropic",
-  gemini: "gemini",
-  mcp: "mcp",
-};
-
 /**
  * Reads a tool call of any supported provider: OpenAI Chat Completions
  * (`{id, type: "function", function: {name, arguments}}`), OpenAI Responses
@@ -75,12 +67,12 @@ const DECODE: Record<CanonicalToolCall["format"], string> = {
  * @throws {UnknownToolNameError} When the name maps to no tool.
  */
 export function parseToolCall(call: unknown, options?: ParseToolCallOptions): CanonicalToolCall {
-  if (!isObj(call)) throw new InvalidToolCallError("a tool call must be an object");
+  if (!isNonArrayObject(call)) throw new InvalidToolCallError("a tool call must be an object");
   let format: CanonicalToolCall["format"];
   let name: unknown;
   let callId: unknown;
   let args: unknown;
-  if (call.type === "function" && isObj(call.function)) {
+  if (call.type === "function" && isNonArrayObject(call.function)) {
     [format, name, callId, args] = [
       "openai",
       call.function.name,
@@ -96,7 +88,7 @@ export function parseToolCall(call: unknown, options?: ParseToolCallOptions): Ca
     ];
   } else if (call.type === "tool_use") {
     [format, name, callId, args] = ["anthropic", call.name, call.id, call.input ?? {}];
-  } else if (isObj(call.functionCall)) {
+  } else if (isNonArrayObject(call.functionCall)) {
     [format, name, callId, args] = [
       "gemini",
       call.functionCall.name,
@@ -115,7 +107,7 @@ export function parseToolCall(call: unknown, options?: ParseToolCallOptions): Ca
   }
   let toolId: string | undefined;
   if (options?.names !== undefined) toolId = options.names.toCanonical(name);
-  else toolId = format === "mcp" ? name : decodeToolName(name, DECODE[format]);
+  else toolId = format === "mcp" ? name : decodeToolName(name, format);
   if (toolId === undefined) {
     throw new UnknownToolNameError(
       name,

@@ -3,6 +3,7 @@
 // and `usePrevious` steps whose schema can never accept `previous`.
 
 import type { DefaultValidator, ValidationFailure } from "../model/mod.ts";
+import { isNonArrayObject } from "../model/_json_pointer.ts";
 import type { ManifestIssue } from "./errors.ts";
 import type { Manifest, ResolvedTool } from "./manifest.ts";
 
@@ -28,9 +29,7 @@ const PROBES: unknown[] = [null, true, 0, "", [], {}];
 type Schema = Record<string, unknown>;
 
 function asSchema(value: unknown): Schema | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? value as Schema
-    : undefined;
+  return isNonArrayObject(value) ? value : undefined;
 }
 
 function types(schema: Schema | undefined): Set<string> | undefined {

@@ -1,5 +1,6 @@
 // Private: the CLI's input and output, exit codes, and error printing.
 
+import { escapePointerToken } from "../model/_json_pointer.ts";
 import type { CliIo } from "./main.ts";
 import type { Redactor } from "./secrets.ts";
 import { isSandboxDenial, UnserializableResultError } from "./errors.ts";
@@ -79,7 +80,7 @@ export function jsonProblem(value: unknown): { what: string; pointer: string } |
     stack.push({ v: undefined, pointer, leave: v });
     const entries = Array.isArray(v) ? v.map((x, i) => [String(i), x] as const) : Object.entries(v);
     for (const [k, x] of entries) {
-      stack.push({ v: x, pointer: `${pointer}/${k.replaceAll("~", "~0").replaceAll("/", "~1")}` });
+      stack.push({ v: x, pointer: `${pointer}/${escapePointerToken(k)}` });
     }
   }
   return undefined;

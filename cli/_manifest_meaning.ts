@@ -2,6 +2,7 @@
 // sections, duplicate IDs, model rules), run after its JSON Schema check.
 
 import { InvalidToolError, type Tool, toolId, validateTool } from "../model/mod.ts";
+import { isNonArrayObject } from "../model/_json_pointer.ts";
 import { BUILTINS, getBuiltin } from "./builtins.ts";
 import type { ManifestIssue } from "./errors.ts";
 import type { ManifestTool, ResolvedTool } from "./manifest.ts";
@@ -35,9 +36,7 @@ export function own<T>(record: Readonly<Record<string, T>>, key: string): T | un
 
 /** The object at `value`, or an empty one. */
 export function raw(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? value as Record<string, unknown>
-    : {};
+  return isNonArrayObject(value) ? value : {};
 }
 
 const BACKEND_KEYS = ["builtin", "module", "server", "provider"] as const;

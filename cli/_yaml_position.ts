@@ -1,16 +1,12 @@
 // Private: maps a JSON Pointer into a parsed YAML document to a line and column.
 
 import { type Document, isMap, isScalar, isSeq, type LineCounter, type Node } from "yaml";
+import { pointerTokens } from "../model/_json_pointer.ts";
 
 /** A 1-based line and column. */
 export interface Position {
   line: number;
   column: number;
-}
-
-function decode(pointer: string): string[] {
-  if (pointer === "") return [];
-  return pointer.slice(1).split("/").map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~"));
 }
 
 /**
@@ -26,7 +22,7 @@ export function positionOf(
 ): Position {
   let node: unknown = doc.contents;
   let at = (node as Node | null)?.range?.[0] ?? 0;
-  const tokens = decode(pointer);
+  const tokens = pointerTokens(pointer);
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
     if (isMap(node)) {

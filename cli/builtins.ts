@@ -7,6 +7,7 @@
  */
 
 import type { Tool } from "../model/mod.ts";
+import { unescapePointerToken } from "../model/_json_pointer.ts";
 import type { LocalHandler } from "../run/mod.ts";
 
 /** A built-in tool: its default definition and its handler. */
@@ -35,7 +36,7 @@ function pointerGet(value: unknown, pointer: string): unknown {
   }
   let current = value;
   for (const raw of pointer.slice(1).split("/")) {
-    const token = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+    const token = unescapePointerToken(raw);
     const found = Array.isArray(current)
       // RFC 6901: an array index is "0" or digits without a leading zero.
       ? /^(0|[1-9][0-9]*)$/.test(token) && Number(token) < current.length

@@ -13,6 +13,7 @@
 import { isAlias, isMap, isSeq, LineCounter, parseDocument, visit } from "yaml";
 import type { Document, Node } from "yaml";
 import { DefaultValidator, type Tool } from "../model/mod.ts";
+import { escapePointerToken } from "../model/_json_pointer.ts";
 import { ManifestError, type ManifestIssue } from "./errors.ts";
 import type { InheritEnv } from "../run/child_env.ts";
 import manifestSchema from "./manifest.schema.json" with { type: "json" };
@@ -210,7 +211,7 @@ function tooDeep(doc: Document, max: number): string | undefined {
       if (isMap(node)) {
         const pair = item as { key: unknown; value: unknown };
         const key = (pair.key as { value?: unknown })?.value ?? pair.key;
-        const token = String(key).replaceAll("~", "~0").replaceAll("/", "~1");
+        const token = escapePointerToken(String(key));
         stack.push({ node: pair.key, depth: depth + 1, pointer: `${pointer}/${token}` });
         stack.push({ node: pair.value, depth: depth + 1, pointer: `${pointer}/${token}` });
       } else {

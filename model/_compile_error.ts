@@ -18,7 +18,7 @@ import {
   ROOT_URI,
 } from "./_hyperjump.ts";
 import { toFailures } from "./_messages.ts";
-import { isPlainObject } from "./_json.ts";
+import { isPlainObject } from "./_json_pointer.ts";
 
 function collectRefs(schema: unknown, out: string[]): string[] {
   if (Array.isArray(schema)) { for (const item of schema) collectRefs(item, out); }

@@ -2,13 +2,7 @@
 
 import { InvalidSchemaError, type ValidationFailure } from "./errors.ts";
 import type { JsonSchema } from "./tool.ts";
-
-/** Whether a value is a plain JSON object (not an array, not null, not a class instance). */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
+import { escapePointerToken, isPlainObject } from "./_json_pointer.ts";
 
 /** JSON text with object keys sorted at every level: equal schemas give equal text. */
 export function canonicalJson(value: unknown): string {
@@ -28,10 +22,6 @@ export interface InstanceProblem {
   location: string;
   /** The failure to report when the value is not JSON. */
   failure?: ValidationFailure;
-}
-
-function escape(token: string): string {
-  return token.replaceAll("~", "~0").replaceAll("/", "~1");
 }
 
 function describe(value: unknown): string | undefined {
@@ -70,7 +60,7 @@ export function checkInstance(value: unknown, maxDepth: number): InstanceProblem
     } else if (isPlainObject(current)) {
       const keys = Object.keys(current);
       for (let i = keys.length - 1; i >= 0; i--) {
-        stack.push([current[keys[i]], depth + 1, `${location}/${escape(keys[i])}`]);
+        stack.push([current[keys[i]], depth + 1, `${location}/${escapePointerToken(keys[i])}`]);
       }
     } else {
       return notJson(location, describe(current)!);

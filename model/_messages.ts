@@ -3,6 +3,7 @@
 
 import type { ValidationFailure } from "./errors.ts";
 import type { OutputUnit } from "./_hyperjump.ts";
+import { pointerFromTokens, pointerTokens } from "./_json_pointer.ts";
 
 /** Looks up documents by base URI, for the keyword values messages quote. */
 export type DocumentLookup = (baseUri: string) => unknown;
@@ -17,13 +18,7 @@ interface Context {
 const FALSE_SCHEMA = "https://json-schema.org/evaluation/validate";
 
 function decodePointer(fragment: string): string[] {
-  const pointer = decodeURIComponent(fragment);
-  if (pointer === "") return [];
-  return pointer.slice(1).split("/").map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~"));
-}
-
-function encodePointer(tokens: readonly string[]): string {
-  return tokens.map((t) => "/" + t.replaceAll("~", "~0").replaceAll("/", "~1")).join("");
+  return pointerTokens(decodeURIComponent(fragment));
 }
 
 function splitLocation(location: string): [string, string[]] {
@@ -146,8 +141,8 @@ function emit(
     : [message];
   for (const text of messages.length > 0 ? messages : [message]) {
     ctx.out.push({
-      instanceLocation: encodePointer(splitLocation(unit.instanceLocation)[1]),
-      keywordLocation: encodePointer(tokens),
+      instanceLocation: pointerFromTokens(splitLocation(unit.instanceLocation)[1]),
+      keywordLocation: pointerFromTokens(tokens),
       absoluteKeywordLocation: absolute,
       keyword: name,
       message: text,
@@ -195,9 +190,10 @@ function branchMessage(
     const index = childTokens[ownTokens.length] ?? "?";
     const messages = branches.get(index) ?? [];
     for (const f of sub.out) {
-      const where = f.instanceLocation === encodePointer(splitLocation(unit.instanceLocation)[1])
-        ? ""
-        : `${f.instanceLocation}: `;
+      const where =
+        f.instanceLocation === pointerFromTokens(splitLocation(unit.instanceLocation)[1])
+          ? ""
+          : `${f.instanceLocation}: `;
       messages.push(where + f.message);
     }
     branches.set(index, messages);

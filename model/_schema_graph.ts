@@ -3,8 +3,7 @@
 // its base URI, anchors, `$ref`s, and the subschemas it applies to the same
 // instance location ("in place"); `$ref`s are then resolved statically.
 
-import type { JsonSchema } from "./tool.ts";
-import { isPlainObject } from "./_json.ts";
+import { escapePointerToken, isPlainObject, unescapePointerToken } from "./_json_pointer.ts";
 
 /** The walk's limits. */
 export interface Limits {
@@ -54,11 +53,6 @@ const ONE_2020 = new Set(["unevaluatedProperties", "unevaluatedItems", "contentS
 const ONE_07 = new Set(["additionalItems"]);
 const MAP = new Set(["properties", "patternProperties"]);
 const CONTAINERS = new Set(["$defs", "definitions"]);
-
-/** The escaped JSON Pointer token. */
-export function esc(token: string): string {
-  return token.replaceAll("~", "~0").replaceAll("/", "~1");
-}
 
 interface Task {
   value: unknown;
@@ -130,7 +124,7 @@ export class SchemaGraph {
           stack.push({
             ...task,
             value: v,
-            pointer: `${task.pointer}/${esc(k)}`,
+            pointer: `${task.pointer}/${escapePointerToken(k)}`,
             json: task.json + 1,
             parent: undefined,
             progress: undefined,
@@ -206,7 +200,7 @@ export class SchemaGraph {
     }
     const next = { json: task.json + 1, base, draft07 };
     for (const [k, v] of Object.entries(obj)) {
-      const pointer = `${task.pointer}/${esc(k)}`;
+      const pointer = `${task.pointer}/${escapePointerToken(k)}`;
       const sub = { ...next, pointer, value: v, schema: task.schema + 1, asSchema: true };
       const inPlaceParent = refOnly ? undefined : key;
       const progress = refOnly ? undefined : key;
@@ -249,7 +243,7 @@ export class SchemaGraph {
   ): void {
     for (let i = entries.length - 1; i >= 0; i--) {
       const [name, value] = entries[i];
-      const pointer = `${sub.pointer}/${esc(name)}`;
+      const pointer = `${sub.pointer}/${escapePointerToken(name)}`;
       stack.push({ ...sub, value, pointer, json: json + 2, parent, progress });
     }
   }
@@ -321,7 +315,7 @@ function at(document: unknown, pointer: string): unknown {
   if (pointer === "") return document;
   let current = document;
   for (const raw of pointer.slice(1).split("/")) {
-    const token = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+    const token = unescapePointerToken(raw);
     if (typeof current !== "object" || current === null || !Object.hasOwn(current, token)) {
       return undefined;
     }
@@ -329,6 +323,3 @@ function at(document: unknown, pointer: string): unknown {
   }
   return current;
 }
-
-/** A schema document given by URI. */
-export type Documents = Readonly<Record<string, JsonSchema>>;

@@ -7,6 +7,7 @@
  */
 
 import { InvalidBackendError } from "./errors.ts";
+import { isNonArrayObject } from "./_json_pointer.ts";
 
 /** The kinds of backend, in the runner's default preference order reversed. */
 export type BackendKind = "mcp" | "provider" | "local";
@@ -144,13 +145,13 @@ function nonEmpty(value: unknown): boolean {
  * @throws {InvalidBackendError} When it is malformed.
  */
 export function validateBackend(backend: unknown): asserts backend is ToolBackend {
-  if (typeof backend !== "object" || backend === null || Array.isArray(backend)) {
+  if (!isNonArrayObject(backend)) {
     throw new InvalidBackendError("a backend must be an object with a `kind`");
   }
   const b = backend as Record<string, unknown>;
   const kind = typeof b.kind === "string" && Object.hasOwn(b, b.kind) ? b.kind : undefined;
   const field = (kind === undefined ? undefined : b[kind]) as Record<string, unknown> | undefined;
-  const hasField = typeof field === "object" && field !== null && !Array.isArray(field);
+  const hasField = isNonArrayObject(field);
   switch (b.kind) {
     case "mcp":
       if (!hasField) throw new InvalidBackendError("kind `mcp` requires an `mcp` object");

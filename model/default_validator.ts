@@ -40,7 +40,8 @@ import {
   type TrustedDocument,
 } from "./_hyperjump.ts";
 import { toFailures } from "./_messages.ts";
-import { canonicalJson, checkInstance, isPlainObject, parseSchema } from "./_json.ts";
+import { canonicalJson, checkInstance, parseSchema } from "./_json.ts";
+import { isPlainObject } from "./_json_pointer.ts";
 import { compileError } from "./_compile_error.ts";
 
 /** Options of a {@linkcode DefaultValidator}. */

@@ -8,6 +8,7 @@
 import { InvalidToolError, type ToolIssue } from "./errors.ts";
 import { normalizeTag } from "./tags.ts";
 import type { Tool } from "./tool.ts";
+import { isNonArrayObject } from "./_json_pointer.ts";
 import { nameProblems } from "./_name.ts";
 
 const SEMVER =
@@ -15,10 +16,6 @@ const SEMVER =
 
 const HINTS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
 const TASK_SUPPORT = ["forbidden", "optional", "required"];
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * Whether a version string is `1.2.3` or `v1.2.3`, with optional pre-release
@@ -41,7 +38,7 @@ export function isValidVersion(version: string): boolean {
 }
 
 function checkObjectSchema(value: unknown, path: string, issues: ToolIssue[]): void {
-  if (!isObject(value)) {
+  if (!isNonArrayObject(value)) {
     issues.push({ path, message: "must be a JSON Schema object" });
   } else if (value.type !== "object") {
     issues.push({
@@ -89,7 +86,7 @@ function checkTags(tags: unknown, issues: ToolIssue[]): void {
 }
 
 function checkAnnotations(value: unknown, issues: ToolIssue[]): void {
-  if (!isObject(value)) {
+  if (!isNonArrayObject(value)) {
     issues.push({ path: "/annotations", message: "must be an object" });
     return;
   }
@@ -108,7 +105,7 @@ function checkIcons(value: unknown, issues: ToolIssue[]): void {
   }
   value.forEach((icon, i) => {
     const path = `/icons/${i}`;
-    if (!isObject(icon)) {
+    if (!isNonArrayObject(icon)) {
       issues.push({ path, message: "must be an object with `src`" });
       return;
     }
@@ -157,7 +154,9 @@ function checkIcons(value: unknown, issues: ToolIssue[]): void {
  * @throws {InvalidToolError} Listing every problem, each with a JSON Pointer.
  */
 export function validateTool(tool: unknown): asserts tool is Tool {
-  if (!isObject(tool)) throw new InvalidToolError([{ path: "", message: "must be an object" }]);
+  if (!isNonArrayObject(tool)) {
+    throw new InvalidToolError([{ path: "", message: "must be an object" }]);
+  }
   const issues: ToolIssue[] = [];
   for (const message of nameProblems(tool.name, "name")) issues.push({ path: "/name", message });
   if (tool.namespace !== undefined) {
@@ -189,7 +188,7 @@ export function validateTool(tool: unknown): asserts tool is Tool {
   if (tool.annotations !== undefined) checkAnnotations(tool.annotations, issues);
   if (tool.icons !== undefined) checkIcons(tool.icons, issues);
   if (tool.execution !== undefined) {
-    if (!isObject(tool.execution)) {
+    if (!isNonArrayObject(tool.execution)) {
       issues.push({ path: "/execution", message: "must be an object" });
     } else if (
       tool.execution.taskSupport !== undefined &&
@@ -201,7 +200,7 @@ export function validateTool(tool: unknown): asserts tool is Tool {
       });
     }
   }
-  if (tool._meta !== undefined && !isObject(tool._meta)) {
+  if (tool._meta !== undefined && !isNonArrayObject(tool._meta)) {
     issues.push({ path: "/_meta", message: "must be an object" });
   }
   if (issues.length > 0) throw new InvalidToolError(issues);

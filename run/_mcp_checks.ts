@@ -3,6 +3,7 @@
 // results, the timeout error that names the phase, and the reading of a
 // failed server's stderr (a missing certificate or variable is named).
 
+import { isNonArrayObject } from "../model/_json_pointer.ts";
 import { ExecutionError, type RunErrorOptions, RunTimeoutError } from "./errors.ts";
 import type { McpListedTool } from "./mcp.ts";
 import type { McpCallResult } from "./result.ts";
@@ -53,12 +54,8 @@ function kind(value: unknown): string {
   return typeof value === "object" ? "an object" : `${typeof value} ${JSON.stringify(value)}`;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function objectSchemaProblem(field: string, value: unknown): string | undefined {
-  if (!isObject(value)) return `${field} must be a JSON Schema object (got ${kind(value)})`;
+  if (!isNonArrayObject(value)) return `${field} must be a JSON Schema object (got ${kind(value)})`;
   if (value.type !== "object") {
     return `${field}.type must be "object" (got ${
       value.type === undefined ? "none" : JSON.stringify(value.type)
@@ -68,7 +65,7 @@ function objectSchemaProblem(field: string, value: unknown): string | undefined 
 }
 
 function toolProblems(tool: unknown): string[] {
-  if (!isObject(tool)) return [`must be an object (got ${kind(tool)})`];
+  if (!isNonArrayObject(tool)) return [`must be an object (got ${kind(tool)})`];
   const problems: string[] = [];
   if (typeof tool.name !== "string" || tool.name === "") {
     problems.push(`name must be a non-empty string (got ${kind(tool.name)})`);
@@ -84,7 +81,7 @@ function toolProblems(tool: unknown): string[] {
       problems.push(`${field} must be a string (got ${kind(tool[field])})`);
     }
   }
-  if (tool.annotations !== undefined && !isObject(tool.annotations)) {
+  if (tool.annotations !== undefined && !isNonArrayObject(tool.annotations)) {
     problems.push(`annotations must be an object (got ${kind(tool.annotations)})`);
   }
   return problems;
@@ -96,13 +93,13 @@ export function checkToolList(
   result: unknown,
 ): { tools: McpListedTool[]; nextCursor?: string } {
   const problems: string[] = [];
-  if (!isObject(result)) {
+  if (!isNonArrayObject(result)) {
     problems.push(`the result must be an object (got ${kind(result)})`);
   } else if (!Array.isArray(result.tools)) {
     problems.push(`tools must be an array (got ${kind(result.tools)})`);
   } else {
     result.tools.forEach((tool: unknown, index: number) => {
-      const name = isObject(tool) && typeof tool.name === "string"
+      const name = isNonArrayObject(tool) && typeof tool.name === "string"
         ? ` (${JSON.stringify(tool.name)})`
         : "";
       for (const problem of toolProblems(tool)) problems.push(`tools[${index}]${name}: ${problem}`);
@@ -127,16 +124,18 @@ export function checkToolList(
 /** Checks a tools/call result; throws an `ExecutionError` naming the server and the problem. */
 export function checkCallResult(server: string, tool: string, result: unknown): McpCallResult {
   let problem: string | undefined;
-  if (!isObject(result)) {
+  if (!isNonArrayObject(result)) {
     problem = `the result must be an object (got ${kind(result)})`;
   } else if (result.content !== undefined && !Array.isArray(result.content)) {
     problem = `content must be an array (got ${kind(result.content)})`;
   } else if (Array.isArray(result.content)) {
-    const index = result.content.findIndex((b) => !isObject(b) || typeof b.type !== "string");
+    const index = result.content.findIndex((b) =>
+      !isNonArrayObject(b) || typeof b.type !== "string"
+    );
     if (index >= 0) problem = `content[${index}] must be an object with a string type`;
   }
-  if (problem === undefined && isObject(result)) {
-    if (result.structuredContent !== undefined && !isObject(result.structuredContent)) {
+  if (problem === undefined && isNonArrayObject(result)) {
+    if (result.structuredContent !== undefined && !isNonArrayObject(result.structuredContent)) {
       problem = `structuredContent must be an object (got ${kind(result.structuredContent)})`;
     } else if (result.isError !== undefined && typeof result.isError !== "boolean") {
       problem = `isError must be a boolean (got ${kind(result.isError)})`;
