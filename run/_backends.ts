@@ -5,7 +5,7 @@ import type { Tool, ToolBackend } from "../model/mod.ts";
 import type { LocalHandler, ToolContext } from "./local.ts";
 import type { McpListedTool, McpServerConfig } from "./mcp.ts";
 import type { ToolProvider } from "./provider.ts";
-import type { RunnerOptions } from "./runner_options.ts";
+import type { RunnerOptions } from "./runner.ts";
 import { McpPool } from "./_mcp_pool.ts";
 
 /** The runner options that configure backends. */

@@ -5,7 +5,7 @@ import type { ChainResult, ChainStep, ChainStepResult, ChainStreamEvent } from "
 import { classify, linkedSignal } from "./_execute.ts";
 import { AsyncQueue } from "./_queue.ts";
 import type { Execute, RunHooks } from "./_hooks.ts";
-import type { ChainOptions } from "./runner_options.ts";
+import type { ChainOptions } from "./chain.ts";
 import { StreamClosedError } from "./_stream_run.ts";
 import { serializeError } from "./stream.ts";
 

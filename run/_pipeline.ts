@@ -8,7 +8,7 @@ import { type OutputValidationError, RunCancelledError, ToolResultError } from "
 import { normalizeProgress, type ToolContext } from "./local.ts";
 import type { ToolRegistry } from "./registry.ts";
 import { type McpCallResult, normalizeMcpResult, type RunResult } from "./result.ts";
-import type { RunnerOptions, RunOptions } from "./runner_options.ts";
+import type { RunnerOptions, RunOptions } from "./runner.ts";
 import type { Backends } from "./_backends.ts";
 import { type Checkers, ToolChecks } from "./_checks.ts";
 import { classify, collect, guard, isAsyncIterable, isPromiseLike, LazyAbort } from "./_execute.ts";

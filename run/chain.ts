@@ -10,6 +10,14 @@ import type { RunResult } from "./result.ts";
 import type { ProgressUpdate } from "./local.ts";
 import type { SerializedError } from "./stream.ts";
 
+/** Options of a chain. */
+export interface ChainOptions {
+  /** Aborting it cancels the running step and stops the chain. */
+  signal?: AbortSignal;
+  /** Per-step deadline in milliseconds, unless a step sets its own. */
+  timeoutMs?: number;
+}
+
 /** One step of a chain. */
 export interface ChainStep {
   /** The tool to run. */

@@ -82,14 +82,14 @@ export type {
   StreamEvent,
 } from "./stream.ts";
 export type {
+  ChainOptions,
   ChainResult,
   ChainStep,
   ChainStepNotRun,
   ChainStepResult,
   ChainStreamEvent,
 } from "./chain.ts";
-export type { ChainOptions, RunnerOptions, RunOptions } from "./runner_options.ts";
-export { Runner } from "./runner.ts";
+export { Runner, type RunnerOptions, type RunOptions } from "./runner.ts";
 
 // The model types the runner refers to (Tool, ToolBackend, SchemaValidator, ...)
 // are exported by "@toolfoundation/core/model".
