@@ -4,8 +4,8 @@
 // whose character sets are explicit code-point ranges with ECMA-262's meaning,
 // so that the tree can be printed as an RE2 pattern with the same meaning.
 
-/** Sorted, disjoint, non-adjacent inclusive code-point ranges: [lo0, hi0, lo1, hi1, ...]. */
-export type Ranges = readonly number[];
+import { complement, LINE_TERMINATORS, MAX_CP, type Ranges } from "./_regex_ranges.ts";
+import { Scanner, SYNTAX } from "./_regex_scanner.ts";
 
 /** A node of a parsed pattern. */
 export type Node =
@@ -20,167 +20,16 @@ export type Node =
   | { t: "modified"; body: Node };
 
 /** The deepest group nesting parsed (deeper patterns are refused, not overflowed). */
-export const MAX_GROUP_DEPTH = 100;
-
-const MAX_CP = 0x10ffff;
-
-/** Normalizes a list of ranges (any order, overlapping) into canonical {@linkcode Ranges}. */
-export function normalize(pairs: number[]): Ranges {
-  const items: [number, number][] = [];
-  for (let i = 0; i < pairs.length; i += 2) items.push([pairs[i], pairs[i + 1]]);
-  items.sort((a, b) => a[0] - b[0]);
-  const out: number[] = [];
-  for (const [lo, hi] of items) {
-    if (out.length > 0 && lo <= out[out.length - 1] + 1) {
-      out[out.length - 1] = Math.max(out[out.length - 1], hi);
-    } else {
-      out.push(lo, hi);
-    }
-  }
-  return out;
-}
-
-/** The code points not in `ranges`. */
-export function complement(ranges: Ranges): Ranges {
-  const out: number[] = [];
-  let next = 0;
-  for (let i = 0; i < ranges.length; i += 2) {
-    if (ranges[i] > next) out.push(next, ranges[i] - 1);
-    next = ranges[i + 1] + 1;
-  }
-  if (next <= MAX_CP) out.push(next, MAX_CP);
-  return out;
-}
-
-// ---- Exact sets of the class escapes, taken from the engine itself ----
-
-/** The set of `\s` (exported for the test that compares it with the engine). */
-export function spaceSet(): Ranges {
-  return SPACE;
-}
-
-const DIGIT: Ranges = [0x30, 0x39];
-const WORD: Ranges = [0x30, 0x39, 0x41, 0x5a, 0x5f, 0x5f, 0x61, 0x7a];
-const LINE_TERMINATORS: Ranges = [0x0a, 0x0a, 0x0d, 0x0d, 0x2028, 0x2029];
-// ECMA-262 WhiteSpace (TAB, VT, FF, ZWNBSP, Zs) and LineTerminator; a test
-// compares it with the engine's `\s` on every code point.
-const SPACE: Ranges = normalize([
-  0x09,
-  0x0d,
-  0x20,
-  0x20,
-  0xa0,
-  0xa0,
-  0x1680,
-  0x1680,
-  0x2000,
-  0x200a,
-  0x2028,
-  0x2029,
-  0x202f,
-  0x202f,
-  0x205f,
-  0x205f,
-  0x3000,
-  0x3000,
-  0xfeff,
-  0xfeff,
-]);
-const cache = new Map<string, Ranges>();
-
-// Index of code point `cp` in the string of all non-surrogate code points.
-function indexToCodePoint(index: number): number {
-  if (index < 0xd800) return index;
-  if (index < 0xf800) return index + 0x800;
-  return 0x10000 + ((index - 0xf800) >> 1);
-}
-
-let allText: string | undefined;
-
-function allCodePoints(): string {
-  if (allText !== undefined) return allText;
-  // UTF-16 of every non-surrogate code point in order, decoded in one go.
-  const units = new Uint16Array(0xf800 + 2 * 0x100000);
-  let i = 0;
-  for (let cp = 0; cp < 0xd800; cp++) units[i++] = cp;
-  for (let cp = 0xe000; cp <= 0xffff; cp++) units[i++] = cp;
-  for (let cp = 0x10000; cp <= MAX_CP; cp++) {
-    units[i++] = 0xd800 + ((cp - 0x10000) >> 10);
-    units[i++] = 0xdc00 + ((cp - 0x10000) & 0x3ff);
-  }
-  return allText = new TextDecoder("utf-16le").decode(units);
-}
-
-/**
- * The exact set of code points one class escape (`\s`, `\p{L}`, ...) matches
- * in this engine with the `u` flag, computed once by asking the engine about
- * every code point (so Unicode versions can never disagree).
- */
-function escapeSet(source: string): Ranges {
-  const found = cache.get(source);
-  if (found !== undefined) return found;
-  const all = allCodePoints();
-  const pairs: number[] = [];
-  for (const match of all.matchAll(new RegExp(`(?:${source})+`, "gu"))) {
-    const first = indexToCodePoint(match.index);
-    const endIndex = match.index + match[0].length;
-    const lastUnit = all.charCodeAt(endIndex - 1);
-    const last = indexToCodePoint(endIndex - (lastUnit >= 0xdc00 && lastUnit <= 0xdfff ? 2 : 1));
-    if (first < 0xd800 && last > 0xdfff) pairs.push(first, 0xd7ff, 0xe000, last);
-    else pairs.push(first, last);
-  }
-  const single = new RegExp(`^(?:${source})$`, "u");
-  for (let cp = 0xd800; cp <= 0xdfff; cp++) {
-    if (single.test(String.fromCharCode(cp))) pairs.push(cp, cp);
-  }
-  const ranges = normalize(pairs);
-  cache.set(source, ranges);
-  return ranges;
-}
-
-// ---- The parser ----
-
-/** Thrown for a pattern this parser cannot handle (too deep, or unknown syntax). */
-export class PatternSyntaxError extends Error {}
+const MAX_GROUP_DEPTH = 100;
 
 interface Flags {
   dotAll: boolean;
   modified: boolean;
 }
 
-const SYNTAX = new Set("^$\\.*+?()[]{}|/");
-
-class Parser {
-  pos = 0;
+/** The parser of a pattern's structure; the sets are parsed by {@linkcode Scanner}. */
+class Parser extends Scanner {
   depth = 0;
-  readonly cps: number[];
-
-  constructor(source: string) {
-    this.cps = [...source].map((c) => c.codePointAt(0)!);
-  }
-
-  peek(offset = 0): number | undefined {
-    return this.cps[this.pos + offset];
-  }
-
-  eat(ch: string): boolean {
-    if (this.peek() === ch.codePointAt(0)) {
-      this.pos++;
-      return true;
-    }
-    return false;
-  }
-
-  startsWith(text: string): boolean {
-    for (let i = 0; i < text.length; i++) {
-      if (this.peek(i) !== text.charCodeAt(i)) return false;
-    }
-    return true;
-  }
-
-  fail(what: string): never {
-    throw new PatternSyntaxError(`${what} at offset ${this.pos}`);
-  }
 
   disjunction(flags: Flags): Node {
     const alts: Node[] = [this.alternative(flags)];
@@ -311,141 +160,6 @@ class Parser {
     }
     const set = this.classEscape(false);
     return { t: "set", ranges: set };
-  }
-
-  /** After a backslash: a class escape or a character escape, as a set. */
-  classEscape(inClass: boolean): Ranges {
-    const c = this.peek()!;
-    this.pos++;
-    switch (c) {
-      case 0x64: // d
-        return DIGIT;
-      case 0x44:
-        return complement(DIGIT);
-      case 0x77: // w
-        return WORD;
-      case 0x57:
-        return complement(WORD);
-      case 0x73: // s
-        return SPACE;
-      case 0x53:
-        return complement(SPACE);
-      case 0x70: // p
-      case 0x50: {
-        if (!this.eat("{")) this.fail("bad property escape");
-        const start = this.pos;
-        while (this.peek() !== undefined && this.peek() !== 0x7d) this.pos++;
-        const name = String.fromCodePoint(...this.cps.slice(start, this.pos));
-        if (!this.eat("}")) this.fail("bad property escape");
-        const set = escapeSet(`\\p{${name}}`);
-        return c === 0x70 ? set : complement(set);
-      }
-      default: {
-        this.pos--;
-        const cp = this.characterEscape(inClass);
-        return [cp, cp];
-      }
-    }
-  }
-
-  /** A character escape's code point (the backslash already consumed). */
-  characterEscape(inClass: boolean): number {
-    const c = this.peek()!;
-    this.pos++;
-    switch (c) {
-      case 0x66:
-        return 0x0c;
-      case 0x6e:
-        return 0x0a;
-      case 0x72:
-        return 0x0d;
-      case 0x74:
-        return 0x09;
-      case 0x76:
-        return 0x0b;
-      case 0x30:
-        return 0;
-      case 0x62:
-        if (inClass) return 0x08;
-        break;
-      case 0x2d:
-        if (inClass) return 0x2d;
-        break;
-      case 0x63: {
-        const letter = this.peek();
-        if (letter === undefined) break;
-        this.pos++;
-        return letter % 32;
-      }
-      case 0x78:
-        return this.hex(2);
-      case 0x75: {
-        if (this.eat("{")) {
-          const start = this.pos;
-          while (this.peek() !== undefined && this.peek() !== 0x7d) this.pos++;
-          const value = parseInt(String.fromCodePoint(...this.cps.slice(start, this.pos)), 16);
-          if (!this.eat("}") || !(value <= MAX_CP)) this.fail("bad \\u{...}");
-          return value;
-        }
-        const lead = this.hex(4);
-        if (lead >= 0xd800 && lead <= 0xdbff && this.startsWith("\\u")) {
-          const save = this.pos;
-          this.pos += 2;
-          const trail =
-            /^[0-9a-fA-F]{4}$/.test(String.fromCodePoint(...this.cps.slice(this.pos, this.pos + 4)))
-              ? this.hex(4)
-              : -1;
-          if (trail >= 0xdc00 && trail <= 0xdfff) {
-            return 0x10000 + ((lead - 0xd800) << 10) + (trail - 0xdc00);
-          }
-          this.pos = save;
-        }
-        return lead;
-      }
-      default:
-        if (SYNTAX.has(String.fromCodePoint(c))) return c;
-    }
-    this.fail("unknown escape");
-  }
-
-  hex(n: number): number {
-    const text = String.fromCodePoint(...this.cps.slice(this.pos, this.pos + n));
-    if (!new RegExp(`^[0-9a-fA-F]{${n}}$`).test(text)) this.fail("bad hex escape");
-    this.pos += n;
-    return parseInt(text, 16);
-  }
-
-  classNode(): Node {
-    this.pos++;
-    const negated = this.eat("^");
-    const pairs: number[] = [];
-    while (this.peek() !== 0x5d) {
-      if (this.peek() === undefined) this.fail("missing ]");
-      const lo = this.classAtom();
-      if (this.peek() === 0x2d && this.peek(1) !== 0x5d && this.peek(1) !== undefined) {
-        this.pos++;
-        const hi = this.classAtom();
-        if (lo.length !== 2 || hi.length !== 2 || lo[0] !== lo[1] || hi[0] !== hi[1]) {
-          this.fail("class range of a class escape");
-        }
-        pairs.push(lo[0], hi[0]);
-      } else {
-        pairs.push(...lo);
-      }
-    }
-    this.pos++;
-    const set = normalize(pairs);
-    return { t: "set", ranges: negated ? complement(set) : set };
-  }
-
-  classAtom(): Ranges {
-    const c = this.peek()!;
-    if (c === 0x5c) {
-      this.pos++;
-      return this.classEscape(true);
-    }
-    this.pos++;
-    return [c, c];
   }
 }
 

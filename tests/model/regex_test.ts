@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { compilePattern, UnboundedPatternError } from "../../model/_regex.ts";
-import { spaceSet } from "../../model/_regex_syntax.ts";
+import { spaceSet } from "../../model/_regex_ranges.ts";
 
 /** Compiles with the bounded engine, or undefined when it refuses. */
 function bounded(pattern: string): ((s: string) => boolean) | undefined {
