@@ -3,10 +3,10 @@
 import {
   EvaluationDepthError,
   ExternalRefError,
-  formatFailures,
   InvalidSchemaError,
   ToolFoundationError,
 } from "./errors.ts";
+import { formatFailures } from "./format_failures.ts";
 import type { JsonSchema } from "./tool.ts";
 import {
   BlockedRetrieval,

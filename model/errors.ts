@@ -5,6 +5,15 @@
  * @module
  */
 
+import {
+  externalRefMessage,
+  instanceDepthMessage,
+  invalidToolMessage,
+  schemaValidationMessage,
+  unsupportedPatternMessage,
+  unsupportedSchemaMessage,
+} from "./_error_text.ts";
+
 /**
  * Every code an error of the model and validator can carry; each is defined
  * here once (the runner's `ToolIdError` reuses `invalid_tool_id`).
@@ -97,7 +106,7 @@ export class InvalidToolError extends ToolFoundationError {
   constructor(issues: readonly ToolIssue[], options?: ToolFoundationErrorOptions) {
     super(
       "invalid_tool" satisfies ModelErrorCode,
-      `invalid tool: ${issues.map((i) => `${i.path || "/"}: ${i.message}`).join("; ")}`,
+      invalidToolMessage(issues),
       options,
     );
     this.issues = issues;
@@ -256,9 +265,7 @@ export class UnsupportedPatternError extends InvalidSchemaError {
     options?: ToolFoundationErrorOptions,
   ) {
     super(
-      `the regular expression ${JSON.stringify(pattern)} at ${
-        keywordLocation || "/"
-      } cannot run in bounded time: ${reason}`,
+      unsupportedPatternMessage(pattern, keywordLocation, reason),
       { ...options, keywordLocation },
     );
     this.pattern = pattern;
@@ -282,9 +289,7 @@ export class UnsupportedSchemaError extends ToolFoundationError {
   constructor(dialect: string, supported: readonly string[]) {
     super(
       "unsupported_schema" satisfies ModelErrorCode,
-      `unsupported JSON Schema dialect ${JSON.stringify(dialect)}; supported: ${
-        supported.join(", ")
-      }`,
+      unsupportedSchemaMessage(dialect, supported),
     );
     this.dialect = dialect;
     this.supported = supported;
@@ -308,9 +313,7 @@ export class ExternalRefError extends ToolFoundationError {
   constructor(ref: string, uri: string, options?: ToolFoundationErrorOptions) {
     super(
       "external_ref" satisfies ModelErrorCode,
-      `external $ref resolution is disabled: ${JSON.stringify(ref)}` +
-        (ref === uri ? "" : ` (resolves to ${uri})`) +
-        "; pass the document in memory with `new DefaultValidator({ schemas })`",
+      externalRefMessage(ref, uri),
       options,
     );
     this.ref = ref;
@@ -359,7 +362,7 @@ export class SchemaValidationError extends ToolFoundationError {
   constructor(failures: readonly ValidationFailure[], options?: SchemaValidationErrorOptions) {
     super(
       "schema_validation" satisfies ModelErrorCode,
-      `${options?.subject ?? "value"} is invalid: ${formatFailures(failures)}`,
+      schemaValidationMessage(options?.subject, failures),
       options,
     );
     this.failures = failures;
@@ -383,9 +386,7 @@ export class InstanceDepthError extends ToolFoundationError {
   constructor(maxDepth: number, instanceLocation: string) {
     super(
       "instance_too_deep" satisfies ModelErrorCode,
-      `value nests deeper than ${maxDepth} levels at ${
-        instanceLocation || "/"
-      }; flatten it or raise the validator's maxDepth`,
+      instanceDepthMessage(maxDepth, instanceLocation),
     );
     this.maxDepth = maxDepth;
     this.instanceLocation = instanceLocation;
@@ -412,30 +413,4 @@ export class EvaluationDepthError extends ToolFoundationError {
       options,
     );
   }
-}
-
-/**
- * Turns validation failures into one compact line, e.g.
- * `/to: must be string; /: must have required property 'subject'`.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { formatFailures } from "@toolfoundation/core/model";
- *
- * const text = formatFailures([{
- *   instanceLocation: "",
- *   keywordLocation: "/required",
- *   absoluteKeywordLocation: "#/required",
- *   keyword: "required",
- *   message: "must have required property 'to'",
- * }]);
- * assert.equal(text, "/: must have required property 'to'");
- * ```
- *
- * @param failures The failures to format.
- * @returns One line, failures separated by `; `.
- */
-export function formatFailures(failures: readonly ValidationFailure[]): string {
-  return failures.map((f) => `${f.instanceLocation || "/"}: ${f.message}`).join("; ");
 }

@@ -48,7 +48,6 @@ export {
 export {
   EvaluationDepthError,
   ExternalRefError,
-  formatFailures,
   InstanceDepthError,
   InvalidBackendError,
   InvalidSchemaError,
@@ -67,6 +66,7 @@ export {
   UnsupportedSchemaError,
   type ValidationFailure,
 } from "./errors.ts";
+export { formatFailures } from "./format_failures.ts";
 export { type ParsedToolId, parseToolId, toolId } from "./tool_id.ts";
 export { MAX_TAG_COUNT, MAX_TAG_LENGTH, normalizeTag, normalizeTags } from "./tags.ts";
 export {
