@@ -19,7 +19,13 @@ import {
   type ValidationFailure,
 } from "../model/errors.ts";
 import type { RunResult } from "./result.ts";
-import { excerpt } from "./_text.ts";
+import {
+  executionMessage,
+  outputTooLargeMessage,
+  permissionDeniedMessage,
+  resultToolId,
+  toolErrorMessage,
+} from "./_error_text.ts";
 
 /**
  * Every code a {@linkcode RunError} can carry. `invalid_tool_id` is the
@@ -256,7 +262,7 @@ export class OutputValidationError extends RunError {
    * @param options Failures and cause (tool ID and backend come from the result).
    */
   constructor(result: RunResult, detail: string, options?: ValidationRunErrorOptions) {
-    const toolId = options?.toolId ?? idOf(result);
+    const toolId = options?.toolId ?? resultToolId(result);
     super("output_validation", `invalid result from tool ${JSON.stringify(toolId)}: ${detail}`, {
       ...options,
       toolId,
@@ -265,10 +271,6 @@ export class OutputValidationError extends RunError {
     this.result = result;
     this.failures = options?.failures ?? [];
   }
-}
-
-function idOf(result: RunResult): string {
-  return result.tool.namespace ? `${result.tool.namespace}:${result.tool.name}` : result.tool.name;
 }
 
 // Execution: a backend that could not execute a tool (it failed, or the runtime refused an
@@ -302,13 +304,7 @@ export class ExecutionError extends RunError {
     detail: string,
     options?: RunErrorOptions & { details?: Record<string, unknown> },
   ) {
-    super(
-      "execution",
-      options?.toolId === undefined
-        ? `execution failed: ${detail}`
-        : `tool ${JSON.stringify(options.toolId)} failed: ${detail}`,
-      options,
-    );
+    super("execution", executionMessage(detail, options?.toolId), options);
     this.details = options?.details ?? {};
   }
 }
@@ -347,20 +343,7 @@ export class ToolResultError extends RunError {
       redact?: (text: string) => string;
     },
   ) {
-    const joined = content
-      .map((c) =>
-        (c as { type?: string; text?: string })?.type === "text" ? (c as { text: string }).text : ""
-      )
-      .filter((t) => t !== "")
-      .join("\n");
-    const text = options?.redact === undefined ? joined : options.redact(joined);
-    super(
-      "tool_error",
-      `tool ${JSON.stringify(options?.toolId ?? "")} reported an error: ${
-        text === "" ? "(no text content)" : excerpt(text, 2000)
-      }`,
-      options,
-    );
+    super("tool_error", toolErrorMessage(content, options?.toolId, options?.redact), options);
     this.content = content;
     this.mcpResult = options?.mcpResult;
   }
@@ -386,13 +369,7 @@ export class PermissionDeniedError extends RunError {
    * @param options Cause, tool ID and backend.
    */
   constructor(detail: string, options?: RunErrorOptions) {
-    super(
-      "permission_denied",
-      options?.toolId === undefined
-        ? `permission denied: ${detail}`
-        : `tool ${JSON.stringify(options.toolId)}: permission denied: ${detail}`,
-      options,
-    );
+    super("permission_denied", permissionDeniedMessage(detail, options?.toolId), options);
   }
 }
 
@@ -423,13 +400,7 @@ export class OutputTooLargeError extends RunError {
    * @param options Cause, tool ID and backend.
    */
   constructor(limitBytes: number, options?: RunErrorOptions) {
-    const detail =
-      `output is larger than ${limitBytes} bytes (the cap; raise maxOutputBytes to allow more)`;
-    super(
-      "output_too_large",
-      options?.toolId === undefined ? detail : `tool ${JSON.stringify(options.toolId)}: ${detail}`,
-      options,
-    );
+    super("output_too_large", outputTooLargeMessage(limitBytes, options?.toolId), options);
     this.limitBytes = limitBytes;
   }
 }
