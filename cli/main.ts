@@ -38,7 +38,7 @@ type Command = (argv: string[], io: CliIo) => Promise<number>;
 // A Map: a command name typed by the user never reaches Object.prototype.
 const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
   ["run", () => import("./commands/run.ts").then((m) => m.runCommand)],
-  ["chain", () => import("./commands/run.ts").then((m) => m.chainCommand)],
+  ["chain", () => import("./commands/chain.ts").then((m) => m.chainCommand)],
   ["list", () => import("./commands/inspect.ts").then((m) => m.listCommand)],
   ["validate", () => import("./commands/inspect.ts").then((m) => m.validateCommand)],
   ["convert", () => import("./commands/inspect.ts").then((m) => m.convertCommand)],

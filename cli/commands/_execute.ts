@@ -1,0 +1,144 @@
+// Private: how the \`run\` and \`chain\` commands execute: the runner built for
+// the tools involved, Ctrl-C wired to the run's signal, the live progress
+// line, module tools' log output, the deadlines, and closing the runner.
+
+import { buildRunner } from "../build_runner.ts";
+import type { Runner } from "../../run/mod.ts";
+import { diagnose, EXIT, jsonText } from "../_io.ts";
+import type { CliIo } from "../main.ts";
+import type { Manifest } from "../manifest.ts";
+import type { Redactor } from "../secrets.ts";
+import { report, withInterrupt } from "./_shared.ts";
+
+function progressLine(io: CliIo, events: boolean) {
+  let shown = false;
+  return {
+    update(toolId: string, p: { progress: number; total?: number; message?: string }): void {
+      if (events || !io.stderrIsTerminal) return;
+      const of = p.total === undefined ? `${p.progress}` : `${p.progress}/${p.total}`;
+      io.stderr(`\r\x1b[2K${toolId}: ${of}${p.message ? ` ${p.message}` : ""}`);
+      shown = true;
+    },
+    clear(): void {
+      if (shown) io.stderr("\r\x1b[2K");
+      shown = false;
+    },
+  };
+}
+
+/**
+ * The deadline of a tool's run: `--timeout` when given (it overrides the
+ * manifest), else the step's own `timeoutMs`, else the tool's `timeoutMs`,
+ * else the runner's default (60 s).
+ */
+export function deadlineOf(
+  manifest: Manifest,
+  toolId: string,
+  cli: number | undefined,
+  step?: number,
+): number | undefined {
+  return cli ?? step ?? manifest.tools.find((t) => t.id === toolId)?.entry.timeoutMs;
+}
+
+/** The live progress line on stderr. */
+export type Line = ReturnType<typeof progressLine>;
+
+/**
+ * Where a module tool's own output goes: with `--events`, each line becomes a
+ * `{"kind":"log","toolId":...,"data":{"text":...}}` line on stderr (JSON
+ * Lines, secrets scrubbed); otherwise it is written to stderr as is (scrubbed).
+ * Never stdout.
+ */
+function moduleLog(io: CliIo, redactor: Redactor, events: boolean) {
+  const partial = new Map<string, string>();
+  const emit = (toolId: string, text: string) =>
+    io.stderr(`${jsonText({ kind: "log", toolId, data: { text } }, redactor)}\n`);
+  return {
+    write(toolId: string, text: string): void {
+      if (!events) return io.stderr(redactor.redact(text));
+      const lines = ((partial.get(toolId) ?? "") + text).split("\n");
+      partial.set(toolId, lines.pop()!);
+      for (const line of lines) emit(toolId, line);
+    },
+    /** Writes what is left of unfinished lines. */
+    flush(): void {
+      for (const [toolId, text] of partial) if (text !== "") emit(toolId, text);
+      partial.clear();
+    },
+  };
+}
+
+/** The runner's default deadline (60 s), used when neither the CLI nor the manifest sets one. */
+export const DEFAULT_DEADLINE_MS = 60_000;
+
+/** How long the CLI waits, after a failed run, for abandoned work and connections to close. */
+const CLOSE_AFTER_FAILURE_MS = 150;
+/** How long a stopped command provider gets between SIGTERM and SIGKILL under the CLI. */
+const CLI_KILL_GRACE_MS = 100;
+
+/** Closes the runner; after a failure, waits no longer than CLOSE_AFTER_FAILURE_MS. */
+async function closeRunner(runner: Runner, failed: boolean): Promise<void> {
+  if (!failed) return await runner.close();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    runner.close().catch(() => {}),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_AFTER_FAILURE_MS))),
+  ]);
+  clearTimeout(timer);
+}
+
+function warnShortSecrets(io: CliIo, redactor: Redactor, events: boolean): void {
+  for (const s of redactor.tooShort) {
+    const message = `the value of ${
+      s.variable === undefined ? "a secret" : `\${env:${s.variable}}`
+    } has ${s.length} characters; values shorter than 6 are not scrubbed from output`;
+    if (events) io.stderr(`${JSON.stringify({ kind: "warning", data: { message } })}\n`);
+    else diagnose(io, redactor, "warning", message);
+  }
+}
+
+/**
+ * Builds the runner for `ids`, runs `work` with Ctrl-C wired to its signal,
+ * reports any error, and always clears the progress line and closes the runner.
+ * A run that failed (a timeout, Ctrl-C) does not wait for abandoned work: the
+ * CLI exits right after the error is printed.
+ */
+export async function execute(
+  io: CliIo,
+  redactor: Redactor,
+  events: boolean,
+  manifest: Manifest,
+  ids: string[],
+  deadlineMs: number,
+  work: (runner: Runner, signal: AbortSignal, line: Line) => Promise<number>,
+): Promise<number> {
+  // Listing a server's tools (for tools whose schemas come from it) is part of
+  // the run: it shares the run's deadline.
+  const logs = moduleLog(io, redactor, events);
+  const runner = await withInterrupt((signal) =>
+    buildRunner(manifest, {
+      tools: ids,
+      redactor,
+      signal,
+      killGraceMs: CLI_KILL_GRACE_MS,
+      importTimeoutMs: deadlineMs,
+      runner: { closeTimeoutMs: CLOSE_AFTER_FAILURE_MS },
+      onModuleLog: (toolId, text) => logs.write(toolId, text),
+    })
+  );
+  warnShortSecrets(io, redactor, events);
+  const line = progressLine(io, events);
+  let code: number = EXIT.failure;
+  try {
+    code = await withInterrupt((signal) => work(runner, signal, line));
+    return code;
+  } catch (error) {
+    line.clear();
+    code = report(io, redactor, error);
+    return code;
+  } finally {
+    line.clear();
+    await closeRunner(runner, code !== EXIT.ok);
+    logs.flush();
+  }
+}

@@ -1,0 +1,98 @@
+// The \`chain\` command.
+
+import { parseArgs } from "node:util";
+import type { ChainResult } from "../../run/mod.ts";
+import { EXIT, exitCodeOf, jsonText, printJson } from "../_io.ts";
+import type { CliIo } from "../main.ts";
+import { ManifestError, UsageError } from "../errors.ts";
+import { planPermissions } from "../permissions.ts";
+import { Redactor } from "../secrets.ts";
+import { DefaultValidator } from "../../model/mod.ts";
+import { checkChains } from "../_chain_check.ts";
+import { checkToolSchemas } from "../_tool_checks.ts";
+import {
+  MANIFEST_OPTIONS,
+  openManifest,
+  parseTimeout,
+  report,
+  requirePermissions,
+} from "./_shared.ts";
+import { deadlineOf, DEFAULT_DEADLINE_MS, execute } from "./_execute.ts";
+import { chainJson, stepJson } from "./_result_json.ts";
+
+/** `chain <manifest> <chain>` */
+export async function chainCommand(argv: string[], io: CliIo): Promise<number> {
+  const redactor = new Redactor();
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { timeout: { type: "string" }, events: { type: "boolean" }, ...MANIFEST_OPTIONS },
+    });
+    const [path, name, ...extra] = positionals;
+    if (name === undefined) {
+      throw new UsageError("usage: chain <manifest> <chain>; see chain --help");
+    }
+    if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
+    const cliTimeout = parseTimeout(values.timeout);
+    const manifest = await openManifest(path, values);
+    if (!Object.hasOwn(manifest.chains, name)) {
+      const names = Object.keys(manifest.chains).sort();
+      throw new UsageError(
+        `no chain named ${JSON.stringify(name)} in ${path}; chains: ${
+          names.length > 0 ? names.join(", ") : "none defined"
+        }`,
+      );
+    }
+    const chain = manifest.chains[name];
+    const ids = [...new Set(chain.steps.map((s) => s.tool))];
+    requirePermissions(planPermissions(manifest, { tools: ids }));
+    // Nothing runs when a step is certain to fail.
+    const validator = new DefaultValidator();
+    const issues = [
+      ...await checkToolSchemas(manifest, validator, { tools: ids }),
+      ...await checkChains(manifest, validator, name),
+    ];
+    if (issues.length > 0) throw new ManifestError(issues);
+    const steps = chain.steps.map((s) => ({
+      toolId: s.tool,
+      args: s.args ?? {},
+      usePrevious: s.usePrevious ?? false,
+      timeoutMs: deadlineOf(manifest, s.tool, cliTimeout, s.timeoutMs),
+    }));
+    return await execute(
+      io,
+      redactor,
+      values.events === true,
+      manifest,
+      ids,
+      Math.max(...steps.map((s) => s.timeoutMs ?? DEFAULT_DEADLINE_MS)),
+      async (runner, signal) => {
+        let result: ChainResult;
+        if (!values.events) {
+          result = await runner.runChain(steps, { signal });
+        } else {
+          let final: ChainResult | undefined;
+          for await (const event of runner.runChainStream(steps, { signal })) {
+            let data: unknown = event.data;
+            if (event.kind === "step_finished") data = stepJson(event.data);
+            if (event.kind === "done") data = { ok: true, result: event.data.structured ?? null };
+            if (event.kind === "error") data = { ...event.data, notRun: event.chain.notRun };
+            const line = { kind: event.kind, index: event.index, toolId: event.toolId, data };
+            io.stderr(`${jsonText(line, redactor, { toolId: event.toolId })}\n`);
+            if (event.kind === "done") final = event.data;
+            if (event.kind === "error") final = event.chain;
+          }
+          result = final!;
+        }
+        printJson(io, redactor, chainJson(name, result));
+        if (result.ok) return EXIT.ok;
+        return values.events
+          ? exitCodeOf(result.failed!.error)
+          : report(io, redactor, result.failed!.error);
+      },
+    );
+  } catch (error) {
+    return report(io, redactor, error);
+  }
+}
