@@ -14,7 +14,9 @@ import type { ManifestIssue } from "./errors.ts";
 import type { Manifest, ResolvedTool } from "./manifest.ts";
 import { checkModuleTool } from "./module_tool.ts";
 import { moduleToolDeno } from "./_module_deno.ts";
-import { KILL_PROGRAM, type PermissionNeed, resolvePath } from "./permissions.ts";
+import type { PermissionNeed } from "./permissions.ts";
+import { KILL_PROGRAM } from "./_permission_needs.ts";
+import { resolvePath } from "./_resolve_path.ts";
 
 /** How many module checks (child Deno processes) run at once. */
 const MODULE_CHECKS_AT_ONCE = 4;

@@ -18,7 +18,7 @@ import {
 import { getBuiltin } from "./builtins.ts";
 import type { Manifest, ManifestEndpoint, ResolvedTool } from "./manifest.ts";
 import { moduleHandler } from "./module_tool.ts";
-import { resolvePath } from "./permissions.ts";
+import { resolvePath } from "./_resolve_path.ts";
 import { Redactor, resolveSecrets } from "./secrets.ts";
 
 /** Options of {@linkcode buildRunner}. */

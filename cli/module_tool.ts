@@ -21,7 +21,7 @@ import {
 } from "../run/mod.ts";
 import { childEnv } from "../run/child_env.ts";
 import type { ManifestGrant, ManifestPermissions } from "./manifest.ts";
-import { resolvePath } from "./permissions.ts";
+import { resolvePath } from "./_resolve_path.ts";
 import { type HostOutcome, ModuleProcess } from "./_module_process.ts";
 import { findGrantLinks } from "./_module_symlinks.ts";
 import { moduleToolDeno } from "./_module_deno.ts";

@@ -8,16 +8,8 @@
  * @module
  */
 
-import {
-  dirname,
-  type Manifest,
-  type ManifestEndpoint,
-  type ManifestGrant,
-  type ResolvedTool,
-} from "./manifest.ts";
-import { secretReferences } from "./secrets.ts";
-import { inheritedEnvNames } from "../run/child_env.ts";
-import { moduleToolDeno } from "./_module_deno.ts";
+import type { Manifest } from "./manifest.ts";
+import { addToolNeeds, dedupe, endpointNeeds, ORDER } from "./_permission_needs.ts";
 
 /** The Deno permission kinds the CLI may need. */
 export type PermissionName = "read" | "write" | "net" | "run" | "env";
@@ -50,23 +42,11 @@ export interface PlanPermissionsOptions {
   extraReads?: readonly string[];
 }
 
-/** Environment variables the MCP SDK's stdio transport reads (measured). */
-export const STDIO_ENV: readonly string[] = [
-  "HOME",
-  "LOGNAME",
-  "NODE_V8_COVERAGE",
-  "OSTYPE",
-  "PATH",
-  "SHELL",
-  "TERM",
-  "USER",
-];
-
 /**
  * Environment variables npm:yaml reads while parsing (its `LOG_TOKENS` and
  * `LOG_STREAM` debug switches): reading a manifest needs them.
  */
-export const YAML_ENV: readonly string[] = ["LOG_STREAM", "LOG_TOKENS"];
+const YAML_ENV: readonly string[] = ["LOG_STREAM", "LOG_TOKENS"];
 
 /** What reading a manifest needs. */
 export function manifestNeeds(path: string): PermissionNeed[] {
@@ -78,105 +58,6 @@ export function manifestNeeds(path: string): PermissionNeed[] {
       reason: "npm:yaml reads this debug switch while parsing the manifest",
     })),
   ];
-}
-
-const ORDER: PermissionName[] = ["read", "write", "net", "run", "env"];
-
-/**
- * The program that stops a process group (`kill -s TERM -- -<pgid>`): with a
- * scoped `--allow-run`, Deno cannot signal a group itself, so every plan that
- * starts processes (stdio servers, command providers, module tools) needs it.
- */
-export const KILL_PROGRAM = "kill";
-
-/** Resolves a manifest-relative path without touching the file system. */
-export function resolvePath(dir: string, path: string): string {
-  if (path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path)) return path;
-  const joined = dir === "." ? path : `${dir}/${path}`;
-  const parts: string[] = [];
-  for (const part of joined.split("/")) {
-    if (part === "." || (part === "" && parts.length > 0)) continue;
-    if (part === ".." && parts.length > 0 && parts[parts.length - 1] !== "..") parts.pop();
-    else parts.push(part);
-  }
-  return parts.join("/") || ".";
-}
-
-/** `host:port` of an HTTP URL (the port made explicit). */
-export function hostOf(url: string): string {
-  const u = new URL(url);
-  return `${u.hostname}:${u.port || (u.protocol === "https:" ? "443" : "80")}`;
-}
-
-function endpointNeeds(
-  kind: string,
-  name: string,
-  e: ManifestEndpoint,
-  stdio: boolean,
-): PermissionNeed[] {
-  const reason = `${kind} ${JSON.stringify(name)}`;
-  const needs: PermissionNeed[] = [];
-  if (e.command !== undefined) {
-    needs.push({ name: "run", value: e.command, reason });
-    needs.push({
-      name: "run",
-      value: KILL_PROGRAM,
-      reason: `${reason} (stops its process group with kill)`,
-    });
-  }
-  if (e.url !== undefined) {
-    try {
-      needs.push({ name: "net", value: hostOf(e.url.replace(/\$\{env:[^}]*\}/g, "x")), reason });
-    } catch {
-      needs.push({ name: "net", reason });
-    }
-  }
-  for (const v of secretReferences(e)) {
-    needs.push({ name: "env", value: v, reason: `${reason} references \${env:${v}}` });
-  }
-  if (e.command !== undefined) {
-    // The process gets exactly these variables from ours (run/child_env.ts); reading
-    // them needs env access to each, or, for `inheritEnv: all`, to everything.
-    const names = inheritedEnvNames({ inheritEnv: e.inheritEnv });
-    if (names === "all") {
-      needs.push({
-        name: "env",
-        reason: `${reason} inherits the whole environment (inheritEnv: all)`,
-      });
-    } else {
-      const extra = new Set(Array.isArray(e.inheritEnv) ? e.inheritEnv : []);
-      for (const v of names) {
-        needs.push({
-          name: "env",
-          value: v,
-          reason: extra.has(v)
-            ? `${reason} inherits it (inheritEnv)`
-            : `${reason} inherits it (default child environment)`,
-        });
-      }
-    }
-    if (stdio) {
-      for (const v of STDIO_ENV) {
-        needs.push({ name: "env", value: v, reason: `${reason} (MCP stdio transport)` });
-      }
-    }
-  }
-  return needs;
-}
-
-function grantNeeds(
-  name: PermissionName,
-  grant: ManifestGrant | undefined,
-  dir: string,
-  reason: string,
-): PermissionNeed[] {
-  if (grant === undefined || grant === false) return [];
-  if (grant === true) return [{ name, reason }];
-  return grant.map((value) => ({
-    name,
-    value: name === "read" || name === "write" ? resolvePath(dir, value) : value,
-    reason,
-  }));
 }
 
 /**
@@ -233,71 +114,6 @@ export function planPermissions(
   };
 }
 
-function addToolNeeds(
-  manifest: Manifest,
-  t: ResolvedTool,
-  needs: PermissionNeed[],
-  servers: Set<string>,
-  providers: Set<string>,
-  modules: string[],
-): void {
-  const e = t.entry;
-  if (e.server !== undefined) servers.add(e.server);
-  if (e.provider !== undefined) providers.add(e.provider);
-  if (e.module !== undefined) {
-    const file = resolvePath(manifest.dir, e.module);
-    modules.push(file);
-    const reason = `module tool ${JSON.stringify(t.id)}`;
-    // The CLI checks the module (its directory); the tool runs in a child Deno
-    // process that gets only its grants.
-    needs.push({
-      name: "read",
-      value: dirname(file),
-      reason: `${reason} (its directory, to load it)`,
-    });
-    needs.push({
-      name: "run",
-      value: moduleToolDeno(),
-      reason: `${reason} (runs in a child deno process)`,
-    });
-    needs.push({
-      name: "run",
-      value: KILL_PROGRAM,
-      reason: `${reason} (stops its process group with kill)`,
-    });
-    for (const name of ORDER) {
-      needs.push(
-        ...grantNeeds(name, e.permissions?.[name], manifest.dir, `${reason} is granted ${name}`),
-      );
-    }
-    // The symlink check before each call reads the write grants too.
-    needs.push(
-      ...grantNeeds(
-        "read",
-        e.permissions?.write,
-        manifest.dir,
-        `${reason} (symlink check of its write grant)`,
-      ),
-    );
-  }
-}
-
-function dedupe(needs: PermissionNeed[]): PermissionNeed[] {
-  const all = new Set(needs.filter((n) => n.value === undefined).map((n) => n.name));
-  const seen = new Set<string>();
-  const out: PermissionNeed[] = [];
-  for (const need of needs) {
-    if (need.value !== undefined && all.has(need.name)) continue;
-    const key = `${need.name}\n${need.value ?? ""}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push(need);
-  }
-  return out.sort((a, b) =>
-    ORDER.indexOf(a.name) - ORDER.indexOf(b.name) || (a.value ?? "").localeCompare(b.value ?? "")
-  );
-}
-
 /**
  * The `--allow-*` flags for a plan.
  *
@@ -327,7 +143,7 @@ export interface CommandLinesOptions {
 }
 
 /** Quotes a word for a POSIX shell when it needs it. */
-export function shellQuote(word: string): string {
+function shellQuote(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./<>-]+$/.test(word) && !/^[<>]/.test(word)
     ? word
     : `'${word.replaceAll("'", `'\\''`)}'`;
