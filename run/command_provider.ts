@@ -126,6 +126,7 @@ function failure(
  *
  * @example
  * ```ts ignore
+ * import assert from "node:assert/strict";
  * import { providerBackend } from "@toolfoundation/core/model";
  * import { commandProvider, Runner } from "@toolfoundation/core/run";
  *
@@ -138,7 +139,9 @@ function failure(
  *   })],
  * });
  * runner.registry.add({ name: "wc", inputSchema: { type: "object" } }, providerBackend("py", "wc"));
- * console.log((await runner.run("wc", { text: "a b c" })).structured);
+ * // tools/wc.py reads {"text": ...} from stdin and prints {"words": <count>}.
+ * assert.deepEqual((await runner.run("wc", { text: "a b c" })).structured, { words: 3 });
+ * await runner.close();
  * ```
  *
  * @example A command that echoes its arguments back

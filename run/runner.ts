@@ -186,10 +186,14 @@ export class Runner {
    *
    * @example
    * ```ts
+   * import assert from "node:assert/strict";
+   * import { providerBackend } from "@toolfoundation/core/model";
    * import { Runner } from "@toolfoundation/core/run";
    *
    * const runner = new Runner();
    * runner.setProvider({ id: "p", call: () => 1 });
+   * runner.registry.add({ name: "one", inputSchema: { type: "object" } }, providerBackend("p", "one"));
+   * assert.equal((await runner.run("one", {})).structured, 1);
    * ```
    *
    * @param provider The provider.
