@@ -6,20 +6,8 @@ import { ChannelSplitter } from "./_module_channel.ts";
 import { hostMainUrl } from "./_module_host.ts";
 import { type GroupChild, spawnGroup } from "../run/_process.ts";
 import { TailBuffer } from "../run/_text.ts";
-
-/** How a call or the process ended, as the host reported it. */
-export type HostOutcome =
-  | { kind: "result"; value: unknown }
-  | {
-    kind: "error";
-    name: string;
-    message: string;
-    stack?: string;
-    denied?: { name: string; value?: string };
-    unserializable?: boolean;
-  }
-  | { kind: "too_large"; bytes?: number }
-  | { kind: "died"; reason: string; oom: boolean; stderr: string };
+import { deathOf, type HostOutcome } from "./_module_outcome.ts";
+import { trackForUnload, untrack } from "./_module_reaper.ts";
 
 /** What starting a process needs. */
 export interface ModuleProcessSpec {
@@ -39,26 +27,6 @@ export interface ModuleProcessSpec {
   memoryMb: number;
   /** Where the tool's own output goes. */
   onLog: (text: string) => void;
-}
-
-const live = new Set<GroupChild>();
-let unloadHooked = false;
-
-// If the parent exits while children run (Deno.exit after a timeout), none may outlive it.
-function hookUnload(): void {
-  if (unloadHooked) return;
-  unloadHooked = true;
-  globalThis.addEventListener("unload", () => {
-    for (const child of live) {
-      try {
-        Deno.kill(-child.process.pid, "SIGKILL");
-      } catch {
-        try {
-          child.process.kill("SIGKILL");
-        } catch { /* gone */ }
-      }
-    }
-  });
 }
 
 function randomNonce(): string {
@@ -88,7 +56,6 @@ export class ModuleProcess {
   /** Starts the process (it loads the module at once). */
   constructor(spec: ModuleProcessSpec) {
     this.#spec = spec;
-    hookUnload();
     const nonce = randomNonce();
     this.#child = spawnGroup(spec.deno, {
       args: [
@@ -103,7 +70,7 @@ export class ModuleProcess {
       ],
       env: spec.env,
     });
-    live.add(this.#child);
+    trackForUnload(this.#child);
     this.#ready = new Promise((resolve, reject) => {
       this.#resolveReady = resolve;
       this.#rejectReady = reject;
@@ -178,7 +145,7 @@ export class ModuleProcess {
       await this.#writer.close();
     } catch { /* already closed */ }
     await this.#child.stop(graceMs);
-    live.delete(this.#child);
+    untrack(this.#child);
     await Promise.race([Promise.all(this.#pumps), new Promise((r) => setTimeout(r, 200))]);
   }
 
@@ -253,31 +220,12 @@ export class ModuleProcess {
 
   async #onExit(status: Deno.CommandStatus): Promise<void> {
     this.#dead = true;
-    live.delete(this.#child);
+    untrack(this.#child);
     // Let the last messages (exit, uncaught) and stderr arrive, without waiting on a
     // grandchild that may hold the pipes open.
     await Promise.race([Promise.all(this.#pumps), new Promise((r) => setTimeout(r, 250))]);
-    const words = this.#lastWords;
-    const stderr = this.#stderrTail.text();
-    const oom = /out of memory|Reached heap limit|Allocation failed/i.test(stderr);
-    let outcome: HostOutcome;
-    if (words?.type === "exit") {
-      outcome = this.#died(`the module called Deno.exit(${words.code})`);
-    } else if (words?.type === "uncaught") {
-      outcome = this.#died(`${words.kind}: ${words.name}: ${words.message}`);
-    } else if (words?.type === "fatal") {
-      outcome = this.#died(String(words.message));
-    } else if (oom) {
-      outcome = this.#died(
-        `ran out of memory (its heap limit is ${this.#spec.memoryMb} MB; raise the tool's memoryMb)`,
-        true,
-      );
-    } else {
-      const how = status.signal !== null
-        ? `was killed by ${status.signal}`
-        : `exited with code ${status.code}`;
-      outcome = this.#died(`its process ${how}`);
-    }
+    const death = deathOf(this.#lastWords, this.#stderrTail.text(), status, this.#spec.memoryMb);
+    const outcome = this.#died(death.reason, death.oom);
     this.#deathReason = outcome;
     if (this.#stopping) return;
     this.#rejectReady(outcome);

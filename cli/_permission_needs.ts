@@ -1,6 +1,6 @@
 // Private: the permissions each part of a manifest needs (a stdio server or a
 // command provider, an HTTP endpoint, a module tool and its grants), and the
-// deduplicated, stably ordered list \`planPermissions\` returns.
+// deduplicated, stably ordered list `planPermissions` returns.
 
 import {
   dirname,

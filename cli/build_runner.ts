@@ -6,20 +6,13 @@
  * @module
  */
 
-import { localBackend, mcpBackend, providerBackend, type ToolBackend } from "../model/mod.ts";
-import {
-  commandProvider,
-  httpProvider,
-  type McpServerConfig,
-  Runner,
-  type RunnerOptions,
-  type ToolProvider,
-} from "../run/mod.ts";
+import { Runner, type RunnerOptions } from "../run/mod.ts";
 import { getBuiltin } from "./builtins.ts";
-import type { Manifest, ManifestEndpoint, ResolvedTool } from "./manifest.ts";
+import type { Manifest } from "./manifest.ts";
 import { moduleHandler } from "./module_tool.ts";
 import { resolvePath } from "./_resolve_path.ts";
 import { Redactor, resolveSecrets } from "./secrets.ts";
+import { backendOf, closeWithin, endpoint, provider, serverConfig } from "./_runner_setup.ts";
 
 /** Options of {@linkcode buildRunner}. */
 export interface BuildRunnerOptions {
@@ -45,86 +38,6 @@ export interface BuildRunnerOptions {
    * arrives (chunks, not necessarily whole lines); default: the process's stderr.
    */
   onModuleLog?: (toolId: string, text: string) => void;
-}
-
-/** How an endpoint's process or connection is set up beyond the manifest entry. */
-interface EndpointSetup {
-  /** Scrubs secrets from what the endpoint's errors quote, before it is cut. */
-  redact: (text: string) => string;
-  /** Wait between SIGTERM and SIGKILL for command providers. */
-  killGraceMs?: number;
-}
-
-function serverConfig(
-  manifest: Manifest,
-  e: ManifestEndpoint,
-  setup: EndpointSetup,
-): McpServerConfig {
-  if (e.url !== undefined) {
-    return {
-      transport: "http",
-      url: e.url,
-      headers: e.headers,
-      ...(e.maxOutputBytes === undefined ? {} : { maxOutputBytes: e.maxOutputBytes }),
-    };
-  }
-  return {
-    transport: "stdio",
-    command: e.command!,
-    args: e.args,
-    env: e.env,
-    cwd: e.cwd === undefined ? undefined : resolvePath(manifest.dir, e.cwd),
-    ...(e.inheritEnv === undefined ? {} : { inheritEnv: e.inheritEnv }),
-    ...(e.maxOutputBytes === undefined ? {} : { maxOutputBytes: e.maxOutputBytes }),
-    redact: setup.redact,
-  };
-}
-
-function provider(
-  manifest: Manifest,
-  id: string,
-  e: ManifestEndpoint,
-  setup: EndpointSetup,
-): ToolProvider {
-  const cap = e.maxOutputBytes === undefined ? {} : { maxOutputBytes: e.maxOutputBytes };
-  const redact = setup.redact;
-  if (e.url !== undefined) {
-    return httpProvider({ id, url: e.url, headers: e.headers, ...cap, redact });
-  }
-  const killGraceMs = setup.killGraceMs;
-  return commandProvider({
-    id,
-    command: e.command!,
-    args: e.args,
-    env: e.env,
-    cwd: e.cwd === undefined ? undefined : resolvePath(manifest.dir, e.cwd),
-    ...(e.inheritEnv === undefined ? {} : { inheritEnv: e.inheritEnv }),
-    ...(killGraceMs === undefined ? {} : { killGraceMs }),
-    ...cap,
-    redact,
-  });
-}
-
-function endpoint(group: Record<string, ManifestEndpoint>, name: string): ManifestEndpoint {
-  if (!Object.hasOwn(group, name)) throw new Error(`no endpoint named ${JSON.stringify(name)}`);
-  return group[name];
-}
-
-function backendOf(t: ResolvedTool): ToolBackend {
-  const e = t.entry;
-  if (e.builtin !== undefined || e.module !== undefined) return localBackend(t.id);
-  if (e.provider !== undefined) return providerBackend(e.provider, e.providerTool ?? e.name);
-  return mcpBackend(e.server!);
-}
-
-/** Closes a runner, waiting no longer than `ms` (a process that cannot be stopped must not hold the caller). */
-async function closeWithin(runner: Runner, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([
-    runner.close().catch(() => {}),
-    new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
-  ]);
-  clearTimeout(timer);
 }
 
 /**

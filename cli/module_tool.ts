@@ -15,24 +15,22 @@
 import {
   ExecutionError,
   type LocalHandler,
-  OutputTooLargeError,
   PermissionDeniedError,
   type ToolContext,
 } from "../run/mod.ts";
 import { childEnv } from "../run/child_env.ts";
-import type { ManifestGrant, ManifestPermissions } from "./manifest.ts";
-import { resolvePath } from "./_resolve_path.ts";
-import { type HostOutcome, ModuleProcess } from "./_module_process.ts";
-import { findGrantLinks } from "./_module_symlinks.ts";
+import type { ManifestPermissions } from "./manifest.ts";
+import { ModuleProcess } from "./_module_process.ts";
+import type { HostOutcome } from "./_module_outcome.ts";
 import { moduleToolDeno } from "./_module_deno.ts";
-import { SandboxDeniedError } from "./errors.ts";
+import { checkGrantLinks, listOf, permissionFlags } from "./_module_grants.ts";
+import { translate } from "./_module_outcome.ts";
 
 export {
   checkModuleTool,
   type CheckModuleToolOptions,
   type ModuleToolProblem,
 } from "./_module_check.ts";
-export { moduleToolDeno } from "./_module_deno.ts";
 
 /** Default heap limit of a module tool's process, in MB. */
 export const DEFAULT_MODULE_MEMORY_MB = 512;
@@ -69,88 +67,6 @@ export interface ModuleHandlerOptions {
 export interface ModuleHandler extends LocalHandler {
   /** Stops every process of this handler; later calls fail. */
   close(): Promise<void>;
-}
-
-function listOf(value: ManifestGrant | undefined, dir: string, paths: boolean): string[] | boolean {
-  if (value === undefined || value === false) return false;
-  if (value === true) return true;
-  return paths ? value.map((p) => resolvePath(dir, p)) : [...value];
-}
-
-/** The child's permission flags; throws on a value Deno's flag syntax cannot carry. */
-function permissionFlags(p: ManifestPermissions, dir: string): string[] {
-  const flags: string[] = [];
-  for (const name of ["read", "write", "net", "env", "run"] as const) {
-    const value = listOf(p[name], dir, name === "read" || name === "write");
-    if (value === true) flags.push(`--allow-${name}`);
-    else if (Array.isArray(value) && value.length > 0) {
-      const bad = value.find((v) => v.includes(",") || v === "");
-      if (bad !== undefined) {
-        throw new Error(`permissions.${name} entry ${JSON.stringify(bad)} cannot be granted`);
-      }
-      flags.push(`--allow-${name}=${value.join(",")}`);
-    }
-  }
-  return flags;
-}
-
-function absolute(path: string): string {
-  return path.startsWith("/") ? path : `${Deno.cwd()}/${path}`.replace(/\/\.?$/, "");
-}
-
-/** Says which grant to change for a sandbox denial. */
-function grantAdvice(denied: { name: string; value?: string }, dir: string, tool: string): string {
-  if (!["read", "write", "net", "env", "run"].includes(denied.name)) {
-    return `module tools cannot be granted ${denied.name} access`;
-  }
-  let value = denied.value;
-  if (value !== undefined && (denied.name === "read" || denied.name === "write")) {
-    const base = absolute(resolvePath(dir, "."));
-    if (value.startsWith(`${base}/`)) value = `./${value.slice(base.length + 1)}`;
-  }
-  return value === undefined
-    ? `set permissions.${denied.name} of tool ${JSON.stringify(tool)} in the manifest`
-    : `add ${JSON.stringify(value)} to permissions.${denied.name} of tool ${
-      JSON.stringify(tool)
-    } in the manifest`;
-}
-
-function translate(
-  outcome: HostOutcome,
-  ctx: ToolContext,
-  o: { dir: string; cap: number; loading: boolean },
-): unknown {
-  const toolId = ctx.toolId;
-  switch (outcome.kind) {
-    case "result":
-      return outcome.value;
-    case "too_large":
-      throw new OutputTooLargeError(o.cap, { toolId });
-    case "error":
-      if (outcome.denied !== undefined) {
-        throw new SandboxDeniedError(
-          `${
-            outcome.message.replace(/, run again with the --allow-\w+ flag\.?$/, "")
-          }; the tool's permissions do not cover it: ${grantAdvice(outcome.denied, o.dir, toolId)}`,
-          { toolId },
-        );
-      }
-      throw new ExecutionError(
-        outcome.unserializable
-          ? `its result cannot be represented as JSON (${outcome.name}: ${outcome.message})`
-          : `${outcome.name}: ${outcome.message}`,
-        { toolId, details: { stack: outcome.stack } },
-      );
-    case "died": {
-      const structured = !/^its process /.test(outcome.reason);
-      const stderr = outcome.stderr.trim();
-      const detail = structured || stderr === "" ? outcome.reason : `${outcome.reason}: ${stderr}`;
-      throw new ExecutionError(o.loading ? `the module failed to load: ${detail}` : detail, {
-        toolId,
-        details: { stderr: outcome.stderr, outOfMemory: outcome.oom },
-      });
-    }
-  }
 }
 
 // Deno 2.9's setTimeout returns a Node-style Timeout object (with unref); older ones a number.
@@ -271,29 +187,7 @@ export function moduleHandler(module: URL, options: ModuleHandlerOptions = {}): 
     idleTimers.set(proc, timer);
   };
 
-  const checkLinks = async (ctx: ToolContext): Promise<void> => {
-    let links;
-    try {
-      links = await findGrantLinks(grants, { signal: ctx.signal });
-    } catch (cause) {
-      if (ctx.signal.aborted) throw ctx.signal.reason;
-      throw new ExecutionError(
-        `cannot check its granted paths for symbolic links (the check needs read access to them): ${
-          (cause as Error)?.message
-        }`,
-        { toolId: ctx.toolId, cause },
-      );
-    }
-    if (links.length === 0) return;
-    const list = links.map((l) =>
-      `${l.link} -> ${l.target} (outside permissions.${l.kind} ${JSON.stringify(l.grant)})`
-    );
-    throw new SandboxDeniedError(
-      `refused to run: symbolic links would widen its grant: ${list.join("; ")}; ` +
-        `remove them, or grant their targets explicitly`,
-      { toolId: ctx.toolId },
-    );
-  };
+  const checkLinks = (ctx: ToolContext): Promise<void> => checkGrantLinks(grants, ctx);
 
   const handler = async (args: Record<string, unknown>, ctx: ToolContext): Promise<unknown> => {
     if (closed) throw new ExecutionError("its handler was closed", { toolId: ctx.toolId });

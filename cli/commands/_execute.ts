@@ -1,4 +1,4 @@
-// Private: how the \`run\` and \`chain\` commands execute: the runner built for
+// Private: how the `run` and `chain` commands execute: the runner built for
 // the tools involved, Ctrl-C wired to the run's signal, the live progress
 // line, module tools' log output, the deadlines, and closing the runner.
 

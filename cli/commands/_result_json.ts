@@ -1,4 +1,4 @@
-// Private: what the \`run\` and \`chain\` commands print on stdout for a result,
+// Private: what the `run` and `chain` commands print on stdout for a result,
 // a chain step and a chain.
 
 import { serializeError } from "../../run/stream.ts";

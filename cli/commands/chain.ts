@@ -1,4 +1,4 @@
-// The \`chain\` command.
+// The `chain` command.
 
 import { parseArgs } from "node:util";
 import type { ChainResult } from "../../run/mod.ts";

@@ -1,4 +1,4 @@
-// The \`run\` command.
+// The `run` command.
 
 import { parseArgs } from "node:util";
 import { diagnose, EXIT, exitCodeOf, jsonText, printJson } from "../_io.ts";

@@ -1,0 +1,98 @@
+// Private: what `buildRunner` sets up from a manifest entry: an MCP server's
+// configuration, a provider, a tool's backend; and closing a runner within a
+// bound when setting up fails.
+
+import { localBackend, mcpBackend, providerBackend, type ToolBackend } from "../model/mod.ts";
+import {
+  commandProvider,
+  httpProvider,
+  type McpServerConfig,
+  type Runner,
+  type ToolProvider,
+} from "../run/mod.ts";
+import type { Manifest, ManifestEndpoint, ResolvedTool } from "./manifest.ts";
+import { resolvePath } from "./_resolve_path.ts";
+
+/** How an endpoint's process or connection is set up beyond the manifest entry. */
+interface EndpointSetup {
+  /** Scrubs secrets from what the endpoint's errors quote, before it is cut. */
+  redact: (text: string) => string;
+  /** Wait between SIGTERM and SIGKILL for command providers. */
+  killGraceMs?: number;
+}
+
+/** A manifest server entry as the runner's MCP server configuration. */
+export function serverConfig(
+  manifest: Manifest,
+  e: ManifestEndpoint,
+  setup: EndpointSetup,
+): McpServerConfig {
+  if (e.url !== undefined) {
+    return {
+      transport: "http",
+      url: e.url,
+      headers: e.headers,
+      ...(e.maxOutputBytes === undefined ? {} : { maxOutputBytes: e.maxOutputBytes }),
+    };
+  }
+  return {
+    transport: "stdio",
+    command: e.command!,
+    args: e.args,
+    env: e.env,
+    cwd: e.cwd === undefined ? undefined : resolvePath(manifest.dir, e.cwd),
+    ...(e.inheritEnv === undefined ? {} : { inheritEnv: e.inheritEnv }),
+    ...(e.maxOutputBytes === undefined ? {} : { maxOutputBytes: e.maxOutputBytes }),
+    redact: setup.redact,
+  };
+}
+
+/** A manifest provider entry as an HTTP or command provider. */
+export function provider(
+  manifest: Manifest,
+  id: string,
+  e: ManifestEndpoint,
+  setup: EndpointSetup,
+): ToolProvider {
+  const cap = e.maxOutputBytes === undefined ? {} : { maxOutputBytes: e.maxOutputBytes };
+  const redact = setup.redact;
+  if (e.url !== undefined) {
+    return httpProvider({ id, url: e.url, headers: e.headers, ...cap, redact });
+  }
+  const killGraceMs = setup.killGraceMs;
+  return commandProvider({
+    id,
+    command: e.command!,
+    args: e.args,
+    env: e.env,
+    cwd: e.cwd === undefined ? undefined : resolvePath(manifest.dir, e.cwd),
+    ...(e.inheritEnv === undefined ? {} : { inheritEnv: e.inheritEnv }),
+    ...(killGraceMs === undefined ? {} : { killGraceMs }),
+    ...cap,
+    redact,
+  });
+}
+
+/** The named entry of `servers` or `providers` (own entries only). */
+export function endpoint(group: Record<string, ManifestEndpoint>, name: string): ManifestEndpoint {
+  if (!Object.hasOwn(group, name)) throw new Error(`no endpoint named ${JSON.stringify(name)}`);
+  return group[name];
+}
+
+/** The backend a manifest tool runs on. */
+export function backendOf(t: ResolvedTool): ToolBackend {
+  const e = t.entry;
+  if (e.builtin !== undefined || e.module !== undefined) return localBackend(t.id);
+  if (e.provider !== undefined) return providerBackend(e.provider, e.providerTool ?? e.name);
+  return mcpBackend(e.server!);
+}
+
+/** Closes a runner, waiting no longer than `ms` (a process that cannot be stopped must not hold the caller). */
+export async function closeWithin(runner: Runner, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    runner.close().catch(() => {}),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))),
+  ]);
+  clearTimeout(timer);
+}
