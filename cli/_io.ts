@@ -62,7 +62,7 @@ export function diagnose(
 }
 
 /** What JSON.stringify cannot write in `value`, and where (iterative; `undefined` when none). */
-export function jsonProblem(value: unknown): { what: string; pointer: string } | undefined {
+function jsonProblem(value: unknown): { what: string; pointer: string } | undefined {
   const onPath = new Set<object>();
   const stack: Array<{ v: unknown; pointer: string; leave?: object }> = [{ v: value, pointer: "" }];
   while (stack.length > 0) {

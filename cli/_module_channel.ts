@@ -3,7 +3,7 @@
 // log text), holding at most `maxMessageBytes` of one message in memory.
 
 /** What the splitter found. */
-export interface ChannelSink {
+interface ChannelSink {
   /** A whole message line (without the nonce). */
   message(json: string): void;
   /** Output that is not a message. */

@@ -10,7 +10,7 @@ import { deathOf, type HostOutcome } from "./_module_outcome.ts";
 import { trackForUnload, untrack } from "./_module_reaper.ts";
 
 /** What starting a process needs. */
-export interface ModuleProcessSpec {
+interface ModuleProcessSpec {
   /** The deno executable. */
   deno: string;
   /** Permission and V8 flags. */

@@ -4,7 +4,7 @@
 // its read and write grants must resolve inside a grant of the same kind.
 
 /** A symbolic link that would widen a grant. */
-export interface GrantLink {
+interface GrantLink {
   /** The grant kind (`read` or `write`). */
   kind: "read" | "write";
   /** The grant entry, as resolved against the manifest directory. */
@@ -67,7 +67,7 @@ async function realRoots(grants: readonly string[]): Promise<string[]> {
 }
 
 /** Options of {@linkcode findGrantLinks}. */
-export interface FindGrantLinksOptions {
+interface FindGrantLinksOptions {
   /** Stops the scan. */
   signal?: AbortSignal;
   /** Stop after this many offending links (default 10). */

@@ -22,7 +22,7 @@ import { resolvePath } from "./_resolve_path.ts";
 const MODULE_CHECKS_AT_ONCE = 4;
 
 /** Options of the checks: which tools (default: every tool). */
-export interface ToolChecksOptions {
+interface ToolChecksOptions {
   /** Tool IDs to check (default: every tool). */
   tools?: readonly string[];
   /** Cancels the module checks. */

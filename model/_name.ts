@@ -1,7 +1,7 @@
 // Private: the MCP name rule shared by names, namespaces and tool IDs.
 
 /** Longest allowed name or namespace. */
-export const MAX_NAME_LENGTH = 128;
+const MAX_NAME_LENGTH = 128;
 
 const NAME_CHAR = /[A-Za-z0-9_.-]/;
 

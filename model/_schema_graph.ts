@@ -6,7 +6,7 @@
 import { escapePointerToken, isPlainObject, unescapePointerToken } from "./_json_pointer.ts";
 
 /** The walk's limits. */
-export interface Limits {
+interface Limits {
   maxDepth: number;
   maxJsonDepth: number;
   maxNodes: number;
@@ -25,7 +25,7 @@ export class LimitExceeded extends Error {
 }
 
 /** One subschema (an object; boolean schemas have no edges). */
-export interface SchemaNode {
+interface SchemaNode {
   key: string;
   /** Pointer to the subschema, `uri#pointer` outside the root document. */
   location: string;

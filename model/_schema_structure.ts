@@ -16,7 +16,7 @@ const ROOT = "https://toolfoundation.invalid/schema.json";
 const MAX_STATIC_PATHS = 100_000;
 
 /** What the analysis found beyond "valid". */
-export interface StructureFacts {
+interface StructureFacts {
   /**
    * Set when the number of schema evaluations is not bounded by the schema
    * alone: the schema recurses through keywords that apply to parts of the

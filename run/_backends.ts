@@ -9,7 +9,7 @@ import type { RunnerOptions } from "./runner.ts";
 import { McpPool } from "./_mcp_pool.ts";
 
 /** The runner options that configure backends. */
-export type BackendOptions = Pick<
+type BackendOptions = Pick<
   RunnerOptions,
   "handlers" | "providers" | "mcpServers" | "onElicitation"
 >;

@@ -7,10 +7,10 @@ import type { GroupChild } from "./_process.ts";
 import { TailBuffer } from "./_text.ts";
 
 /** How long stdout and stderr may still deliver after the program exited, in ms. */
-export const EXIT_DRAIN_MS = 500;
+const EXIT_DRAIN_MS = 500;
 
 /** Limits of one run. */
-export interface RunLimits {
+interface RunLimits {
   /** Largest stdout kept, in bytes. */
   maxOutputBytes: number;
   /** How much of stderr is kept, in bytes. */

@@ -49,7 +49,7 @@ export class HeadBuffer {
 }
 
 /** How a drain ended: the stream's end, the sink refusing more, or `cancel()`. */
-export type DrainEnd = "eof" | "full" | "cancelled";
+type DrainEnd = "eof" | "full" | "cancelled";
 
 /**
  * Reads a stream into a sink from the moment it is created. When the sink

@@ -37,7 +37,7 @@ export class LazyAbort {
 }
 
 /** Where a run is: its tool ID and backend, for errors. */
-export interface RunSite {
+interface RunSite {
   toolId: string;
   backend?: ToolBackend;
 }

@@ -8,7 +8,7 @@ export const DEFAULT_KILL_GRACE_MS = 2000;
 const POLL_MS = 25;
 
 /** Options of {@linkcode spawnGroup}. */
-export interface SpawnGroupOptions {
+interface SpawnGroupOptions {
   /** Arguments. */
   args?: readonly string[];
   /** The child's complete environment (nothing else is inherited). */

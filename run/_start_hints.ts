@@ -41,10 +41,10 @@ const MISSING_VARIABLE: readonly RegExp[] = [
 const UPPER_NAME = /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|\b[A-Z]{3,}[0-9]*\b/g;
 
 /** Who the failed child is, for the wording: a command provider's program or an MCP server. */
-export type ChildKind = "command" | "server";
+type ChildKind = "command" | "server";
 
 /** Options of {@linkcode startHints}. */
-export interface StartHintsOptions {
+interface StartHintsOptions {
   /** Who failed (default `"command"`): "the command" and "the provider's inheritEnv", or "the server". */
   who?: ChildKind;
   /** Reads this process's environment (default: without prompting). */
@@ -52,7 +52,7 @@ export interface StartHintsOptions {
 }
 
 /** What the stderr of a failed child suggests. */
-export interface StartHints {
+interface StartHints {
   /** Sentences to add to the error message. */
   hints: string[];
   /** Variables the child seems to miss. */

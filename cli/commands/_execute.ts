@@ -41,7 +41,7 @@ export function deadlineOf(
 }
 
 /** The live progress line on stderr. */
-export type Line = ReturnType<typeof progressLine>;
+type Line = ReturnType<typeof progressLine>;
 
 /**
  * Where a module tool's own output goes: with `--events`, each line becomes a

@@ -28,7 +28,7 @@ export function requirePermissions(plan: PermissionPlan): void {
 export const MANIFEST_OPTIONS = { "max-manifest-bytes": { type: "string" } } as const;
 
 /** Parses `--max-manifest-bytes` (a positive whole number of bytes). */
-export function parseMaxBytes(value: string | undefined): number | undefined {
+function parseMaxBytes(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = /^[0-9]{1,16}$/.test(value.trim()) ? Number(value.trim()) : NaN;
   if (!Number.isSafeInteger(n) || n < 1) {
@@ -89,7 +89,7 @@ export function report(io: CliIo, redactor: Redactor | undefined, error: unknown
 }
 
 /** The largest deadline a timer can hold: 2^31-1 ms (about 24.8 days). */
-export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /** Parses `--timeout`: whole milliseconds from 1 to {@linkcode MAX_TIMEOUT_MS}. */
 export function parseTimeout(value: string | undefined): number | undefined {
