@@ -1,23 +1,33 @@
 /**
  * The MCP adapter: MCP `Tool` (with toolfoundation's namespace, version and
- * tags) ↔ canonical, lossless both ways.
+ * tags) ↔ canonical, lossless both ways; preflight by `validateTool`; calls
+ * `{name, arguments}` (the fallback reader).
  *
  * @module
  */
 
-import type { Tool } from "../model/tool.ts";
-import { validateTool } from "../model/validate_tool.ts";
+import type { Tool } from "../../model/tool.ts";
+import { validateTool } from "../../model/validate_tool.ts";
+import { InvalidToolError } from "../../model/errors.ts";
 import {
   type CanonicalTool,
   PROVIDER_FIELDS_META_KEY,
   type ProviderFields,
-} from "./canonical_tool.ts";
-import { clone, deepEqual, put } from "./_json.ts";
-import { escapePointerToken, isNonArrayObject } from "../model/_json_pointer.ts";
+} from "../canonical_tool.ts";
+import { clone, deepEqual, put } from "../_json.ts";
+import { escapePointerToken, isNonArrayObject } from "../../model/_json_pointer.ts";
 import { MCP_PROFILE } from "./profile.ts";
-import type { Adapter, CanonicalResult, ConversionResult, ConvertOptions } from "./registry.ts";
-import { IDENTITY_NORMALIZER } from "./normalizer.ts";
-import { WarningSink } from "./_sink.ts";
+import type {
+  Adapter,
+  CanonicalResult,
+  ConversionResult,
+  ConvertOptions,
+  PreflightTool,
+  ToolCallReading,
+} from "../adapter.ts";
+import type { PreflightProblem } from "../preflight.ts";
+import { IDENTITY_NORMALIZER } from "../normalizer.ts";
+import { WarningSink } from "../_sink.ts";
 
 /**
  * MCP ↔ canonical. Reading validates the tool (`validateTool`) and keeps every
@@ -82,4 +92,38 @@ export const mcpAdapter: Adapter<Tool> = {
   sourcePointer(pointer: string, _tool: unknown): string {
     return pointer;
   },
+
+  preflightTool(
+    tool: Record<string, unknown>,
+    path: string,
+    problems: PreflightProblem[],
+  ): PreflightTool {
+    try {
+      validateTool(tool);
+    } catch (error) {
+      if (!(error instanceof InvalidToolError)) throw error;
+      for (const issue of error.issues) {
+        problems.push({
+          code: "invalid_tool",
+          path: path + issue.path,
+          tool: String(tool.name),
+          message: issue.message,
+        });
+      }
+    }
+    return {
+      name: tool.name,
+      namePath: `${path}/name`,
+      schemas: [],
+      strict: false,
+      nameChecked: true,
+    };
+  },
+
+  readToolCall(call: Record<string, unknown>): ToolCallReading | undefined {
+    if (typeof call.name !== "string") return undefined;
+    return { name: call.name, arguments: call.arguments ?? {}, nameIsToolId: true };
+  },
+
+  toolCallFallback: true,
 };

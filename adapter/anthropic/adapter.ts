@@ -1,18 +1,27 @@
 /**
  * The Anthropic adapter: Messages API tools (`name`, `description`,
- * `input_schema`, `strict`, `input_examples`, `cache_control`).
+ * `input_schema`, `strict`, `input_examples`, `cache_control`), their
+ * preflight rules and `tool_use` blocks.
  *
  * @module
  */
 
-import type { ToolIssue } from "../model/errors.ts";
-import type { CanonicalTool } from "./canonical_tool.ts";
-import { clone, type Obj, put } from "./_json.ts";
-import { escapePointerToken } from "../model/_json_pointer.ts";
+import type { ToolIssue } from "../../model/errors.ts";
+import type { CanonicalTool } from "../canonical_tool.ts";
+import { clone, type Obj, put } from "../_json.ts";
+import { escapePointerToken } from "../../model/_json_pointer.ts";
 import { ANTHROPIC_PROFILE } from "./profile.ts";
-import type { Adapter, CanonicalResult, ConversionResult, ConvertOptions } from "./registry.ts";
-import { WarningSink } from "./_sink.ts";
-import { walkSchema } from "./_walk.ts";
+import type {
+  Adapter,
+  CanonicalResult,
+  ConversionResult,
+  ConvertOptions,
+  PreflightTool,
+  ToolCallReading,
+} from "../adapter.ts";
+import type { PreflightProblem } from "../preflight.ts";
+import { WarningSink } from "../_sink.ts";
+import { walkSchema } from "../_walk.ts";
 import {
   canonicalName,
   check,
@@ -23,8 +32,8 @@ import {
   providerName,
   readInputSchema,
   requireObject,
-} from "./_provider.ts";
-import { strictNormalizer, strictOrNot } from "./_strict.ts";
+} from "../_provider/mod.ts";
+import { strictNormalizer, strictOrNot } from "../_provider/strict.ts";
 
 /** An Anthropic Messages API tool. */
 export interface AnthropicTool {
@@ -148,5 +157,32 @@ export const anthropicAdapter: Adapter<AnthropicTool> = {
 
   sourcePointer(pointer: string, _tool: unknown): string {
     return pointer.startsWith("/inputSchema") ? `/input_schema${pointer.slice(12)}` : pointer;
+  },
+
+  preflightTool(
+    tool: Record<string, unknown>,
+    path: string,
+    problems: PreflightProblem[],
+  ): PreflightTool {
+    if (tool.input_schema === undefined) {
+      problems.push({
+        code: "invalid_shape",
+        path: `${path}/input_schema`,
+        message: "is required",
+      });
+    }
+    return {
+      name: tool.name,
+      namePath: `${path}/name`,
+      schemas: tool.input_schema === undefined
+        ? []
+        : [{ schema: tool.input_schema, path: `${path}/input_schema`, rootCombinators: false }],
+      strict: tool.strict === true,
+    };
+  },
+
+  readToolCall(call: Record<string, unknown>): ToolCallReading | undefined {
+    if (call.type !== "tool_use") return undefined;
+    return { name: call.name, callId: call.id, arguments: call.input ?? {} };
   },
 };

@@ -1,11 +1,11 @@
 // Private: the strict / non-strict / "auto" decision shared by OpenAI and Anthropic.
 
-import type { Obj } from "./_json.ts";
-import { createNormalizer } from "./_normalizer.ts";
-import { IDENTITY_NORMALIZER, type InputNormalizer } from "./normalizer.ts";
-import type { SchemaProfile } from "./profile.ts";
-import type { WarningSink } from "./_sink.ts";
-import type { FeatureLossWarning } from "./warning.ts";
+import type { Obj } from "../_json.ts";
+import { createNormalizer } from "../_normalizer.ts";
+import { IDENTITY_NORMALIZER, type InputNormalizer } from "../normalizer.ts";
+import type { SchemaProfile } from "../profile.ts";
+import type { WarningSink } from "../_sink.ts";
+import type { FeatureLossWarning } from "../warning.ts";
 
 /** A converted schema with its warnings and null markers. */
 export interface Converted {

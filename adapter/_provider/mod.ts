@@ -1,15 +1,15 @@
 // Private: pieces shared by the provider adapters (names, tool-level fields, shape checks).
 
-import type { ToolIssue } from "../model/errors.ts";
-import { parseToolId } from "../model/tool_id.ts";
-import type { CanonicalTool } from "./canonical_tool.ts";
-import { InvalidProviderToolError } from "./errors.ts";
-import { clone, type Obj, put } from "./_json.ts";
-import { escapePointerToken, isNonArrayObject } from "../model/_json_pointer.ts";
-import { decodeToolName, encodeToolName } from "./names.ts";
-import type { ProviderProfile } from "./profile.ts";
-import type { ConvertOptions } from "./registry.ts";
-import type { WarningSink } from "./_sink.ts";
+import type { ToolIssue } from "../../model/errors.ts";
+import { parseToolId } from "../../model/tool_id.ts";
+import type { CanonicalTool } from "../canonical_tool.ts";
+import { InvalidProviderToolError } from "../errors.ts";
+import { clone, type Obj, put } from "../_json.ts";
+import { escapePointerToken, isNonArrayObject } from "../../model/_json_pointer.ts";
+import { decodeToolName, encodeToolName } from "./name_codec.ts";
+import type { ProviderProfile, SchemaProfile } from "../profile.ts";
+import type { ConvertOptions } from "../adapter.ts";
+import type { WarningSink } from "../_sink.ts";
 
 const TOOL_FIELDS = [
   "title",
@@ -163,3 +163,18 @@ export function fieldsOf(tool: CanonicalTool, format: string): Obj {
     : undefined;
   return isNonArrayObject(found) ? found : {};
 }
+
+/** The schema rules of a target that takes any JSON Schema unchanged. */
+export const PASS: SchemaProfile = {
+  keywords: "any",
+  rootCombinators: true,
+  refs: "pass",
+  refSiblings: true,
+  recursion: true,
+  oneOf: "keep",
+  allOf: "keep",
+  closeObjects: false,
+  requireAll: false,
+  typeRequired: false,
+  simplePatterns: false,
+};

@@ -1,18 +1,22 @@
-/**
- * The OpenAI adapters: Chat Completions (`{type, function: {...}}`) and the
- * Responses API (flat) function tools, with strict mode.
- *
- * @module
- */
+// Private: the function-tool adapter shared by OpenAI Chat Completions and Responses.
 
-import type { ToolIssue } from "../model/errors.ts";
-import type { CanonicalTool } from "./canonical_tool.ts";
-import { clone, type Obj, put } from "./_json.ts";
-import { escapePointerToken, isNonArrayObject } from "../model/_json_pointer.ts";
-import { OPENAI_PROFILE, OPENAI_RESPONSES_PROFILE, type ProviderProfile } from "./profile.ts";
-import type { Adapter, CanonicalResult, ConversionResult, ConvertOptions } from "./registry.ts";
-import { WarningSink } from "./_sink.ts";
-import { walkSchema } from "./_walk.ts";
+import type { ToolIssue } from "../../model/errors.ts";
+import type { CanonicalTool } from "../canonical_tool.ts";
+import { clone, type Obj, put } from "../_json.ts";
+import { escapePointerToken, isNonArrayObject } from "../../model/_json_pointer.ts";
+import type { ProviderProfile } from "../profile.ts";
+import type {
+  Adapter,
+  CanonicalResult,
+  ConversionResult,
+  ConvertOptions,
+  PreflightTool,
+  ToolCallReading,
+} from "../adapter.ts";
+import type { PreflightProblem } from "../preflight.ts";
+import { describeFunctionTool } from "./_preflight.ts";
+import { WarningSink } from "../_sink.ts";
+import { walkSchema } from "../_walk.ts";
 import {
   canonicalName,
   check,
@@ -23,43 +27,22 @@ import {
   providerName,
   readInputSchema,
   requireObject,
-} from "./_provider.ts";
-import { strictNormalizer, strictOrNot } from "./_strict.ts";
-
-/** An OpenAI Chat Completions function tool. */
-export interface OpenAIChatTool {
-  /** Always `"function"`. */
-  type: "function";
-  /** The function. */
-  function: {
-    /** The function name (`[A-Za-z0-9_-]`, at most 64). */
-    name: string;
-    /** What the function does. */
-    description?: string;
-    /** JSON Schema of the arguments. */
-    parameters?: Record<string, unknown>;
-    /** Strict mode. */
-    strict?: boolean;
-  };
-}
-
-/** An OpenAI Responses API function tool. */
-export interface OpenAIResponsesTool {
-  /** Always `"function"`. */
-  type: "function";
-  /** The function name (`[A-Za-z0-9_-]`, at most 64). */
-  name: string;
-  /** What the function does. */
-  description?: string;
-  /** JSON Schema of the arguments. */
-  parameters?: Record<string, unknown>;
-  /** Strict mode (the API's default is strict when absent, so it is always written). */
-  strict?: boolean;
-}
+} from "../_provider/mod.ts";
+import { strictNormalizer, strictOrNot } from "../_provider/strict.ts";
 
 const FIELDS = ["name", "description", "parameters", "strict"];
 
-function make<T>(format: string, flat: boolean, builtin: ProviderProfile): Adapter<T> {
+/**
+ * An OpenAI function-tool adapter: Chat Completions (`flat: false`, the tool
+ * under `function`) or Responses (`flat: true`), with its profile and its
+ * tool-call reader.
+ */
+export function functionToolAdapter<T>(
+  format: string,
+  flat: boolean,
+  builtin: ProviderProfile,
+  readToolCall: (call: Record<string, unknown>) => ToolCallReading | undefined,
+): Adapter<T> {
   const root = flat ? "" : "/function";
   const sourcePointer = (pointer: string): string => {
     if (pointer.startsWith("/inputSchema")) return `${root}/parameters${pointer.slice(12)}`;
@@ -154,58 +137,15 @@ function make<T>(format: string, flat: boolean, builtin: ProviderProfile): Adapt
     sourcePointer(pointer: string, _tool: unknown): string {
       return sourcePointer(pointer);
     },
+
+    preflightTool(
+      tool: Record<string, unknown>,
+      path: string,
+      problems: PreflightProblem[],
+    ): PreflightTool | undefined {
+      return describeFunctionTool(tool, path, flat, problems);
+    },
+
+    readToolCall,
   };
 }
-
-/**
- * OpenAI Chat Completions function tools. `strict` defaults to `"auto"`.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { mcpAdapter, openaiAdapter } from "@toolfoundation/core/adapter";
- *
- * const canonical = mcpAdapter.toCanonical({
- *   name: "get_weather",
- *   inputSchema: {
- *     type: "object",
- *     properties: { city: { type: "string" }, unit: { enum: ["c", "f"] } },
- *     required: ["city"],
- *     additionalProperties: false,
- *   },
- * }).tool;
- * const { tool, strict } = openaiAdapter.fromCanonical(canonical);
- * assert.equal(strict?.applied, true);
- * assert.deepEqual(tool.function.parameters?.required, ["city", "unit"]);
- * ```
- */
-export const openaiAdapter: Adapter<OpenAIChatTool> = make<OpenAIChatTool>(
-  "openai",
-  false,
-  OPENAI_PROFILE,
-);
-
-/**
- * OpenAI Responses API function tools (flat shape). `strict` is always
- * written, because the API treats an absent flag as strict.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { openaiResponsesAdapter } from "@toolfoundation/core/adapter";
- *
- * const { tool } = openaiResponsesAdapter.toCanonical({
- *   type: "function",
- *   name: "math__add",
- *   parameters: { type: "object", properties: { a: { type: "number" } } },
- *   strict: false,
- * });
- * assert.equal(tool.namespace, "math");
- * assert.equal(tool.name, "add");
- * ```
- */
-export const openaiResponsesAdapter: Adapter<OpenAIResponsesTool> = make<OpenAIResponsesTool>(
-  "openai-responses",
-  true,
-  OPENAI_RESPONSES_PROFILE,
-);

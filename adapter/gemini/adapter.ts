@@ -5,18 +5,27 @@
  * @module
  */
 
-import type { ToolIssue } from "../model/errors.ts";
-import type { ToolObjectSchema as ToolObjectSchemaLike } from "../model/tool.ts";
-import type { CanonicalTool } from "./canonical_tool.ts";
-import { clone, type Obj, put } from "./_json.ts";
-import { escapePointerToken, isNonArrayObject } from "../model/_json_pointer.ts";
-import { IDENTITY_NORMALIZER } from "./normalizer.ts";
+import type { ToolIssue } from "../../model/errors.ts";
+import type { ToolObjectSchema as ToolObjectSchemaLike } from "../../model/tool.ts";
+import type { CanonicalTool } from "../canonical_tool.ts";
+import { clone, type Obj, put } from "../_json.ts";
+import { escapePointerToken, isNonArrayObject } from "../../model/_json_pointer.ts";
+import { IDENTITY_NORMALIZER } from "../normalizer.ts";
 import { GEMINI_PROFILE } from "./profile.ts";
-import type { Adapter, CanonicalResult, ConversionResult, ConvertOptions } from "./registry.ts";
-import { WarningSink } from "./_sink.ts";
-import { writeGeminiSchema } from "./_gemini_schema.ts";
-import { createJsonTextNormalizer } from "./_openapi_normalizer.ts";
-import { fromOpenApi } from "./_openapi_read.ts";
+import { describeGeminiTool } from "./_preflight.ts";
+import { readGeminiCall } from "./_tool_call.ts";
+import type {
+  Adapter,
+  CanonicalResult,
+  ConversionResult,
+  ConvertOptions,
+  PreflightTool,
+} from "../adapter.ts";
+import type { PreflightProblem } from "../preflight.ts";
+import { WarningSink } from "../_sink.ts";
+import { writeGeminiSchema } from "./_schema.ts";
+import { createJsonTextNormalizer } from "../_openapi_normalizer.ts";
+import { fromOpenApi } from "../_openapi_read.ts";
 import {
   canonicalName,
   check,
@@ -26,7 +35,7 @@ import {
   otherFields,
   providerName,
   requireObject,
-} from "./_provider.ts";
+} from "../_provider/mod.ts";
 
 /** A Gemini function declaration. */
 export interface GeminiFunctionDeclaration {
@@ -46,6 +55,39 @@ export interface GeminiFunctionDeclaration {
   [field: string]: unknown;
 }
 
+/**
+ * Gemini's own conversion options, given as `{ providers: { gemini: {...} } }`
+ * in {@linkcode ConvertOptions}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { defaultRegistry, type GeminiOptions } from "@toolfoundation/core/adapter";
+ *
+ * const gemini: GeminiOptions = { schema: "parametersJsonSchema" };
+ * const out = defaultRegistry().convert(
+ *   { name: "t", inputSchema: { type: "object" } },
+ *   "mcp",
+ *   "gemini",
+ *   { providers: { gemini } },
+ * );
+ * assert.deepEqual(out.tool, { name: "t", parametersJsonSchema: { type: "object" } });
+ * ```
+ */
+export interface GeminiOptions {
+  /** Write `parameters` (OpenAPI subset, the default) or `parametersJsonSchema`. */
+  schema?: "parameters" | "parametersJsonSchema";
+}
+
+/** The schema field asked for: the deprecated `geminiSchema` first, then `providers.gemini.schema`. */
+function schemaFieldOption(options: ConvertOptions | undefined): unknown {
+  if (options?.geminiSchema !== undefined) return options.geminiSchema;
+  const own = options?.providers !== undefined && Object.hasOwn(options.providers, "gemini")
+    ? options.providers.gemini
+    : undefined;
+  return isNonArrayObject(own) ? (own as GeminiOptions).schema : undefined;
+}
+
 const FIELDS = [
   "name",
   "description",
@@ -62,8 +104,9 @@ function hasProperties(schema: Obj): boolean {
 /**
  * Gemini function declarations. `parameters` by default (types mapped to
  * `STRING`, `OBJECT`, ..., `nullable`, string-only enums, local `$ref`s
- * inlined with recursion cut and reported); `{ geminiSchema:
- * "parametersJsonSchema" }` writes near-full JSON Schema instead. An output
+ * inlined with recursion cut and reported); `{ providers: { gemini: { schema:
+ * "parametersJsonSchema" } } }` ({@linkcode GeminiOptions}) writes near-full
+ * JSON Schema instead. An output
  * schema becomes `response` / `responseJsonSchema`.
  *
  * Gemini rejects an `OBJECT` without properties at any depth, so in
@@ -201,7 +244,7 @@ export const geminiAdapter: Adapter<GeminiFunctionDeclaration> = {
     const name = providerName(tool, profile, options, sink);
     dropToolFields(tool, sink, ["outputSchema"]);
     const fields = fieldsOf(tool, "gemini");
-    const json = (options?.geminiSchema ?? fields.schemaField) === "parametersJsonSchema";
+    const json = (schemaFieldOption(options) ?? fields.schemaField) === "parametersJsonSchema";
     const describe = options?.describeDropped ?? true;
     const out: Obj = { name };
     if (tool.description !== undefined) out.description = tool.description;
@@ -270,4 +313,14 @@ export const geminiAdapter: Adapter<GeminiFunctionDeclaration> = {
     }
     return pointer;
   },
+
+  preflightTool(
+    tool: Record<string, unknown>,
+    path: string,
+    problems: PreflightProblem[],
+  ): PreflightTool {
+    return describeGeminiTool(tool, path, problems);
+  },
+
+  readToolCall: readGeminiCall,
 };

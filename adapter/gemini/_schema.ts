@@ -3,13 +3,14 @@
 // `responseJsonSchema`) or the OpenAPI subset (`parameters`, `response`), in
 // which objects without properties are held as JSON text.
 
-import type { Obj } from "./_json.ts";
-import { toOpenApi } from "./_openapi.ts";
-import { writeJsonText } from "./_openapi_json_text.ts";
-import { declareBranchRequired } from "./_openapi_required.ts";
-import { WarningSink } from "./_sink.ts";
-import { walkSchema } from "./_walk.ts";
-import { GEMINI_JSON_SCHEMA_PROFILE, GEMINI_PROFILE, type SchemaProfile } from "./profile.ts";
+import type { Obj } from "../_json.ts";
+import { toOpenApi } from "../_openapi.ts";
+import { writeJsonText } from "../_openapi_json_text.ts";
+import { declareBranchRequired } from "../_openapi_required.ts";
+import { WarningSink } from "../_sink.ts";
+import { walkSchema } from "../_walk.ts";
+import type { SchemaProfile } from "../profile.ts";
+import { GEMINI_JSON_SCHEMA_PROFILE, GEMINI_PROFILE } from "./profile.ts";
 
 const EXTRA = ["const", "examples", "exclusiveMinimum", "exclusiveMaximum"];
 

@@ -1,12 +1,12 @@
 // Private: the JSON Schema checks of preflight (plain and strict modes).
 
-import type { Obj } from "./_json.ts";
-import { escapePointerToken, isNonArrayObject } from "../model/_json_pointer.ts";
-import { isSimplePattern, LIST, MAP, SINGLE } from "./_keywords.ts";
-import { RefResolver } from "./_refs.ts";
-import type { SchemaProfile } from "./profile.ts";
-import type { PreflightProblem } from "./preflight.ts";
-import { MAX_SCHEMA_DEPTH } from "./limits.ts";
+import type { Obj } from "../_json.ts";
+import { escapePointerToken, isNonArrayObject } from "../../model/_json_pointer.ts";
+import { isSimplePattern, LIST, MAP, SINGLE } from "../_keywords.ts";
+import { RefResolver } from "../_refs.ts";
+import type { SchemaProfile } from "../profile.ts";
+import type { PreflightProblem } from "../preflight.ts";
+import { MAX_SCHEMA_DEPTH } from "../limits.ts";
 
 /** Sizes counted over one tool's schemas. */
 export interface Counts {

@@ -1,11 +1,15 @@
-// Private: the preflight checks of Gemini's OpenAPI-subset schemas (`parameters`
-// and `response`).
+// Private: the preflight rules of Gemini function declarations: `parameters`
+// and `parametersJsonSchema` exclusive, the OpenAPI-subset schemas
+// (`parameters`, `response`) checked here, the JSON Schema ones
+// (`parametersJsonSchema`, `responseJsonSchema`) by the shared checks without a
+// root `$schema`.
 
-import { escapePointerToken, isNonArrayObject } from "../model/_json_pointer.ts";
-import type { ProviderProfile } from "./profile.ts";
-import type { PreflightProblem } from "./preflight.ts";
-import { tooDeepProblem } from "./_preflight_checks.ts";
-import { MAX_SCHEMA_DEPTH } from "./limits.ts";
+import { escapePointerToken, isNonArrayObject } from "../../model/_json_pointer.ts";
+import type { ProviderProfile } from "../profile.ts";
+import type { PreflightProblem } from "../preflight.ts";
+import { tooDeepProblem } from "../_preflight/mod.ts";
+import type { PreflightSchema, PreflightTool } from "../adapter.ts";
+import { MAX_SCHEMA_DEPTH } from "../limits.ts";
 
 const OPENAPI_TYPES = new Set([
   "STRING",
@@ -18,7 +22,7 @@ const OPENAPI_TYPES = new Set([
 ]);
 
 /** Checks a Gemini OpenAPI-subset schema. */
-export function checkOpenApi(
+function checkOpenApi(
   schema: unknown,
   path: string,
   tool: string | undefined,
@@ -110,4 +114,42 @@ export function checkOpenApi(
       value.forEach((v, i) => checkOpenApi(v, `${p}/${i}`, tool, profile, false, out, level + 1));
     }
   }
+}
+
+function checkOpenApiRoot(
+  schema: unknown,
+  path: string,
+  profile: ProviderProfile,
+  tool: string | undefined,
+): PreflightProblem[] {
+  const problems: PreflightProblem[] = [];
+  checkOpenApi(schema, path, tool, profile, true, problems);
+  return problems;
+}
+
+/** Describes a Gemini function declaration for preflight. */
+export function describeGeminiTool(
+  tool: Record<string, unknown>,
+  path: string,
+  problems: PreflightProblem[],
+): PreflightTool {
+  if (tool.parameters !== undefined && tool.parametersJsonSchema !== undefined) {
+    problems.push({
+      code: "invalid_shape",
+      path: `${path}/parametersJsonSchema`,
+      message: "parameters and parametersJsonSchema are mutually exclusive",
+    });
+  }
+  const schemas: PreflightSchema[] = [];
+  for (const key of ["parameters", "response"]) {
+    if (tool[key] !== undefined) {
+      schemas.push({ schema: tool[key], path: `${path}/${key}`, check: checkOpenApiRoot });
+    }
+  }
+  for (const key of ["parametersJsonSchema", "responseJsonSchema"]) {
+    if (tool[key] !== undefined) {
+      schemas.push({ schema: tool[key], path: `${path}/${key}`, rootSchemaKeyword: false });
+    }
+  }
+  return { name: tool.name, namePath: `${path}/name`, schemas, strict: false };
 }
