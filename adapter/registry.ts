@@ -14,7 +14,7 @@ import {
   UnknownFormatError,
   UnknownToolNameError,
 } from "./errors.ts";
-import { checkStructure, relocate } from "./_shape.ts";
+import { checkStructure, relocate } from "./_schema/mod.ts";
 import { decodeToolName } from "./_provider/name_codec.ts";
 import { runPreflight } from "./_preflight/mod.ts";
 import type { PreflightOptions, PreflightProblem } from "./preflight.ts";

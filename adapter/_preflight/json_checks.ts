@@ -1,9 +1,7 @@
 // Private: the JSON Schema checks of preflight (plain and strict modes).
 
-import type { Obj } from "../_json.ts";
+import { isSimplePattern, LIST, MAP, type Obj, RefResolver, SINGLE } from "../_schema/mod.ts";
 import { escapePointerToken, isNonArrayObject } from "../../model/_json_pointer.ts";
-import { isSimplePattern, LIST, MAP, SINGLE } from "../_keywords.ts";
-import { RefResolver } from "../_refs.ts";
 import type { SchemaProfile } from "../profile.ts";
 import type { PreflightProblem } from "../preflight.ts";
 import { MAX_SCHEMA_DEPTH } from "../limits.ts";

@@ -4,12 +4,11 @@ import type { ToolIssue } from "../../model/errors.ts";
 import { parseToolId } from "../../model/tool_id.ts";
 import type { CanonicalTool } from "../canonical_tool.ts";
 import { InvalidProviderToolError } from "../errors.ts";
-import { clone, type Obj, put } from "../_json.ts";
+import { clone, type Obj, put, type WarningSink } from "../_schema/mod.ts";
 import { escapePointerToken, isNonArrayObject } from "../../model/_json_pointer.ts";
 import { decodeToolName, encodeToolName } from "./name_codec.ts";
 import type { ProviderProfile, SchemaProfile } from "../profile.ts";
 import type { ConvertOptions } from "../adapter.ts";
-import type { WarningSink } from "../_sink.ts";
 
 const TOOL_FIELDS = [
   "title",

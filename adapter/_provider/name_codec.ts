@@ -3,7 +3,7 @@
 // without the registry.
 
 import { parseToolId } from "../../model/tool_id.ts";
-import { hash8 } from "../_json.ts";
+import { hash8 } from "../_schema/mod.ts";
 import type { NameRules, ProviderProfile } from "../profile.ts";
 
 const HASHED = /_[0-9a-f]{8}$/;

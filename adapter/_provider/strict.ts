@@ -1,10 +1,9 @@
 // Private: the strict / non-strict / "auto" decision shared by OpenAI and Anthropic.
 
-import type { Obj } from "../_json.ts";
-import { createNormalizer } from "../_normalizer.ts";
+import type { Obj, WarningSink } from "../_schema/mod.ts";
+import { createNormalizer } from "../_normalizer/mod.ts";
 import { IDENTITY_NORMALIZER, type InputNormalizer } from "../normalizer.ts";
 import type { SchemaProfile } from "../profile.ts";
-import type { WarningSink } from "../_sink.ts";
 import type { FeatureLossWarning } from "../warning.ts";
 
 /** A converted schema with its warnings and null markers. */

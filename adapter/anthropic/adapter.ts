@@ -8,7 +8,7 @@
 
 import type { ToolIssue } from "../../model/errors.ts";
 import type { CanonicalTool } from "../canonical_tool.ts";
-import { clone, type Obj, put } from "../_json.ts";
+import { clone, type Obj, put, WarningSink } from "../_schema/mod.ts";
 import { escapePointerToken } from "../../model/_json_pointer.ts";
 import { ANTHROPIC_PROFILE } from "./profile.ts";
 import type {
@@ -20,8 +20,7 @@ import type {
   ToolCallReading,
 } from "../adapter.ts";
 import type { PreflightProblem } from "../preflight.ts";
-import { WarningSink } from "../_sink.ts";
-import { walkSchema } from "../_walk.ts";
+import { walkSchema } from "../_walk/mod.ts";
 import {
   canonicalName,
   check,

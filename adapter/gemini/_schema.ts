@@ -3,12 +3,9 @@
 // `responseJsonSchema`) or the OpenAPI subset (`parameters`, `response`), in
 // which objects without properties are held as JSON text.
 
-import type { Obj } from "../_json.ts";
-import { toOpenApi } from "../_openapi.ts";
-import { writeJsonText } from "../_openapi_json_text.ts";
-import { declareBranchRequired } from "../_openapi_required.ts";
-import { WarningSink } from "../_sink.ts";
-import { walkSchema } from "../_walk.ts";
+import { type Obj, WarningSink } from "../_schema/mod.ts";
+import { declareBranchRequired, toOpenApi, writeJsonText } from "../_openapi/mod.ts";
+import { walkSchema } from "../_walk/mod.ts";
 import type { SchemaProfile } from "../profile.ts";
 import { GEMINI_JSON_SCHEMA_PROFILE, GEMINI_PROFILE } from "./profile.ts";
 

@@ -8,7 +8,7 @@
 import type { ToolIssue } from "../../model/errors.ts";
 import type { ToolObjectSchema as ToolObjectSchemaLike } from "../../model/tool.ts";
 import type { CanonicalTool } from "../canonical_tool.ts";
-import { clone, type Obj, put } from "../_json.ts";
+import { clone, type Obj, put, WarningSink } from "../_schema/mod.ts";
 import { escapePointerToken, isNonArrayObject } from "../../model/_json_pointer.ts";
 import { IDENTITY_NORMALIZER } from "../normalizer.ts";
 import { GEMINI_PROFILE } from "./profile.ts";
@@ -22,10 +22,9 @@ import type {
   PreflightTool,
 } from "../adapter.ts";
 import type { PreflightProblem } from "../preflight.ts";
-import { WarningSink } from "../_sink.ts";
 import { writeGeminiSchema } from "./_schema.ts";
-import { createJsonTextNormalizer } from "../_openapi_normalizer.ts";
-import { fromOpenApi } from "../_openapi_read.ts";
+import { createJsonTextNormalizer } from "../_normalizer/mod.ts";
+import { fromOpenApi } from "../_openapi/mod.ts";
 import {
   canonicalName,
   check,

@@ -14,7 +14,7 @@ import {
   PROVIDER_FIELDS_META_KEY,
   type ProviderFields,
 } from "../canonical_tool.ts";
-import { clone, deepEqual, put } from "../_json.ts";
+import { clone, deepEqual, put, WarningSink } from "../_schema/mod.ts";
 import { escapePointerToken, isNonArrayObject } from "../../model/_json_pointer.ts";
 import { MCP_PROFILE } from "./profile.ts";
 import type {
@@ -27,7 +27,6 @@ import type {
 } from "../adapter.ts";
 import type { PreflightProblem } from "../preflight.ts";
 import { IDENTITY_NORMALIZER } from "../normalizer.ts";
-import { WarningSink } from "../_sink.ts";
 
 /**
  * MCP ↔ canonical. Reading validates the tool (`validateTool`) and keeps every

@@ -2,7 +2,7 @@
 
 import type { ToolIssue } from "../../model/errors.ts";
 import type { CanonicalTool } from "../canonical_tool.ts";
-import { clone, type Obj, put } from "../_json.ts";
+import { clone, type Obj, put, WarningSink } from "../_schema/mod.ts";
 import { escapePointerToken, isNonArrayObject } from "../../model/_json_pointer.ts";
 import type { ProviderProfile } from "../profile.ts";
 import type {
@@ -15,8 +15,7 @@ import type {
 } from "../adapter.ts";
 import type { PreflightProblem } from "../preflight.ts";
 import { describeFunctionTool } from "./_preflight.ts";
-import { WarningSink } from "../_sink.ts";
-import { walkSchema } from "../_walk.ts";
+import { walkSchema } from "../_walk/mod.ts";
 import {
   canonicalName,
   check,

@@ -3,22 +3,20 @@
 // under a fresh name) or inlined (with recursion cut); at the end the hoisted
 // definitions are written and unused or inlined definitions are reported.
 
-import { type Obj, put } from "./_json.ts";
+import { cycleError, depthError, dropEffect, type Obj, put } from "../_schema/mod.ts";
 import {
   escapePointerToken,
   isNonArrayObject,
   unescapePointerToken,
-} from "../model/_json_pointer.ts";
-import { dropEffect } from "./_keywords.ts";
-import { cycleError, depthError } from "./_shape.ts";
-import { MAX_SCHEMA_DEPTH } from "./limits.ts";
-import { DEFAULT_MAX_INLINED_NODES, InlineBudget } from "./_inline_budget.ts";
-import { mergeInto, mergeStart } from "./_merge.ts";
-import type { Walker } from "./_walk.ts";
+} from "../../model/_json_pointer.ts";
+import { MAX_SCHEMA_DEPTH } from "../limits.ts";
+import { DEFAULT_MAX_INLINED_NODES, InlineBudget } from "./inline_budget.ts";
+import { mergeInto, mergeStart } from "./merge.ts";
+import type { WalkContext } from "./context.ts";
 
 /** The `$ref` state of one walk: which targets are used, hoisted, inlined. */
 export class RefRewriter {
-  readonly #walker: Walker;
+  readonly #walker: WalkContext;
   readonly #defNames = new Map<string, string>();
   readonly #defOrder: string[] = [];
   readonly #usedNames = new Set<string>();
@@ -29,7 +27,7 @@ export class RefRewriter {
   /** Source pointers (relative to the tool) of references not inlined for the budget. */
   readonly overBudget = new Set<string>();
 
-  constructor(walker: Walker) {
+  constructor(walker: WalkContext) {
     this.#walker = walker;
     this.#budget = new InlineBudget(
       walker.profile.limits?.maxInlinedNodes ?? DEFAULT_MAX_INLINED_NODES,
@@ -65,14 +63,14 @@ export class RefRewriter {
         "widens",
         `${JSON.stringify(ref)} does not resolve inside the schema; it accepts any value now`,
       );
-      const rest = walker.keywords(siblings, pointer, false, undefined) as Obj;
-      return Object.keys(rest).length === 0 ? walker.anyStub() : rest;
+      const rest = walker.convertObject(siblings, pointer, false, undefined) as Obj;
+      return Object.keys(rest).length === 0 ? walker.anySchema() : rest;
     }
     const loop = walker.refs.cycleFrom(target);
-    if (loop !== undefined) throw cycleError(walker.path(loop));
+    if (loop !== undefined) throw cycleError(walker.toolPointer(loop));
     this.#targets.add(target);
     if (walker.profile.refs === "pass") {
-      const rest = walker.keywords(siblings, pointer, false, undefined) as Obj;
+      const rest = walker.convertObject(siblings, pointer, false, undefined) as Obj;
       let newRef = ref;
       if (walker.draft07 && ref.startsWith("#/definitions/")) {
         newRef = `#/$defs/${ref.slice(14)}`;
@@ -92,7 +90,10 @@ export class RefRewriter {
       if (newRef !== ref) this.#repointed(refPointer, ref, newRef);
       if (!hasSiblings) return { $ref: newRef };
       if (walker.profile.refSiblings) {
-        return { $ref: newRef, ...(walker.keywords(siblings, pointer, false, undefined) as Obj) };
+        return {
+          $ref: newRef,
+          ...(walker.convertObject(siblings, pointer, false, undefined) as Obj),
+        };
       }
       if (recursive) {
         this.#dropSiblings(siblings, pointer, "keywords beside a recursive $ref are not allowed");
@@ -107,20 +108,20 @@ export class RefRewriter {
     this.#stack.push(pointer);
     try {
       const targetSchema = walker.refs.at(target);
-      if (!hasSiblings) return walker.node(targetSchema, target, false);
+      if (!hasSiblings) return walker.convertSchema(targetSchema, target, false);
       const sib = mergeStart(siblings, pointer);
       const merged = isNonArrayObject(targetSchema)
         ? mergeInto(sib, targetSchema, target)
         : undefined;
       if (merged !== undefined && typeof merged.schema.$ref !== "string") {
-        return walker.keywords(merged.schema, pointer, false, merged.origins);
+        return walker.convertObject(merged.schema, pointer, false, merged.origins);
       }
       this.#dropSiblings(
         siblings,
         pointer,
         "keywords beside $ref conflict with the referenced schema and are dropped",
       );
-      return walker.node(targetSchema, target, false);
+      return walker.convertSchema(targetSchema, target, false);
     } finally {
       this.#stack.pop();
     }
@@ -157,7 +158,7 @@ export class RefRewriter {
         put(
           defs,
           this.#defNames.get(pointer)!,
-          walker.node(walker.refs.at(pointer), pointer, false),
+          walker.convertSchema(walker.refs.at(pointer), pointer, false),
         );
       }
       schema.$defs = defs;
@@ -211,7 +212,7 @@ export class RefRewriter {
         walker.profile.limits?.maxInlinedNodes ?? DEFAULT_MAX_INLINED_NODES
       } schema nodes; it is cut here`
       : `recursive reference ${JSON.stringify(ref)} cannot be kept; the recursion is cut here`;
-    if (large) this.overBudget.add(walker.path(pointer));
+    if (large) this.overBudget.add(walker.toolPointer(pointer));
     if (cutType === "object" && walker.profile.closeObjects) {
       walker.warn(
         refPointer,
@@ -229,8 +230,8 @@ export class RefRewriter {
       "widens",
       `${what} and accepts any ${cutType ?? "value"}`,
     );
-    const stub = cutType === undefined ? walker.anyStub() : { type: cutType };
-    walker.origin.set(stub, walker.path(pointer));
+    const stub = cutType === undefined ? walker.anySchema() : { type: cutType };
+    walker.origin.set(stub, walker.toolPointer(pointer));
     return stub;
   }
 
@@ -277,7 +278,7 @@ export class RefRewriter {
           const definitionPointer = `${pointer}/${key}/${escapePointerToken(name)}`;
           if (level >= MAX_SCHEMA_DEPTH) {
             throw depthError(
-              this.#walker.path(definitionPointer),
+              this.#walker.toolPointer(definitionPointer),
               MAX_SCHEMA_DEPTH,
               "schema levels",
             );

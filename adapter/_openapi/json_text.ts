@@ -2,14 +2,18 @@
 // `parameters` and `response`. After the mapping to the OpenAPI subset, every
 // such object below the root (a free-form map, a recursion cut to "any object")
 // is declared as a STRING that holds the object as JSON text. On the parameters
-// side the input normalizer (_openapi_normalizer.ts) parses the text back; a
+// side the input normalizer (../_normalizer/) parses the text back; a
 // `response` only describes the result to the model, so nothing is converted.
 
-import { atPointer, type Obj, put, show } from "./_json.ts";
-import { isNonArrayObject } from "../model/_json_pointer.ts";
-import { sourceNotes, textDescription, textMessage } from "./_json_text.ts";
-import type { WarningSink } from "./_sink.ts";
-import { ambiguousText, OPENAPI_DIALECT } from "./_openapi_ambiguity.ts";
+import { atPointer, type Obj, put, show, type WarningSink } from "../_schema/mod.ts";
+import { isNonArrayObject } from "../../model/_json_pointer.ts";
+import {
+  ambiguousText,
+  OPENAPI_DIALECT,
+  sourceNotes,
+  textDescription,
+  textMessage,
+} from "../_json_text/mod.ts";
 
 /** One OpenAPI schema to rewrite and where it comes from. */
 export interface JsonTextScope {

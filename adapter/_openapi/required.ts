@@ -4,9 +4,8 @@
 // enclosing object's property schemas for those names, which changes nothing;
 // a name no enclosing object declares is removed, with a warning.
 
-import { type Obj, put, show } from "./_json.ts";
-import { isNonArrayObject } from "../model/_json_pointer.ts";
-import type { WarningSink } from "./_sink.ts";
+import { type Obj, put, show, type WarningSink } from "../_schema/mod.ts";
+import { isNonArrayObject } from "../../model/_json_pointer.ts";
 
 /** Makes, in place, the `required` names of every `anyOf` branch of `schema` declared. */
 export function declareBranchRequired(

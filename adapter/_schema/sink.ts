@@ -1,6 +1,6 @@
 // Private: the ordered, de-duplicated list of warnings a conversion collects.
 
-import type { FeatureLossAction, FeatureLossEffect, FeatureLossWarning } from "./warning.ts";
+import type { FeatureLossAction, FeatureLossEffect, FeatureLossWarning } from "../warning.ts";
 
 /**
  * Adds a warning to a list unless one with the same path, feature and action

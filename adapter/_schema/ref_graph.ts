@@ -2,9 +2,9 @@
 // answered without recursion (any depth) and in time linear in the document:
 // which schemas are recursive, and which loop without progress.
 
-import { escapePointerToken, isNonArrayObject } from "../model/_json_pointer.ts";
-import { MAP } from "./_keywords.ts";
-import { MAX_SCHEMA_DEPTH } from "./limits.ts";
+import { escapePointerToken, isNonArrayObject } from "../../model/_json_pointer.ts";
+import { MAP } from "./keywords.ts";
+import { MAX_SCHEMA_DEPTH } from "../limits.ts";
 
 /** Keywords whose values are not schemas, never searched for references or anchors. */
 const VALUES = new Set(["enum", "const", "default", "examples"]);

@@ -2,23 +2,26 @@
 // strict). An object below the root without properties whose
 // `additionalProperties` is not `false` (or an untyped schema whose only
 // keyword is an `additionalProperties` schema) cannot be declared, so it is
-// declared as a string holding the object as JSON text (see _json_text.ts),
+// declared as a string holding the object as JSON text (see ../_json_text/),
 // like Gemini's `parameters` do; the strict input normalizer parses the text
 // back.
 
-import { type Obj, show } from "./_json.ts";
-import { isNonArrayObject } from "../model/_json_pointer.ts";
-import { sourceNotes, textDescription, textMessage } from "./_json_text.ts";
-import { inferType, typesOf } from "./_keywords.ts";
-import { resolve } from "./_normalizer.ts";
-import { ambiguousText, jsonSchemaDialect } from "./_openapi_ambiguity.ts";
-import type { Walker } from "./_walk.ts";
-import type { NodeScope } from "./_walk_keywords.ts";
+import { inferType, type Obj, show, typesOf } from "../_schema/mod.ts";
+import { isNonArrayObject } from "../../model/_json_pointer.ts";
+import {
+  ambiguousText,
+  jsonSchemaDialect,
+  sourceNotes,
+  textDescription,
+  textMessage,
+} from "../_json_text/mod.ts";
+import { resolve } from "../_normalizer/mod.ts";
+import type { NodeScope, WalkContext } from "./context.ts";
 
 const NOT_A_MAP = ["anyOf", "oneOf", "allOf", "enum", "const", "$ref", "not", "if"];
 
 /** Whether the source schema `sourceSchema` is a map the walk declares as JSON text. */
-export function isTextMap(walker: Walker, sourceSchema: Obj, isRoot: boolean): boolean {
+export function isTextMap(walker: WalkContext, sourceSchema: Obj, isRoot: boolean): boolean {
   if (walker.profile.jsonTextMaps !== true || isRoot) return false;
   const types = typesOf(sourceSchema);
   if (types.length === 0) {
@@ -46,7 +49,7 @@ function isUntypedMap(sourceSchema: Obj): boolean {
     inferType(sourceSchema) === "object";
 }
 
-function why(walker: Walker): string {
+function why(walker: WalkContext): string {
   return `${walker.options.to} strict mode closes every object, so a map (an object without properties) cannot be declared`;
 }
 
@@ -57,7 +60,7 @@ export function encodeMap(scope: NodeScope): void {
   const { notes, described } = sourceNotes(sourceSchema, describe);
   if (isNonArrayObject(sourceSchema.additionalProperties)) {
     walker.warn(
-      scope.at("additionalProperties"),
+      scope.keywordPointer("additionalProperties"),
       "additionalProperties",
       described ? "moved-to-description" : "dropped",
       "widens",
@@ -69,7 +72,7 @@ export function encodeMap(scope: NodeScope): void {
   if (Array.isArray(out.required) && out.required.length > 0) {
     if (describe) notes.push(`required keys: ${show(out.required, 200)}`);
     walker.warn(
-      scope.at("required"),
+      scope.keywordPointer("required"),
       "required",
       describe ? "moved-to-description" : "dropped",
       "widens",
@@ -100,7 +103,7 @@ const UNTYPED =
   "; the schema has no type and is read as a map, so values other than objects and strings are rejected now; a string that is not JSON object text stays a string, which the untyped schema accepts, and one holding JSON object text reaches the handler as that object";
 
 /** Marks the warnings of JSON-text nodes that another `anyOf` branch makes ambiguous. */
-export function settleJsonText(walker: Walker, schema: Obj): void {
+export function settleJsonText(walker: WalkContext, schema: Obj): void {
   if (walker.jsonText.size === 0) return;
   const dialect = jsonSchemaDialect((node) => resolve(node, schema));
   for (const node of ambiguousText(schema, walker.jsonText, dialect)) {

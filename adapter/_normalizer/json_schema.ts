@@ -1,11 +1,10 @@
 // Private: the strict-mode input normalizer (null <-> absent for originally
-// optional fields; maps held as JSON text <-> the object, see _json_text.ts).
+// optional fields; maps held as JSON text <-> the object, see ../_json_text/).
 
-import { type Obj, put } from "./_json.ts";
-import { isNonArrayObject, unescapePointerToken } from "../model/_json_pointer.ts";
-import { decodeText, encodeText, textFits } from "./_json_text.ts";
-import { jsonType } from "./_keywords.ts";
-import type { InputNormalizer } from "./normalizer.ts";
+import { jsonType, type Obj, put } from "../_schema/mod.ts";
+import { isNonArrayObject, unescapePointerToken } from "../../model/_json_pointer.ts";
+import { decodeText, encodeText, textFits } from "../_json_text/mod.ts";
+import type { InputNormalizer } from "../normalizer.ts";
 
 const MAX_DEPTH = 256;
 

@@ -2,10 +2,9 @@
 // definitions, tuples and `dependencies`, whose draft-07 forms are written as
 // JSON Schema 2020-12 whenever the schema is normalized for a target.
 
-import { clone, type Obj, put } from "./_json.ts";
-import { escapePointerToken, isNonArrayObject } from "../model/_json_pointer.ts";
-import { dropEffect } from "./_keywords.ts";
-import type { KeywordRule, NodeScope } from "./_walk_keywords.ts";
+import { clone, dropEffect, type Obj, put } from "../_schema/mod.ts";
+import { escapePointerToken, isNonArrayObject } from "../../model/_json_pointer.ts";
+import type { KeywordRule, NodeScope } from "./context.ts";
 
 function schemaKeyword(
   scope: NodeScope,
@@ -64,8 +63,8 @@ function definitions(
         "none",
         "draft-07 definitions is $defs in 2020-12",
       );
-      scope.out.$defs = walker.map(value, keywordPointer);
-    } else scope.out[key] = walker.map(value, keywordPointer);
+      scope.out.$defs = walker.convertSchemaMap(value, keywordPointer);
+    } else scope.out[key] = walker.convertSchemaMap(value, keywordPointer);
   }
   return true;
 }
@@ -83,8 +82,8 @@ function items(scope: NodeScope, key: string, value: unknown, keywordPointer: st
         "none",
         "draft-07 array-form items is prefixItems in 2020-12",
       );
-      scope.out.prefixItems = scope.list(value, keywordPointer);
-    } else scope.out.items = scope.list(value, keywordPointer);
+      scope.out.prefixItems = scope.convertSubschemas(value, keywordPointer);
+    } else scope.out.items = scope.convertSubschemas(value, keywordPointer);
   } else {
     scope.tupleDropped = true;
     scope.drop(
@@ -115,7 +114,7 @@ function additionalItems(
         "none",
         "draft-07 additionalItems is items in 2020-12",
       );
-      scope.out.items = scope.sub(value, keywordPointer);
+      scope.out.items = scope.convertSubschema(value, keywordPointer);
     } else scope.drop(key, value, dropEffect(key, value), scope.unsupported(key));
   } else {
     walker.warn(
@@ -153,8 +152,8 @@ function dependencies(
         deps,
         name,
         Array.isArray(dependency)
-          ? clone(dependency, walker.path(dependencyPointer))
-          : scope.sub(dependency, dependencyPointer),
+          ? clone(dependency, walker.toolPointer(dependencyPointer))
+          : scope.convertSubschema(dependency, dependencyPointer),
       );
     }
     scope.out[key] = deps;
@@ -178,8 +177,8 @@ function dependencies(
         `draft-07 dependencies is ${keyword2020} in 2020-12`,
       );
       scope.out[keyword2020] = keyword2020 === "dependentRequired"
-        ? clone(group, walker.path(keywordPointer))
-        : walker.map(group, keywordPointer);
+        ? clone(group, walker.toolPointer(keywordPointer))
+        : walker.convertSchemaMap(group, keywordPointer);
     } else walker.warn(keywordPointer, key, "dropped", "widens", scope.unsupported(key));
   }
   return true;

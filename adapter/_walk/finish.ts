@@ -4,13 +4,19 @@
 // every property required, the optional ones made nullable and marked for the
 // input normalizer.
 
-import { put, show } from "./_json.ts";
-import { escapePointerToken, isNonArrayObject } from "../model/_json_pointer.ts";
-import { ANY_TYPES, dropEffect, inferType, isObjectSchema } from "./_keywords.ts";
-import { makeNullable } from "./_nullable.ts";
-import { acceptsNull } from "./_refs.ts";
-import { encodeMap } from "./_walk_json_text.ts";
-import type { NodeScope } from "./_walk_keywords.ts";
+import {
+  acceptsNull,
+  ANY_TYPES,
+  dropEffect,
+  inferType,
+  isObjectSchema,
+  put,
+  show,
+} from "../_schema/mod.ts";
+import { escapePointerToken, isNonArrayObject } from "../../model/_json_pointer.ts";
+import { makeNullable } from "./nullable.ts";
+import { encodeMap } from "./json_text.ts";
+import type { NodeScope } from "./context.ts";
 
 /** Applies the node rules to the output of `scope`. */
 export function finishNode(scope: NodeScope): void {
@@ -24,7 +30,7 @@ export function finishNode(scope: NodeScope): void {
     if (inferred !== undefined) {
       out.type = inferred;
       walker.warn(
-        scope.at("type"),
+        scope.keywordPointer("type"),
         "type",
         "rewritten",
         "narrows",
@@ -33,7 +39,7 @@ export function finishNode(scope: NodeScope): void {
     } else {
       out.type = [...ANY_TYPES];
       walker.warn(
-        scope.at("type"),
+        scope.keywordPointer("type"),
         "type",
         "rewritten",
         "narrows",
@@ -44,7 +50,7 @@ export function finishNode(scope: NodeScope): void {
   if (!isObjectSchema(out)) {
     if (walker.profile.closeObjects && sourceSchema.additionalProperties !== undefined) {
       walker.warn(
-        scope.at("additionalProperties"),
+        scope.keywordPointer("additionalProperties"),
         "additionalProperties",
         "dropped",
         dropEffect("additionalProperties", sourceSchema.additionalProperties),
@@ -64,7 +70,7 @@ function closeObject(scope: NodeScope): void {
   if (ap !== false) {
     const same = sourceSchema.unevaluatedProperties === false;
     scope.walker.warn(
-      scope.at("additionalProperties"),
+      scope.keywordPointer("additionalProperties"),
       "additionalProperties",
       "rewritten",
       same ? "none" : "narrows",
@@ -88,7 +94,7 @@ function dropUnknownRequired(scope: NodeScope): void {
   out.required = (out.required as unknown[]).filter((n) => !missing.includes(n));
   if ((out.required as unknown[]).length === 0) delete out.required;
   scope.walker.warn(
-    scope.at("required"),
+    scope.keywordPointer("required"),
     "required",
     "rewritten",
     "widens",
@@ -110,7 +116,7 @@ function requireAll(scope: NodeScope): void {
     if (required.includes(name)) continue;
     const known = Object.hasOwn(source, name);
     const propPointer = known
-      ? scope.propPointer(name)
+      ? scope.propertyPointer(name)
       : `${scope.pointer}/properties/${escapePointerToken(name)}`;
     if (acceptsNull(known ? source[name] : undefined, walker.refs)) {
       walker.warn(

@@ -1,8 +1,8 @@
 // Private: JSON Schema keyword tables (2020-12 and draft-07) used by the transforms.
 
-import type { Obj } from "./_json.ts";
-import { isNonArrayObject } from "../model/_json_pointer.ts";
-import type { FeatureLossEffect } from "./warning.ts";
+import type { Obj } from "./json.ts";
+import { isNonArrayObject } from "../../model/_json_pointer.ts";
+import type { FeatureLossEffect } from "../warning.ts";
 
 /** The types written where a schema must name one but accepted anything: every scalar. */
 export const ANY_TYPES: readonly string[] = ["string", "number", "boolean", "null"];

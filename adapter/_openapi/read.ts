@@ -1,10 +1,9 @@
 // Private: Gemini's OpenAPI 3.0 Schema subset (`parameters` / `response`) read
 // back as JSON Schema 2020-12.
 
-import { clone, type Obj, put } from "./_json.ts";
-import { escapePointerToken, isNonArrayObject } from "../model/_json_pointer.ts";
-import { depthError } from "./_shape.ts";
-import { MAX_SCHEMA_DEPTH } from "./limits.ts";
+import { clone, depthError, type Obj, put } from "../_schema/mod.ts";
+import { escapePointerToken, isNonArrayObject } from "../../model/_json_pointer.ts";
+import { MAX_SCHEMA_DEPTH } from "../limits.ts";
 
 /**
  * Maps Gemini's OpenAPI subset (found at `at`, a pointer into the tool) back

@@ -1,8 +1,8 @@
 // Private: local `$ref` resolution inside one schema document (never any I/O).
 
-import { atPointer } from "./_json.ts";
-import { isNonArrayObject } from "../model/_json_pointer.ts";
-import { eachSchemaObject, Progress, Recursion, type RefSource } from "./_ref_graph.ts";
+import { atPointer } from "./json.ts";
+import { isNonArrayObject } from "../../model/_json_pointer.ts";
+import { eachSchemaObject, Progress, Recursion, type RefSource } from "./ref_graph.ts";
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
 

@@ -4,8 +4,8 @@
 // declared as a string holding the object as JSON text: the description says
 // so, a warning reports it, and the input normalizer parses the text back.
 
-import { type Obj, show } from "./_json.ts";
-import { isNonArrayObject, unescapePointerToken } from "../model/_json_pointer.ts";
+import { type Obj, show } from "../_schema/mod.ts";
+import { isNonArrayObject, unescapePointerToken } from "../../model/_json_pointer.ts";
 
 /** The object a JSON text holds, or `undefined` when it holds none. */
 export function parseObject(text: string): Obj | undefined {

@@ -1,11 +1,17 @@
 // Private: JSON Schema (already reduced to Gemini's subset by the walk) -> the
 // OpenAPI 3.0 Schema object of Gemini's `parameters` / `response`. The way
-// back is in _openapi_read.ts.
+// back is in read.ts.
 
-import { clone, mapValues, type Obj, put, show } from "./_json.ts";
-import { isNonArrayObject } from "../model/_json_pointer.ts";
-import { typesOf } from "./_keywords.ts";
-import type { WarningSink } from "./_sink.ts";
+import {
+  clone,
+  mapValues,
+  type Obj,
+  put,
+  show,
+  typesOf,
+  type WarningSink,
+} from "../_schema/mod.ts";
+import { isNonArrayObject } from "../../model/_json_pointer.ts";
 
 const BY_TYPE: Record<string, readonly string[]> = {
   string: ["minLength", "maxLength", "pattern", "format", "enum"],

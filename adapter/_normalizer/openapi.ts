@@ -1,13 +1,13 @@
 // Private: the Gemini input normalizer. Objects that Gemini's `parameters`
-// cannot declare are sent by the model as JSON text (see _openapi_json_text.ts);
+// cannot declare are sent by the model as JSON text (see ../_openapi/json_text.ts);
 // `normalize` parses that text back into the object, `denormalize` writes an
 // object as its JSON text. Text that is not a JSON object stays a string, so the
 // validator of the original schema rejects it with a clear failure.
 
-import { type Obj, put } from "./_json.ts";
-import { isNonArrayObject } from "../model/_json_pointer.ts";
-import { decodeText, encodeText, textFits } from "./_json_text.ts";
-import type { InputNormalizer } from "./normalizer.ts";
+import { type Obj, put } from "../_schema/mod.ts";
+import { isNonArrayObject } from "../../model/_json_pointer.ts";
+import { decodeText, encodeText, textFits } from "../_json_text/mod.ts";
+import type { InputNormalizer } from "../normalizer.ts";
 
 /** Whether a value has the OpenAPI type of a schema node (any value when untyped). */
 function fits(value: unknown, node: Obj): boolean {

@@ -1,10 +1,16 @@
 // Private: exact merging of schemas (allOf, $ref with siblings) and overlap checks (oneOf).
 
-import { deepEqual, type Obj, put } from "./_json.ts";
-import { escapePointerToken, isNonArrayObject } from "../model/_json_pointer.ts";
-import { ANNOTATIONS, jsonType, typesOf } from "./_keywords.ts";
-import type { RefResolver } from "./_refs.ts";
-import { MAX_SCHEMA_DEPTH } from "./limits.ts";
+import {
+  ANNOTATIONS,
+  deepEqual,
+  jsonType,
+  type Obj,
+  put,
+  type RefResolver,
+  typesOf,
+} from "../_schema/mod.ts";
+import { escapePointerToken, isNonArrayObject } from "../../model/_json_pointer.ts";
+import { MAX_SCHEMA_DEPTH } from "../limits.ts";
 
 /** A merged schema and, per top-level key (and `properties/<name>`), the pointer it came from. */
 export interface Merged {

@@ -1,4 +1,4 @@
-// Private: where an object held as JSON text (see _json_text.ts) is ambiguous.
+// Private: where an object held as JSON text (see text.ts) is ambiguous.
 // Inside an `anyOf`, the input normalizer reads a string that holds JSON
 // object text as the object whenever a branch has JSON text at that place;
 // when another branch can take a plain string at the same place, such a string
@@ -6,10 +6,9 @@
 // here, conservatively: an object branch without the property counts as taking
 // a string there unless it is closed (every Gemini OBJECT takes unknown keys).
 
-import type { Obj } from "./_json.ts";
-import { isNonArrayObject } from "../model/_json_pointer.ts";
-import { jsonType } from "./_keywords.ts";
-import { MAX_SCHEMA_DEPTH } from "./limits.ts";
+import { jsonType, type Obj } from "../_schema/mod.ts";
+import { isNonArrayObject } from "../../model/_json_pointer.ts";
+import { MAX_SCHEMA_DEPTH } from "../limits.ts";
 
 /** How a schema dialect is read: a node's JSON types (`undefined`: any) and `$ref`s. */
 export interface TextDialect {

@@ -2,13 +2,13 @@
 // kept: `allOf` merged into the schema that holds it, and `anyOf`/`oneOf` at a
 // root that may not have them merged into one object.
 
-import { deepEqual, type Obj, put } from "./_json.ts";
-import { escapePointerToken, isNonArrayObject } from "../model/_json_pointer.ts";
-import { type Merged, mergeInto, mergeStart } from "./_merge.ts";
-import type { Walker } from "./_walk.ts";
+import { deepEqual, type Obj, put } from "../_schema/mod.ts";
+import { escapePointerToken, isNonArrayObject } from "../../model/_json_pointer.ts";
+import { type Merged, mergeInto, mergeStart } from "./merge.ts";
+import type { WalkContext } from "./context.ts";
 
 /** Merges the `allOf` branches of a schema; `undefined` when they cannot be merged exactly. */
-export function mergeAllOf(walker: Walker, schema: Obj, pointer: string): Merged | undefined {
+export function mergeAllOf(walker: WalkContext, schema: Obj, pointer: string): Merged | undefined {
   const base: Obj = { ...schema };
   delete base.allOf;
   let acc: Merged | undefined = mergeStart(base, pointer);
@@ -41,7 +41,7 @@ export function mergeAllOf(walker: Walker, schema: Obj, pointer: string): Merged
  * root after {@linkcode mergeAllOf}, if that merged it.
  */
 export function mergeRoot(
-  walker: Walker,
+  walker: WalkContext,
   merged: Merged | undefined,
   schema: Obj,
   pointer: string,

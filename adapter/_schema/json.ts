@@ -4,9 +4,9 @@ import {
   escapePointerToken,
   isNonArrayObject,
   unescapePointerToken,
-} from "../model/_json_pointer.ts";
-import { depthError } from "./_shape.ts";
-import { MAX_VALUE_DEPTH } from "./limits.ts";
+} from "../../model/_json_pointer.ts";
+import { depthError } from "./shape.ts";
+import { MAX_VALUE_DEPTH } from "../limits.ts";
 
 /** A plain JSON object. */
 export type Obj = Record<string, unknown>;

@@ -3,9 +3,9 @@
 // formats, complex patterns, a capped `minItems`, and `additionalProperties`
 // where every object is closed.
 
-import { isSimplePattern } from "./_keywords.ts";
-import { branchesDisjoint } from "./_merge.ts";
-import type { KeywordRule, NodeScope } from "./_walk_keywords.ts";
+import { isSimplePattern } from "../_schema/mod.ts";
+import { branchesDisjoint } from "./merge.ts";
+import type { KeywordRule, NodeScope } from "./context.ts";
 
 function oneOf(scope: NodeScope, key: string, value: unknown, keywordPointer: string): boolean {
   const walker = scope.walker;
@@ -17,7 +17,7 @@ function oneOf(scope: NodeScope, key: string, value: unknown, keywordPointer: st
     return true;
   }
   const disjoint = branchesDisjoint(value, walker.refs);
-  scope.out.anyOf = scope.list(value, keywordPointer);
+  scope.out.anyOf = scope.convertSubschemas(value, keywordPointer);
   walker.warn(
     keywordPointer,
     key,

@@ -3,8 +3,8 @@
 // SchemaShapeError so that `validate` and `convert` refuse a schema alike. The
 // location is a JSON Pointer into the tool given to the call.
 
-import { SchemaShapeError } from "../model/errors.ts";
-import { checkSchemaStructure } from "../model/schema_structure.ts";
+import { SchemaShapeError } from "../../model/errors.ts";
+import { checkSchemaStructure } from "../../model/schema_structure.ts";
 
 /** The errors made here, which `registry.convert` may relocate into the source format. */
 const MINE = new WeakSet<SchemaShapeError>();

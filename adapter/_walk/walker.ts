@@ -2,51 +2,29 @@
 // schema, driven by a SchemaProfile (data), producing the target schema, the
 // warnings (with JSON Pointers into the source tool) and the null markers the
 // strict input normalizer needs. This file holds the walk's state and its
-// dispatch; the parts of the transform live in the `_walk_*.ts` files.
+// dispatch; the parts of the transform live in the other files of this folder
+// (see context.ts for how they depend on one another).
 
-import { clone, type Obj, put } from "./_json.ts";
-import { escapePointerToken, isNonArrayObject } from "../model/_json_pointer.ts";
-import { cycleError, depthError } from "./_shape.ts";
-import { MAX_SCHEMA_DEPTH } from "./limits.ts";
-import { ANY_TYPES } from "./_keywords.ts";
-import type { Merged } from "./_merge.ts";
-import { RefResolver } from "./_refs.ts";
-import { WarningSink } from "./_sink.ts";
-import { mergeAllOf, mergeRoot } from "./_walk_combinators.ts";
-import { convertKeywords } from "./_walk_keywords.ts";
-import { settleJsonText } from "./_walk_json_text.ts";
-import { RefRewriter } from "./_walk_refs.ts";
-import type { SchemaProfile } from "./profile.ts";
-import type { FeatureLossAction, FeatureLossEffect, FeatureLossWarning } from "./warning.ts";
-
-/** Options of one schema walk. */
-export interface WalkOptions {
-  profile: SchemaProfile;
-  from: string;
-  to: string;
-  /** Pointer of the schema inside the source tool, e.g. `/inputSchema`. */
-  base: string;
-  /** Move dropped scalar constraints into descriptions. */
-  describe: boolean;
-  /** Keywords kept in addition to the profile's (mapped later by the target). */
-  extra?: readonly string[];
-  /** Drop the root `$schema` even when every keyword is kept. */
-  dropSchema?: boolean;
-}
-
-/** The outcome of a walk. */
-export interface WalkResult {
-  schema: Obj;
-  warnings: FeatureLossWarning[];
-  /** Object nodes of the output whose listed properties were optional and made nullable. */
-  nullable: Map<Obj, Set<string>>;
-  /** Source pointer (relative to the tool) of each output node. */
-  origin: WeakMap<object, string>;
-  /** The output nodes that hold a map as JSON text (OpenAI and Anthropic strict). */
-  jsonText: Set<Obj>;
-  /** Source pointers of references cut because inlining them would exceed the size budget. */
-  overBudget: Set<string>;
-}
+import {
+  ANY_TYPES,
+  clone,
+  cycleError,
+  depthError,
+  type Obj,
+  put,
+  RefResolver,
+  WarningSink,
+} from "../_schema/mod.ts";
+import { escapePointerToken, isNonArrayObject } from "../../model/_json_pointer.ts";
+import { MAX_SCHEMA_DEPTH } from "../limits.ts";
+import type { Merged } from "./merge.ts";
+import { mergeAllOf, mergeRoot } from "./combinators.ts";
+import { convertKeywords } from "./keywords.ts";
+import { settleJsonText } from "./json_text.ts";
+import { RefRewriter } from "./refs.ts";
+import type { SchemaProfile } from "../profile.ts";
+import type { FeatureLossAction, FeatureLossEffect, FeatureLossWarning } from "../warning.ts";
+import type { WalkContext, WalkOptions, WalkResult } from "./context.ts";
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
 
@@ -56,7 +34,7 @@ export function walkSchema(root: Obj, options: WalkOptions): WalkResult {
 }
 
 /** The state of one walk, shared by the parts of the transform. */
-export class Walker {
+export class Walker implements WalkContext {
   /** Local reference resolution over the source schema. */
   readonly refs: RefResolver;
   /** What becomes of each `$ref` (kept, inlined or passed through). */
@@ -97,8 +75,8 @@ export class Walker {
 
   run(): WalkResult {
     const loop = this.refs.cycleFrom("");
-    if (loop !== undefined) throw cycleError(this.path(loop));
-    const out = this.node(this.root, "", true);
+    if (loop !== undefined) throw cycleError(this.toolPointer(loop));
+    const out = this.convertSchema(this.root, "", true);
     const schema: Obj = isNonArrayObject(out) ? out : {};
     this.rewriter.finish(schema);
     settleJsonText(this, schema);
@@ -108,7 +86,7 @@ export class Walker {
   }
 
   /** The pointer inside the source tool of a pointer relative to the root schema. */
-  path(pointer: string): string {
+  toolPointer(pointer: string): string {
     return this.options.base + pointer;
   }
 
@@ -124,18 +102,18 @@ export class Walker {
     effect: FeatureLossEffect,
     message: string,
   ): FeatureLossWarning | undefined {
-    return this.sink.add(this.path(pointer), feature, action, effect, message);
+    return this.sink.add(this.toolPointer(pointer), feature, action, effect, message);
   }
 
   /**
    * Converts one schema (object or boolean) found at `pointer` (relative to
    * the root), one level below the schema that holds it.
    */
-  node(schema: unknown, pointer: string, isRoot: boolean): unknown {
+  convertSchema(schema: unknown, pointer: string, isRoot: boolean): unknown {
     if (typeof schema === "boolean") return this.#bool(schema, pointer);
-    if (!isNonArrayObject(schema)) return clone(schema, this.path(pointer));
+    if (!isNonArrayObject(schema)) return clone(schema, this.toolPointer(pointer));
     if (++this.#depth > MAX_SCHEMA_DEPTH) {
-      throw depthError(this.path(pointer), MAX_SCHEMA_DEPTH, "schema levels");
+      throw depthError(this.toolPointer(pointer), MAX_SCHEMA_DEPTH, "schema levels");
     }
     const out = this.#object(schema, pointer, isRoot);
     this.#depth--;
@@ -150,15 +128,15 @@ export class Walker {
     }
     if (isRoot && !this.profile.rootCombinators) merged = mergeRoot(this, merged, schema, pointer);
     return merged === undefined
-      ? this.keywords(schema, pointer, isRoot, undefined)
-      : this.keywords(merged.schema, pointer, isRoot, merged.origins);
+      ? this.convertObject(schema, pointer, isRoot, undefined)
+      : this.convertObject(merged.schema, pointer, isRoot, merged.origins);
   }
 
   /**
    * Converts the keywords of one schema object; `origins` gives the source
    * pointer of keys that came from elsewhere (merged schemas).
    */
-  keywords(
+  convertObject(
     schema: Obj,
     pointer: string,
     isRoot: boolean,
@@ -168,17 +146,21 @@ export class Walker {
   }
 
   /** Converts each subschema of a name-to-schema map. */
-  map(value: unknown, pointer: string): unknown {
-    if (!isNonArrayObject(value)) return clone(value, this.path(pointer));
+  convertSchemaMap(value: unknown, pointer: string): unknown {
+    if (!isNonArrayObject(value)) return clone(value, this.toolPointer(pointer));
     const out: Obj = {};
     for (const [name, propertySchema] of Object.entries(value)) {
-      put(out, name, this.node(propertySchema, `${pointer}/${escapePointerToken(name)}`, false));
+      put(
+        out,
+        name,
+        this.convertSchema(propertySchema, `${pointer}/${escapePointerToken(name)}`, false),
+      );
     }
     return out;
   }
 
   /** A schema that accepts anything the target lets a schema accept. */
-  anyStub(): Obj {
+  anySchema(): Obj {
     return this.profile.typeRequired ? { type: [...ANY_TYPES] } : {};
   }
 
@@ -194,7 +176,7 @@ export class Walker {
           "an unconstrained schema needs a type here; only scalars are accepted now",
         );
       }
-      return this.anyStub();
+      return this.anySchema();
     }
     this.warn(
       pointer,

@@ -3,33 +3,31 @@
 // dropped when the target does not keep it (or moved into the description),
 // or kept, its subschemas walked in turn.
 
-import { clone, type Obj, put, show } from "./_json.ts";
-import { escapePointerToken, isNonArrayObject } from "../model/_json_pointer.ts";
-import { DESCRIBABLE, dropEffect, LIST, MAP, SINGLE } from "./_keywords.ts";
-import type { Walker } from "./_walk.ts";
-import { DIALECT_RULES } from "./_walk_dialect.ts";
-import { finishNode } from "./_walk_finish.ts";
-import { isTextMap } from "./_walk_json_text.ts";
-import { SUBSET_RULES } from "./_walk_subset.ts";
-import type { FeatureLossEffect } from "./warning.ts";
-
-/**
- * Handles one keyword (`keywordPointer` is its source pointer) with special needs; `true`
- * when done with it, `false` to give it the ordinary treatment.
- */
-export type KeywordRule = (
-  scope: NodeScope,
-  key: string,
-  value: unknown,
-  keywordPointer: string,
-) => boolean;
+import {
+  clone,
+  DESCRIBABLE,
+  dropEffect,
+  LIST,
+  MAP,
+  type Obj,
+  put,
+  show,
+  SINGLE,
+} from "../_schema/mod.ts";
+import { escapePointerToken, isNonArrayObject } from "../../model/_json_pointer.ts";
+import type { KeywordRule, NodeScope, WalkContext } from "./context.ts";
+import { DIALECT_RULES } from "./dialect.ts";
+import { finishNode } from "./finish.ts";
+import { isTextMap } from "./json_text.ts";
+import { SUBSET_RULES } from "./subset.ts";
+import type { FeatureLossEffect } from "../warning.ts";
 
 const RULES = new Map<string, KeywordRule>(
   Object.entries({ ...DIALECT_RULES, ...SUBSET_RULES }),
 );
 
 /** One schema object being converted: its source, its output and what is said about it. */
-export class NodeScope {
+class SchemaNodeScope implements NodeScope {
   /** The output schema. */
   readonly out: Obj = {};
   /** Dropped constraints stated in the description. */
@@ -40,7 +38,7 @@ export class NodeScope {
   readonly jsonText: boolean;
 
   constructor(
-    readonly walker: Walker,
+    readonly walker: WalkContext,
     readonly sourceSchema: Obj,
     readonly pointer: string,
     readonly isRoot: boolean,
@@ -50,24 +48,24 @@ export class NodeScope {
   }
 
   /** The source pointer of a keyword. */
-  at(key: string): string {
+  keywordPointer(key: string): string {
     return `${this.origins?.get(key) ?? this.pointer}/${escapePointerToken(key)}`;
   }
 
   /** The source pointer of a property's schema. */
-  propPointer(name: string): string {
+  propertyPointer(name: string): string {
     return this.origins?.get(`properties/${name}`) ??
       `${this.origins?.get("properties") ?? this.pointer}/properties/${escapePointerToken(name)}`;
   }
 
   /** Converts a subschema. */
-  sub(value: unknown, pointer: string): unknown {
-    return this.walker.node(value, pointer, false);
+  convertSubschema(value: unknown, pointer: string): unknown {
+    return this.walker.convertSchema(value, pointer, false);
   }
 
   /** Converts an array of subschemas. */
-  list(value: unknown[], pointer: string): unknown[] {
-    return value.map((v, i) => this.walker.node(v, `${pointer}/${i}`, false));
+  convertSubschemas(value: unknown[], pointer: string): unknown[] {
+    return value.map((v, i) => this.walker.convertSchema(v, `${pointer}/${i}`, false));
   }
 
   /** Drops a keyword, stating it in the description when it is a short scalar constraint. */
@@ -80,14 +78,14 @@ export class NodeScope {
     ) {
       this.notes.push(`${key}: ${show(value, 200)}`);
       walker.warn(
-        this.at(key),
+        this.keywordPointer(key),
         key,
         "moved-to-description",
         effect,
         `${why}; it is stated in the description instead`,
       );
     } else {
-      walker.warn(this.at(key), key, "dropped", effect, why);
+      walker.warn(this.keywordPointer(key), key, "dropped", effect, why);
     }
   }
 
@@ -102,16 +100,16 @@ export class NodeScope {
 
 /** Converts the keywords of one schema object found at `pointer`. */
 export function convertKeywords(
-  walker: Walker,
+  walker: WalkContext,
   sourceSchema: Obj,
   pointer: string,
   isRoot: boolean,
   origins: Map<string, string> | undefined,
 ): unknown {
-  const scope = new NodeScope(walker, sourceSchema, pointer, isRoot, origins);
+  const scope = new SchemaNodeScope(walker, sourceSchema, pointer, isRoot, origins);
   const out = scope.out;
   for (const [key, value] of Object.entries(sourceSchema)) {
-    const keywordPointer = scope.at(key);
+    const keywordPointer = scope.keywordPointer(key);
     const rule = RULES.get(key);
     if (rule !== undefined && rule(scope, key, value, keywordPointer)) continue;
     if (!walker.allowed(key)) {
@@ -122,18 +120,20 @@ export function convertKeywords(
       scope.drop(key, value, effect, scope.unsupported(key));
       continue;
     }
-    if (SINGLE.has(key) || key === "items") out[key] = scope.sub(value, keywordPointer);
-    else if (LIST.has(key) && Array.isArray(value)) out[key] = scope.list(value, keywordPointer);
-    else if (MAP.has(key)) {
+    if (SINGLE.has(key) || key === "items") {
+      out[key] = scope.convertSubschema(value, keywordPointer);
+    } else if (LIST.has(key) && Array.isArray(value)) {
+      out[key] = scope.convertSubschemas(value, keywordPointer);
+    } else if (MAP.has(key)) {
       out[key] = key === "properties"
         ? properties(scope, value)
-        : walker.map(value, keywordPointer);
+        : walker.convertSchemaMap(value, keywordPointer);
     } else {
       put(
         out,
         key,
         typeof value === "object" && value !== null
-          ? clone(value, walker.path(keywordPointer))
+          ? clone(value, walker.toolPointer(keywordPointer))
           : value,
       );
     }
@@ -145,15 +145,17 @@ export function convertKeywords(
       ? `${out.description} ${text}`
       : text;
   }
-  walker.origin.set(out, walker.path(pointer));
+  walker.origin.set(out, walker.toolPointer(pointer));
   return out;
 }
 
 function properties(scope: NodeScope, value: unknown): unknown {
-  if (!isNonArrayObject(value)) return clone(value, scope.walker.path(scope.at("properties")));
+  if (!isNonArrayObject(value)) {
+    return clone(value, scope.walker.toolPointer(scope.keywordPointer("properties")));
+  }
   const out: Obj = {};
   for (const [name, propertySchema] of Object.entries(value)) {
-    const propertyPointer = scope.propPointer(name);
+    const propertyPointer = scope.propertyPointer(name);
     if (propertySchema === false && scope.walker.keep !== undefined) {
       scope.walker.warn(
         propertyPointer,
@@ -164,7 +166,7 @@ function properties(scope: NodeScope, value: unknown): unknown {
       );
       continue;
     }
-    put(out, name, scope.sub(propertySchema, propertyPointer));
+    put(out, name, scope.convertSubschema(propertySchema, propertyPointer));
   }
   return out;
 }
