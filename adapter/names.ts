@@ -12,7 +12,7 @@
  * @module
  */
 
-import { decodeWith, encodeWith } from "./_provider/name_codec.ts";
+import { decodeWith, encodeWith } from "./_provider/mod.ts";
 import { builtinRegistry } from "./default_registry.ts";
 import { NameCollisionError, UnknownToolNameError } from "./errors.ts";
 import type { NameRules, ProviderProfile } from "./profile.ts";

@@ -15,7 +15,7 @@ import {
   UnknownToolNameError,
 } from "./errors.ts";
 import { checkStructure, relocate } from "./_schema/mod.ts";
-import { decodeToolName } from "./_provider/name_codec.ts";
+import { decodeWith } from "./_provider/mod.ts";
 import { runPreflight } from "./_preflight/mod.ts";
 import type { PreflightOptions, PreflightProblem } from "./preflight.ts";
 import type { CanonicalToolCall, ParseToolCallOptions } from "./tool_call.ts";
@@ -219,7 +219,7 @@ export class AdapterRegistry {
     }
     let toolId: string | undefined;
     if (options?.names !== undefined) toolId = options.names.toCanonical(name);
-    else toolId = reading.nameIsToolId === true ? name : decodeToolName(name, reader.profile);
+    else toolId = reading.nameIsToolId === true ? name : decodeWith(name, reader.profile.names);
     if (toolId === undefined) {
       throw new UnknownToolNameError(
         name,

@@ -8,7 +8,7 @@ import { type Obj, show } from "../_schema/mod.ts";
 import { isNonArrayObject, unescapePointerToken } from "../../model/_json_pointer.ts";
 
 /** The object a JSON text holds, or `undefined` when it holds none. */
-export function parseObject(text: string): Obj | undefined {
+function parseObject(text: string): Obj | undefined {
   try {
     const value: unknown = JSON.parse(text);
     return isNonArrayObject(value) ? value : undefined;

@@ -1,12 +1,11 @@
-// Private: the strict-mode input normalizer (null <-> absent for originally
-// optional fields; maps held as JSON text <-> the object, see ../_json_text/).
+// Private: the input normalizer of a converted JSON Schema (OpenAI and
+// Anthropic strict mode): null <-> absent for originally optional fields
+// (null markers), maps held as JSON text <-> the object, local `$ref`s followed.
 
 import { jsonType, type Obj, put } from "../_schema/mod.ts";
 import { isNonArrayObject, unescapePointerToken } from "../../model/_json_pointer.ts";
-import { decodeText, encodeText, textFits } from "../_json_text/mod.ts";
-import type { InputNormalizer } from "../normalizer.ts";
-
-const MAX_DEPTH = 256;
+import { textFits } from "../_json_text/mod.ts";
+import { MAX_NORMALIZER_DEPTH, SchemaNormalizer } from "./base.ts";
 
 /** Follows local `$ref`s (`#`, `#/$defs/...`) of a converted schema. */
 export function resolve(schema: unknown, root: Obj): unknown {
@@ -29,13 +28,11 @@ function typeFits(value: unknown, schema: Obj): boolean {
   return types.includes(vt) || (vt === "integer" && types.includes("number"));
 }
 
-class Normalizer implements InputNormalizer {
-  readonly identity = false;
-  constructor(
-    readonly root: Obj,
-    readonly marks: Map<Obj, Set<string>>,
-    readonly text: Set<Obj>,
-  ) {}
+/** The normalizer of a converted JSON Schema, its null markers and its JSON-text nodes. */
+export class JsonSchemaNormalizer extends SchemaNormalizer {
+  constructor(root: Obj, readonly marks: Map<Obj, Set<string>>, text: Set<Obj>) {
+    super(root, text);
+  }
 
   /**
    * `#matches` results of the current call, by value and schema: branches
@@ -44,20 +41,18 @@ class Normalizer implements InputNormalizer {
    */
   #memo = new WeakMap<object, Map<Obj, boolean>>();
 
-  normalize(args: unknown): unknown {
+  protected override start(): void {
     this.#memo = new WeakMap();
-    return this.#walk(args, this.root, false, 0);
   }
 
-  denormalize(args: unknown): unknown {
-    this.#memo = new WeakMap();
-    return this.#walk(args, this.root, true, 0);
+  deref(schema: unknown): unknown {
+    return resolve(schema, this.root);
   }
 
   #matches(value: unknown, schema: unknown, filling: boolean, depth: number): boolean {
     const s = resolve(schema, this.root);
     if (!isNonArrayObject(s)) return s !== false;
-    if (depth > MAX_DEPTH) return true;
+    if (depth > MAX_NORMALIZER_DEPTH) return true;
     if (typeof value !== "object" || value === null) return this.#check(value, s, filling, depth);
     let bySchema = this.#memo.get(value);
     if (bySchema === undefined) this.#memo.set(value, bySchema = new Map());
@@ -105,29 +100,15 @@ class Normalizer implements InputNormalizer {
 
   /** Walks a value by the first branch it matches, those holding JSON text first. */
   #branch(value: unknown, branches: unknown[], filling: boolean, depth: number): unknown {
-    const text = branches.filter((b) => this.#holdsText(b, depth));
-    const ordered = text.length === 0 ? branches : [
-      ...text,
-      ...branches.filter((b) => !text.includes(b)),
-    ];
-    const branch = ordered.find((b) => this.#matches(value, b, filling, depth + 1));
-    return branch === undefined ? value : this.#walk(value, branch, filling, depth + 1);
+    const branch = this.textFirst(branches, depth)
+      .find((b) => this.#matches(value, b, filling, depth + 1));
+    return branch === undefined ? value : this.walk(value, branch, filling, depth + 1);
   }
 
-  #holdsText(schema: unknown, depth: number): boolean {
-    if (this.text.size === 0 || depth > MAX_DEPTH) return false;
+  walk(value: unknown, schema: unknown, filling: boolean, depth: number): unknown {
     const s = resolve(schema, this.root);
-    if (!isNonArrayObject(s)) return false;
-    return this.text.has(s) ||
-      (Array.isArray(s.anyOf) && s.anyOf.some((b) => this.#holdsText(b, depth + 1)));
-  }
-
-  #walk(value: unknown, schema: unknown, filling: boolean, depth: number): unknown {
-    const s = resolve(schema, this.root);
-    if (isNonArrayObject(s) && this.text.has(s)) {
-      return filling ? encodeText(value) : decodeText(value);
-    }
-    if (!isNonArrayObject(s) || depth > MAX_DEPTH) return value;
+    if (isNonArrayObject(s) && this.text.has(s)) return this.textValue(value, filling);
+    if (!isNonArrayObject(s) || depth > MAX_NORMALIZER_DEPTH) return value;
     const scalar = value === null || typeof value !== "object";
     if (Array.isArray(s.anyOf) && (!scalar || (this.text.size > 0 && typeof value === "string"))) {
       return this.#branch(value, s.anyOf, filling, depth);
@@ -136,7 +117,7 @@ class Normalizer implements InputNormalizer {
     if (Array.isArray(value)) {
       const prefix = Array.isArray(s.prefixItems) ? s.prefixItems : [];
       return value.map((item, i) =>
-        this.#walk(item, i < prefix.length ? prefix[i] : s.items, filling, depth + 1)
+        this.walk(item, i < prefix.length ? prefix[i] : s.items, filling, depth + 1)
       );
     }
     if (!isNonArrayObject(value)) return value;
@@ -145,7 +126,7 @@ class Normalizer implements InputNormalizer {
     const out: Obj = {};
     for (const [key, v] of Object.entries(value)) {
       if (!filling && v === null && marks?.has(key)) continue;
-      put(out, key, Object.hasOwn(props, key) ? this.#walk(v, props[key], filling, depth + 1) : v);
+      put(out, key, Object.hasOwn(props, key) ? this.walk(v, props[key], filling, depth + 1) : v);
     }
     if (filling && marks !== undefined) {
       for (const name of Object.keys(props)) {
@@ -154,16 +135,4 @@ class Normalizer implements InputNormalizer {
     }
     return out;
   }
-}
-
-/**
- * A normalizer for a converted schema, its null markers and its nodes holding
- * maps as JSON text (`undefined` when there are none).
- */
-export function createNormalizer(
-  root: Obj,
-  marks: Map<Obj, Set<string>>,
-  text: Set<Obj> = new Set(),
-): InputNormalizer | undefined {
-  return marks.size === 0 && text.size === 0 ? undefined : new Normalizer(root, marks, text);
 }

@@ -1,4 +1,4 @@
-// Private: the Gemini input normalizer. Objects that Gemini's `parameters`
+// Private: the input normalizer of Gemini's OpenAPI subset. Objects that Gemini's `parameters`
 // cannot declare are sent by the model as JSON text (see ../_openapi/json_text.ts);
 // `normalize` parses that text back into the object, `denormalize` writes an
 // object as its JSON text. Text that is not a JSON object stays a string, so the
@@ -6,8 +6,8 @@
 
 import { type Obj, put } from "../_schema/mod.ts";
 import { isNonArrayObject } from "../../model/_json_pointer.ts";
-import { decodeText, encodeText, textFits } from "../_json_text/mod.ts";
-import type { InputNormalizer } from "../normalizer.ts";
+import { textFits } from "../_json_text/mod.ts";
+import { SchemaNormalizer } from "./base.ts";
 
 /** Whether a value has the OpenAPI type of a schema node (any value when untyped). */
 function fits(value: unknown, node: Obj): boolean {
@@ -54,44 +54,32 @@ function bounds(value: unknown, node: Obj): boolean {
   }
 }
 
-class JsonTextNormalizer implements InputNormalizer {
-  readonly identity = false;
-  constructor(readonly root: Obj, readonly text: Set<Obj>) {}
-
-  normalize(args: unknown): unknown {
-    return this.#walk(args, this.root, false);
+/** The normalizer of an OpenAPI-subset schema whose `text` nodes hold objects as JSON text. */
+export class OpenApiNormalizer extends SchemaNormalizer {
+  /** OpenAPI-subset schemas have no references. */
+  deref(schema: unknown): unknown {
+    return schema;
   }
 
-  denormalize(args: unknown): unknown {
-    return this.#walk(args, this.root, true);
-  }
-
-  #walk(value: unknown, node: unknown, encode: boolean): unknown {
+  walk(value: unknown, node: unknown, encode: boolean, depth: number): unknown {
     if (!isNonArrayObject(node)) return value;
-    if (this.text.has(node)) {
-      return encode ? encodeText(value) : decodeText(value);
-    }
+    if (this.text.has(node)) return this.textValue(value, encode);
     if (Array.isArray(node.anyOf)) {
-      const branch = this.#branch(value, node.anyOf, encode);
-      if (branch !== undefined) value = this.#walk(value, branch, encode);
+      const branch = this.#branch(value, node.anyOf, encode, depth);
+      if (branch !== undefined) value = this.walk(value, branch, encode, depth + 1);
     }
     if (Array.isArray(value)) {
-      return node.items === undefined ? value : value.map((v) => this.#walk(v, node.items, encode));
+      return node.items === undefined
+        ? value
+        : value.map((v) => this.walk(v, node.items, encode, depth + 1));
     }
     if (!isNonArrayObject(value) || !isNonArrayObject(node.properties)) return value;
     const props = node.properties;
     const out: Obj = {};
     for (const [key, v] of Object.entries(value)) {
-      put(out, key, Object.hasOwn(props, key) ? this.#walk(v, props[key], encode) : v);
+      put(out, key, Object.hasOwn(props, key) ? this.walk(v, props[key], encode, depth + 1) : v);
     }
     return out;
-  }
-
-  /** Whether a node holds JSON text itself or in one of its `anyOf` branches. */
-  #holdsText(node: unknown): boolean {
-    if (!isNonArrayObject(node)) return false;
-    if (this.text.has(node)) return true;
-    return Array.isArray(node.anyOf) && node.anyOf.some((b) => this.#holdsText(b));
   }
 
   /**
@@ -99,12 +87,8 @@ class JsonTextNormalizer implements InputNormalizer {
    * JSON text first (so text holding an object is read as the object); else
    * the first of the value's type.
    */
-  #branch(value: unknown, branches: unknown[], encode: boolean): Obj | undefined {
-    const list = branches.filter(isNonArrayObject);
-    const ordered = [
-      ...list.filter((b) => this.#holdsText(b)),
-      ...list.filter((b) => !this.#holdsText(b)),
-    ];
+  #branch(value: unknown, branches: unknown[], encode: boolean, depth: number): Obj | undefined {
+    const ordered = this.textFirst(branches.filter(isNonArrayObject), depth);
     return ordered.find((b) => this.#matches(value, b, encode)) ??
       ordered.find((b) => !this.text.has(b) && fits(value, b));
   }
@@ -127,15 +111,4 @@ class JsonTextNormalizer implements InputNormalizer {
         !Object.hasOwn(props, k) || this.#matches(v, props[k], encode)
       );
   }
-}
-
-/**
- * The normalizer of a Gemini `parameters` schema whose `text` nodes hold
- * objects as JSON text; `undefined` when there are none.
- */
-export function createJsonTextNormalizer(
-  root: Obj,
-  text: Set<Obj>,
-): InputNormalizer | undefined {
-  return text.size === 0 ? undefined : new JsonTextNormalizer(root, text);
 }

@@ -1,4 +1,6 @@
-// Private: pieces shared by the provider adapters (names, tool-level fields, shape checks).
+// Private: the kit of the provider adapters: names (name_codec.ts), tool-level
+// fields, shape checks, the strict-mode decision (strict.ts), the pass-through
+// schema rules.
 
 import type { ToolIssue } from "../../model/errors.ts";
 import { parseToolId } from "../../model/tool_id.ts";
@@ -9,6 +11,9 @@ import { escapePointerToken, isNonArrayObject } from "../../model/_json_pointer.
 import { decodeToolName, encodeToolName } from "./name_codec.ts";
 import type { ProviderProfile, SchemaProfile } from "../profile.ts";
 import type { ConvertOptions } from "../adapter.ts";
+
+export { decodeWith, encodeWith } from "./name_codec.ts";
+export { strictNormalizer, strictOrNot } from "./strict.ts";
 
 const TOOL_FIELDS = [
   "title",

@@ -61,6 +61,9 @@ export function strictOrNot(
  */
 export function strictNormalizer(decision: Decision): InputNormalizer {
   if (!decision.applied) return IDENTITY_NORMALIZER;
-  return createNormalizer(decision.schema, decision.nullable, decision.jsonText) ??
-    IDENTITY_NORMALIZER;
+  return createNormalizer(decision.schema, {
+    dialect: "json-schema",
+    nullable: decision.nullable,
+    jsonText: decision.jsonText,
+  }) ?? IDENTITY_NORMALIZER;
 }

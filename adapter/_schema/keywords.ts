@@ -61,7 +61,7 @@ export const ANNOTATIONS = new Set([
 ]);
 
 /** Assertion and applicator keywords (dropping one of them widens the accepted values). */
-export const ASSERTIONS = new Set([
+const ASSERTIONS = new Set([
   "type",
   "enum",
   "const",

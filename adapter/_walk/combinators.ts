@@ -13,8 +13,8 @@ export function mergeAllOf(walker: WalkContext, schema: Obj, pointer: string): M
   delete base.allOf;
   let acc: Merged | undefined = mergeStart(base, pointer);
   const list = schema.allOf as unknown[];
-  for (let i = 0; i < list.length && acc !== undefined; i++) {
-    const resolved = walker.rewriter.resolved(list[i]);
+  for (let index = 0; index < list.length && acc !== undefined; index++) {
+    const resolved = walker.rewriter.resolved(list[index]);
     if (
       resolved === undefined || typeof resolved.schema.$ref === "string" ||
       resolved.schema.allOf !== undefined
@@ -22,7 +22,7 @@ export function mergeAllOf(walker: WalkContext, schema: Obj, pointer: string): M
       acc = undefined;
       break;
     }
-    acc = mergeInto(acc, resolved.schema, resolved.pointer ?? `${pointer}/allOf/${i}`);
+    acc = mergeInto(acc, resolved.schema, resolved.pointer ?? `${pointer}/allOf/${index}`);
   }
   if (acc === undefined) return undefined;
   walker.warn(

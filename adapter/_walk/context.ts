@@ -47,7 +47,7 @@ export interface WalkResult {
 }
 
 /** A subschema found through `$ref`s, with its source pointer when it moved. */
-export interface ResolvedSchema {
+interface ResolvedSchema {
   schema: Obj;
   pointer?: string;
 }

@@ -10,23 +10,23 @@ export const DEFAULT_MAX_INLINED_NODES = 10_000;
 
 /** The number of schema nodes (objects, arrays and booleans) in a value (iteratively: any depth). */
 function countNodes(value: unknown): number {
-  let n = 0;
+  let count = 0;
   const stack: unknown[] = [value];
   while (stack.length > 0) {
-    const v = stack.pop();
-    if (Array.isArray(v)) {
-      n++;
-      for (const item of v) stack.push(item);
-    } else if (isNonArrayObject(v)) {
-      n++;
-      for (const [key, item] of Object.entries(v)) {
+    const node = stack.pop();
+    if (Array.isArray(node)) {
+      count++;
+      for (const item of node) stack.push(item);
+    } else if (isNonArrayObject(node)) {
+      count++;
+      for (const [key, item] of Object.entries(node)) {
         if (key !== "enum" && key !== "const" && key !== "default" && key !== "examples") {
           stack.push(item);
         }
       }
-    } else if (typeof v === "boolean") n++;
+    } else if (typeof node === "boolean") count++;
   }
-  return n;
+  return count;
 }
 
 /** The nodes a walk may still copy by inlining. */

@@ -22,18 +22,18 @@ const MIN = new Set(["minimum", "exclusiveMinimum", "minLength", "minItems", "mi
 const MAX = new Set(["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"]);
 const CLOSERS = ["additionalProperties", "patternProperties", "unevaluatedProperties"];
 
-function intersectTypes(a: string[], b: string[]): string[] {
+function intersectTypes(first: string[], second: string[]): string[] {
   const out: string[] = [];
-  for (const t of a) {
-    if (b.includes(t)) out.push(t);
-    else if (t === "integer" && b.includes("number")) out.push("integer");
-    else if (t === "number" && b.includes("integer")) out.push("integer");
+  for (const type of first) {
+    if (second.includes(type)) out.push(type);
+    else if (type === "integer" && second.includes("number")) out.push("integer");
+    else if (type === "number" && second.includes("integer")) out.push("integer");
   }
   return [...new Set(out)];
 }
 
 function closes(side: Obj, other: Obj): boolean {
-  if (!CLOSERS.some((k) => side[k] !== undefined && side[k] !== true)) return false;
+  if (!CLOSERS.some((key) => side[key] !== undefined && side[key] !== true)) return false;
   const mine = isNonArrayObject(side.properties) ? side.properties : {};
   const theirs = isNonArrayObject(other.properties) ? Object.keys(other.properties) : [];
   return theirs.some((name) => !Object.hasOwn(mine, name));
@@ -52,22 +52,30 @@ export function mergeStart(schema: Obj, pointer: string): Merged {
 }
 
 /**
- * Merges `b` (found at `bPointer`) into `acc` so that the result accepts
- * exactly the values both accept; `undefined` when that cannot be expressed
- * without `allOf`. Annotations already in `acc` win.
+ * Merges `addition` (found at `additionPointer`) into `merged` so that the
+ * result accepts exactly the values both accept; `undefined` when that cannot
+ * be expressed without `allOf`. Annotations already in `merged` win.
  */
-export function mergeInto(acc: Merged, b: Obj, bPointer: string, depth = 0): Merged | undefined {
-  const a = acc.schema;
-  if (closes(a, b) || closes(b, a)) return undefined;
-  const out: Obj = { ...a };
-  const origins = new Map(acc.origins);
-  for (const [key, value] of Object.entries(b)) {
+export function mergeInto(
+  merged: Merged,
+  addition: Obj,
+  additionPointer: string,
+  depth = 0,
+): Merged | undefined {
+  const base = merged.schema;
+  if (closes(base, addition) || closes(addition, base)) return undefined;
+  const out: Obj = { ...base };
+  const origins = new Map(merged.origins);
+  for (const [key, value] of Object.entries(addition)) {
     if (!Object.hasOwn(out, key)) {
       put(out, key, value);
-      origins.set(key, bPointer);
+      origins.set(key, additionPointer);
       if (key === "properties" && isNonArrayObject(value)) {
         for (const name of Object.keys(value)) {
-          origins.set(`properties/${name}`, `${bPointer}/properties/${escapePointerToken(name)}`);
+          origins.set(
+            `properties/${name}`,
+            `${additionPointer}/properties/${escapePointerToken(name)}`,
+          );
         }
       }
       continue;
@@ -76,9 +84,9 @@ export function mergeInto(acc: Merged, b: Obj, bPointer: string, depth = 0): Mer
     if (deepEqual(mine, value)) continue;
     if (ANNOTATIONS.has(key) || key.startsWith("x-")) continue;
     if (key === "type") {
-      const t = intersectTypes(typesOf(out), typesOf(b));
-      if (t.length === 0) return undefined;
-      out.type = t.length === 1 ? t[0] : t;
+      const types = intersectTypes(typesOf(out), typesOf(addition));
+      if (types.length === 0) return undefined;
+      out.type = types.length === 1 ? types[0] : types;
     } else if (key === "required" && Array.isArray(mine) && Array.isArray(value)) {
       out.required = [...new Set([...mine, ...value])];
     } else if (MIN.has(key) && typeof mine === "number" && typeof value === "number") {
@@ -86,25 +94,33 @@ export function mergeInto(acc: Merged, b: Obj, bPointer: string, depth = 0): Mer
     } else if (MAX.has(key) && typeof mine === "number" && typeof value === "number") {
       out[key] = Math.min(mine, value);
     } else if (key === "enum" && Array.isArray(mine) && Array.isArray(value)) {
-      out.enum = mine.filter((x) => value.some((y) => deepEqual(x, y)));
+      out.enum = mine.filter((kept) => value.some((other) => deepEqual(kept, other)));
     } else if (key === "properties" && isNonArrayObject(mine) && isNonArrayObject(value)) {
       const props: Obj = { ...mine };
-      for (const [name, sub] of Object.entries(value)) {
+      for (const [name, propertySchema] of Object.entries(value)) {
         if (!Object.hasOwn(props, name)) {
-          put(props, name, sub);
-          origins.set(`properties/${name}`, `${bPointer}/properties/${escapePointerToken(name)}`);
+          put(props, name, propertySchema);
+          origins.set(
+            `properties/${name}`,
+            `${additionPointer}/properties/${escapePointerToken(name)}`,
+          );
           continue;
         }
-        const p = `${bPointer}/properties/${escapePointerToken(name)}`;
-        const merged = mergeSchemas(props[name], sub, p, depth + 1);
-        if (merged === undefined) return undefined;
-        put(props, name, merged);
+        const propertyPointer = `${additionPointer}/properties/${escapePointerToken(name)}`;
+        const mergedProperty = mergeSchemas(
+          props[name],
+          propertySchema,
+          propertyPointer,
+          depth + 1,
+        );
+        if (mergedProperty === undefined) return undefined;
+        put(props, name, mergedProperty);
       }
       out.properties = props;
     } else if (key === "items") {
-      const merged = mergeSchemas(mine, value, `${bPointer}/items`, depth + 1);
-      if (merged === undefined) return undefined;
-      out.items = merged;
+      const mergedItems = mergeSchemas(mine, value, `${additionPointer}/items`, depth + 1);
+      if (mergedItems === undefined) return undefined;
+      out.items = mergedItems;
     } else {
       return undefined;
     }
@@ -112,12 +128,19 @@ export function mergeInto(acc: Merged, b: Obj, bPointer: string, depth = 0): Mer
   return { schema: out, origins };
 }
 
-function mergeSchemas(a: unknown, b: unknown, bPointer: string, depth: number): unknown {
-  if (a === true || deepEqual(a, {})) return b;
-  if (b === true || deepEqual(b, {})) return a;
-  if (a === false || b === false) return false;
-  if (!isNonArrayObject(a) || !isNonArrayObject(b) || depth > MAX_SCHEMA_DEPTH) return undefined;
-  return mergeInto(mergeStart(a, ""), b, bPointer, depth)?.schema;
+function mergeSchemas(
+  base: unknown,
+  addition: unknown,
+  additionPointer: string,
+  depth: number,
+): unknown {
+  if (base === true || deepEqual(base, {})) return addition;
+  if (addition === true || deepEqual(addition, {})) return base;
+  if (base === false || addition === false) return false;
+  if (!isNonArrayObject(base) || !isNonArrayObject(addition) || depth > MAX_SCHEMA_DEPTH) {
+    return undefined;
+  }
+  return mergeInto(mergeStart(base, ""), addition, additionPointer, depth)?.schema;
 }
 
 interface Shape {
@@ -127,60 +150,81 @@ interface Shape {
 }
 
 function shapeOf(schema: unknown, refs: RefResolver): Shape | undefined {
-  const s = refs.deref(schema);
-  if (!isNonArrayObject(s)) return undefined;
-  const values = Object.hasOwn(s, "const") ? [s.const] : Array.isArray(s.enum) ? s.enum : undefined;
-  const t = typesOf(s);
-  return { types: t.length > 0 ? new Set(t) : undefined, values, schema: s };
+  const target = refs.deref(schema);
+  if (!isNonArrayObject(target)) return undefined;
+  const values = Object.hasOwn(target, "const")
+    ? [target.const]
+    : Array.isArray(target.enum)
+    ? target.enum
+    : undefined;
+  const types = typesOf(target);
+  return { types: types.length > 0 ? new Set(types) : undefined, values, schema: target };
 }
 
-function typesOverlap(a: Set<string>, b: Set<string>): boolean {
-  for (const t of a) {
-    if (b.has(t)) return true;
-    if ((t === "integer" && b.has("number")) || (t === "number" && b.has("integer"))) return true;
+function typesOverlap(first: Set<string>, second: Set<string>): boolean {
+  for (const type of first) {
+    if (second.has(type)) return true;
+    if (
+      (type === "integer" && second.has("number")) || (type === "number" && second.has("integer"))
+    ) return true;
   }
   return false;
 }
 
 function valueFits(value: unknown, types: Set<string> | undefined): boolean {
   if (types === undefined) return true;
-  const t = jsonType(value);
-  return types.has(t) || (t === "integer" && types.has("number"));
+  const type = jsonType(value);
+  return types.has(type) || (type === "integer" && types.has("number"));
 }
 
-function discriminated(a: Obj, b: Obj, refs: RefResolver): boolean {
-  const pa = isNonArrayObject(a.properties) ? a.properties : {};
-  const pb = isNonArrayObject(b.properties) ? b.properties : {};
-  const ra = Array.isArray(a.required) ? a.required : [];
-  const rb = Array.isArray(b.required) ? b.required : [];
-  for (const name of Object.keys(pa)) {
-    if (!ra.includes(name) || !rb.includes(name) || !Object.hasOwn(pb, name)) continue;
-    const sa = shapeOf(pa[name], refs);
-    const sb = shapeOf(pb[name], refs);
-    if (sa !== undefined && sb !== undefined && disjointShapes(sa, sb, refs, false)) return true;
+function discriminated(first: Obj, second: Obj, refs: RefResolver): boolean {
+  const firstProperties = isNonArrayObject(first.properties) ? first.properties : {};
+  const secondProperties = isNonArrayObject(second.properties) ? second.properties : {};
+  const firstRequired = Array.isArray(first.required) ? first.required : [];
+  const secondRequired = Array.isArray(second.required) ? second.required : [];
+  for (const name of Object.keys(firstProperties)) {
+    if (
+      !firstRequired.includes(name) || !secondRequired.includes(name) ||
+      !Object.hasOwn(secondProperties, name)
+    ) continue;
+    const firstShape = shapeOf(firstProperties[name], refs);
+    const secondShape = shapeOf(secondProperties[name], refs);
+    if (
+      firstShape !== undefined && secondShape !== undefined &&
+      disjointShapes(firstShape, secondShape, refs, false)
+    ) return true;
   }
   return false;
 }
 
-function disjointShapes(a: Shape, b: Shape, refs: RefResolver, deep: boolean): boolean {
-  if (a.types !== undefined && b.types !== undefined && !typesOverlap(a.types, b.types)) {
+function disjointShapes(first: Shape, second: Shape, refs: RefResolver, deep: boolean): boolean {
+  if (
+    first.types !== undefined && second.types !== undefined &&
+    !typesOverlap(first.types, second.types)
+  ) {
     return true;
   }
-  if (a.values !== undefined && b.values !== undefined) {
-    return !a.values.some((x) => b.values!.some((y) => deepEqual(x, y)));
+  const firstValues = first.values;
+  const secondValues = second.values;
+  if (firstValues !== undefined && secondValues !== undefined) {
+    return !firstValues.some((value) => secondValues.some((other) => deepEqual(value, other)));
   }
-  if (a.values !== undefined && a.values.every((v) => !valueFits(v, b.types))) return true;
-  if (b.values !== undefined && b.values.every((v) => !valueFits(v, a.types))) return true;
-  return deep && discriminated(a.schema, b.schema, refs);
+  if (firstValues !== undefined && firstValues.every((v) => !valueFits(v, second.types))) {
+    return true;
+  }
+  if (secondValues !== undefined && secondValues.every((v) => !valueFits(v, first.types))) {
+    return true;
+  }
+  return deep && discriminated(first.schema, second.schema, refs);
 }
 
 /** Whether no value can match two of the branches (so `oneOf` equals `anyOf`). */
 export function branchesDisjoint(branches: readonly unknown[], refs: RefResolver): boolean {
-  const shapes = branches.map((b) => shapeOf(b, refs));
-  if (shapes.some((s) => s === undefined)) return false;
-  for (let i = 0; i < shapes.length; i++) {
-    for (let j = i + 1; j < shapes.length; j++) {
-      if (!disjointShapes(shapes[i]!, shapes[j]!, refs, true)) return false;
+  const shapes = branches.map((branch) => shapeOf(branch, refs));
+  if (shapes.some((shape) => shape === undefined)) return false;
+  for (let index = 0; index < shapes.length; index++) {
+    for (let other = index + 1; other < shapes.length; other++) {
+      if (!disjointShapes(shapes[index]!, shapes[other]!, refs, true)) return false;
     }
   }
   return true;

@@ -34,7 +34,7 @@ export function walkSchema(root: Obj, options: WalkOptions): WalkResult {
 }
 
 /** The state of one walk, shared by the parts of the transform. */
-export class Walker implements WalkContext {
+class Walker implements WalkContext {
   /** Local reference resolution over the source schema. */
   readonly refs: RefResolver;
   /** What becomes of each `$ref` (kept, inlined or passed through). */

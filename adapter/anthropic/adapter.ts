@@ -32,7 +32,7 @@ import {
   readInputSchema,
   requireObject,
 } from "../_provider/mod.ts";
-import { strictNormalizer, strictOrNot } from "../_provider/strict.ts";
+import { strictNormalizer, strictOrNot } from "../_provider/mod.ts";
 
 /** An Anthropic Messages API tool. */
 export interface AnthropicTool {

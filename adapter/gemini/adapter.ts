@@ -23,7 +23,7 @@ import type {
 } from "../adapter.ts";
 import type { PreflightProblem } from "../preflight.ts";
 import { writeGeminiSchema } from "./_schema.ts";
-import { createJsonTextNormalizer } from "../_normalizer/mod.ts";
+import { createNormalizer } from "../_normalizer/mod.ts";
 import { fromOpenApi } from "../_openapi/mod.ts";
 import {
   canonicalName,
@@ -297,7 +297,9 @@ export const geminiAdapter: Adapter<GeminiFunctionDeclaration> = {
     return {
       tool: out as GeminiFunctionDeclaration,
       warnings: sink.list,
-      normalizer: createJsonTextNormalizer(params.schema, params.jsonText) ?? IDENTITY_NORMALIZER,
+      normalizer:
+        createNormalizer(params.schema, { dialect: "openapi", jsonText: params.jsonText }) ??
+          IDENTITY_NORMALIZER,
     };
   },
 

@@ -27,7 +27,7 @@ import {
   readInputSchema,
   requireObject,
 } from "../_provider/mod.ts";
-import { strictNormalizer, strictOrNot } from "../_provider/strict.ts";
+import { strictNormalizer, strictOrNot } from "../_provider/mod.ts";
 
 const FIELDS = ["name", "description", "parameters", "strict"];
 
