@@ -52,7 +52,7 @@ export {
 } from "./model/errors.ts";
 export type { FeatureLossWarning } from "./adapter/warning.ts";
 export type { InputNormalizer } from "./adapter/normalizer.ts";
-export type { ConversionResult, ConvertOptions } from "./adapter/registry.ts";
+export type { ConversionResult, ConvertOptions } from "./adapter/adapter.ts";
 export { defaultRegistry } from "./adapter/default_registry.ts";
 export { UnknownFormatError } from "./adapter/errors.ts";
 export { ToolNameMap } from "./adapter/names.ts";

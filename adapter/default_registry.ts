@@ -1,13 +1,17 @@
 /**
- * The registry with the built-in adapters.
+ * The registry with the built-in adapters: the one list of built-in formats.
+ * `preflight`, `parseToolCall`, the format names of `encodeToolName`,
+ * `decodeToolName` and `ToolNameMap`, and the CLI's target choices are derived
+ * from it.
  *
  * @module
  */
 
-import { anthropicAdapter } from "./anthropic_adapter.ts";
-import { geminiAdapter } from "./gemini_adapter.ts";
-import { mcpAdapter } from "./mcp_adapter.ts";
-import { openaiAdapter, openaiResponsesAdapter } from "./openai_adapter.ts";
+import { anthropicAdapter } from "./anthropic/mod.ts";
+import { geminiAdapter } from "./gemini/mod.ts";
+import { mcpAdapter } from "./mcp/mod.ts";
+import { openaiAdapter } from "./openai/mod.ts";
+import { openaiResponsesAdapter } from "./openai_responses/mod.ts";
 import { AdapterRegistry } from "./registry.ts";
 
 /**
@@ -56,4 +60,18 @@ export function defaultRegistry(): AdapterRegistry {
     .register(openaiResponsesAdapter)
     .register(anthropicAdapter)
     .register(geminiAdapter);
+}
+
+let builtin: AdapterRegistry | undefined;
+
+/**
+ * The built-in registry shared by the functions that take a built-in format
+ * name (`preflight`, `parseToolCall`, `encodeToolName`, ...). Internal: never
+ * handed to users, so nothing registers into it.
+ *
+ * @returns The shared registry of the built-in adapters.
+ */
+export function builtinRegistry(): AdapterRegistry {
+  builtin ??= defaultRegistry();
+  return builtin;
 }

@@ -3,6 +3,10 @@
  * Completions and Responses), Anthropic and Gemini, through one canonical
  * form.
  *
+ * - Each provider is one {@linkcode Adapter} (its own folder: profile,
+ *   conversion, preflight rules, tool-call reader); an
+ *   {@linkcode AdapterRegistry} is the list of formats, and converting,
+ *   preflight and reading tool calls are dispatched through it.
  * - {@linkcode defaultRegistry} converts between any two formats; every
  *   keyword or field that is dropped, rewritten or moved comes back as a
  *   {@linkcode FeatureLossWarning} with a JSON Pointer into the source tool.
@@ -67,41 +71,44 @@ export {
   UnknownToolNameError,
 } from "./errors.ts";
 export { MAX_SCHEMA_DEPTH, MAX_VALUE_DEPTH } from "./limits.ts";
-export {
-  ANTHROPIC_PROFILE,
-  GEMINI_JSON_SCHEMA_PROFILE,
-  GEMINI_PROFILE,
-  GEMINI_VERTEX_PROFILE,
-  MCP_PROFILE,
-  type NameRules,
-  OPENAI_PROFILE,
-  OPENAI_RESPONSES_PROFILE,
-  type ProviderProfile,
-  type RequestLimits,
-  type SchemaLimits,
-  type SchemaProfile,
+export type {
+  NameRules,
+  ProviderProfile,
+  RequestLimits,
+  SchemaLimits,
+  SchemaProfile,
 } from "./profile.ts";
 export { decodeToolName, encodeToolName, ToolNameMap } from "./names.ts";
 export { IDENTITY_NORMALIZER, type InputNormalizer } from "./normalizer.ts";
-export {
-  type Adapter,
-  AdapterRegistry,
-  type CanonicalResult,
-  type ConversionResult,
-  type ConvertOptions,
-  type RegisterOptions,
-  type StrictDecision,
-} from "./registry.ts";
+export type {
+  Adapter,
+  CanonicalResult,
+  ConversionResult,
+  ConvertOptions,
+  PreflightSchema,
+  PreflightTool,
+  ProviderOptions,
+  StrictDecision,
+  ToolCallReading,
+} from "./adapter.ts";
+export { AdapterRegistry, type RegisterOptions } from "./registry.ts";
 export { defaultRegistry } from "./default_registry.ts";
-export { mcpAdapter } from "./mcp_adapter.ts";
+export { MCP_PROFILE, mcpAdapter } from "./mcp/mod.ts";
+export { OPENAI_PROFILE, openaiAdapter, type OpenAIChatTool } from "./openai/mod.ts";
 export {
-  openaiAdapter,
-  type OpenAIChatTool,
+  OPENAI_RESPONSES_PROFILE,
   openaiResponsesAdapter,
   type OpenAIResponsesTool,
-} from "./openai_adapter.ts";
-export { anthropicAdapter, type AnthropicTool } from "./anthropic_adapter.ts";
-export { geminiAdapter, type GeminiFunctionDeclaration } from "./gemini_adapter.ts";
+} from "./openai_responses/mod.ts";
+export { ANTHROPIC_PROFILE, anthropicAdapter, type AnthropicTool } from "./anthropic/mod.ts";
+export {
+  GEMINI_JSON_SCHEMA_PROFILE,
+  GEMINI_PROFILE,
+  GEMINI_VERTEX_PROFILE,
+  geminiAdapter,
+  type GeminiFunctionDeclaration,
+  type GeminiOptions,
+} from "./gemini/mod.ts";
 export { preflight, type PreflightOptions, type PreflightProblem } from "./preflight.ts";
 export { type CanonicalToolCall, parseToolCall, type ParseToolCallOptions } from "./tool_call.ts";
 

@@ -12,57 +12,13 @@
  * @module
  */
 
-import { parseToolId } from "../model/tool_id.ts";
-import { hash8 } from "./_json.ts";
-import { resolveProfile } from "./_profiles.ts";
+import { decodeWith, encodeWith } from "./_provider/mod.ts";
+import { builtinRegistry } from "./default_registry.ts";
 import { NameCollisionError, UnknownToolNameError } from "./errors.ts";
 import type { NameRules, ProviderProfile } from "./profile.ts";
 
-const HASHED = /_[0-9a-f]{8}$/;
-const cache = new WeakMap<NameRules, { all: RegExp; bad: RegExp; first?: RegExp }>();
-
-function compiled(rules: NameRules): { all: RegExp; bad: RegExp; first?: RegExp } {
-  let found = cache.get(rules);
-  if (found === undefined) {
-    found = {
-      all: new RegExp(`^[${rules.allowed}]+$`),
-      bad: new RegExp(`[^${rules.allowed}]`, "g"),
-      first: rules.firstChar === undefined ? undefined : new RegExp(`^[${rules.firstChar}]`),
-    };
-    cache.set(rules, found);
-  }
-  return found;
-}
-
-function splitId(id: string): [string, string] {
-  const i = id.indexOf(":");
-  return i < 0 ? ["", id] : [id.slice(0, i), id.slice(i + 1)];
-}
-
-function plainDecode(name: string, rules: NameRules): string {
-  const i = name.indexOf(rules.separator);
-  return i <= 0 ? name : `${name.slice(0, i)}:${name.slice(i + rules.separator.length)}`;
-}
-
-function encodeWith(id: string, rules: NameRules): string {
-  const [namespace, name] = splitId(id);
-  const simple = namespace === "" ? name : `${namespace}${rules.separator}${name}`;
-  const re = compiled(rules);
-  const lossless = simple.length > 0 &&
-    simple.length <= rules.maxLength &&
-    re.all.test(simple) &&
-    (re.first === undefined || re.first.test(simple)) &&
-    !HASHED.test(simple) &&
-    plainDecode(simple, rules) === id;
-  if (lossless) return simple;
-  let readable = simple.replace(re.bad, "_");
-  if (re.first !== undefined && !re.first.test(readable)) readable = `_${readable}`;
-  const suffix = `_${hash8(id)}`;
-  return readable.slice(0, Math.max(0, rules.maxLength - suffix.length)) + suffix;
-}
-
 function rulesOf(target: string | ProviderProfile): NameRules {
-  return resolveProfile(target).names;
+  return typeof target === "string" ? builtinRegistry().get(target).profile.names : target.names;
 }
 
 /**
@@ -108,16 +64,7 @@ export function decodeToolName(
   providerName: string,
   target: string | ProviderProfile,
 ): string | undefined {
-  const rules = rulesOf(target);
-  if (typeof providerName !== "string" || providerName === "") return undefined;
-  if (HASHED.test(providerName)) return undefined;
-  const id = plainDecode(providerName, rules);
-  try {
-    parseToolId(id);
-  } catch {
-    return undefined;
-  }
-  return encodeWith(id, rules) === providerName ? id : undefined;
+  return decodeWith(providerName, rulesOf(target));
 }
 
 /**

@@ -1,100 +1,25 @@
 /**
- * The adapter registry: formats by name, and conversion between any two of
- * them through the canonical tool.
+ * The adapter registry: the one list of formats. Conversion between any two
+ * of them (through the canonical tool), preflight and tool-call reading are
+ * dispatched to the registered adapters.
  *
  * @module
  */
 
-import type { CanonicalTool } from "./canonical_tool.ts";
-import { AdapterExistsError, UnknownFormatError } from "./errors.ts";
-import { checkStructure, relocate } from "./_shape.ts";
-import type { ToolNameMap } from "./names.ts";
-import type { InputNormalizer } from "./normalizer.ts";
-import type { ProviderProfile } from "./profile.ts";
+import { isNonArrayObject } from "../model/_json_pointer.ts";
+import type { Adapter, ConversionResult, ConvertOptions, ToolCallReading } from "./adapter.ts";
+import {
+  AdapterExistsError,
+  InvalidToolCallError,
+  UnknownFormatError,
+  UnknownToolNameError,
+} from "./errors.ts";
+import { checkStructure, relocate } from "./_schema/mod.ts";
+import { decodeWith } from "./_provider/mod.ts";
+import { runPreflight } from "./_preflight/mod.ts";
+import type { PreflightOptions, PreflightProblem } from "./preflight.ts";
+import type { CanonicalToolCall, ParseToolCallOptions } from "./tool_call.ts";
 import type { FeatureLossWarning } from "./warning.ts";
-
-/** Options of a conversion. Each adapter reads the ones that concern it. */
-export interface ConvertOptions {
-  /**
-   * Strict mode for OpenAI and Anthropic: `true`, `false`, or `"auto"` (strict
-   * only when that changes nothing about which inputs are accepted). Default:
-   * the source tool's own `strict` flag, else `"auto"` for OpenAI and `false`
-   * for Anthropic.
-   */
-  strict?: boolean | "auto";
-  /** Write dropped scalar constraints (e.g. `minLength: 3`) into descriptions (default `true`). */
-  describeDropped?: boolean;
-  /** Name table for provider names (needed to decode hashed names). */
-  names?: ToolNameMap;
-  /** Gemini: write `parameters` (OpenAPI subset, the default) or `parametersJsonSchema`. */
-  geminiSchema?: "parameters" | "parametersJsonSchema";
-  /** A profile that replaces the target's built-in one (e.g. other limits). */
-  profile?: ProviderProfile;
-}
-
-/** Whether strict mode was asked for, whether it was applied, and why not. */
-export interface StrictDecision {
-  /** The `strict` value asked for. */
-  requested: boolean | "auto";
-  /** Whether the result is strict. */
-  applied: boolean;
-  /** Why `"auto"` did not go strict: the changes strict mode would have made. */
-  reasons: string[];
-}
-
-/** The result of converting a canonical tool to a format. */
-export interface ConversionResult<T = unknown> {
-  /** The converted tool. */
-  tool: T;
-  /** Every feature dropped, rewritten or moved, in a deterministic order. */
-  warnings: FeatureLossWarning[];
-  /** Maps the model's arguments back to the original semantics (strict modes). */
-  normalizer: InputNormalizer;
-  /** The strict-mode decision, for targets that have a strict mode. */
-  strict?: StrictDecision;
-}
-
-/** The result of reading a tool of some format into the canonical form. */
-export interface CanonicalResult {
-  /** The canonical tool. */
-  tool: CanonicalTool;
-  /** Features that could not be carried into the canonical form unchanged. */
-  warnings: FeatureLossWarning[];
-}
-
-/** Converts between one format and the canonical tool, both ways. */
-export interface Adapter<T = unknown> {
-  /** The format name, e.g. `openai`. */
-  readonly format: string;
-  /** The target's dated rules. */
-  readonly profile: ProviderProfile;
-  /**
-   * Reads a tool of this format. Warning paths point into `tool`.
-   *
-   * @param tool The tool in this format (any value; it is checked).
-   * @param options Conversion options.
-   * @returns The canonical tool and warnings.
-   */
-  toCanonical(tool: unknown, options?: ConvertOptions): CanonicalResult;
-  /**
-   * Writes a canonical tool in this format. Warning paths point into the
-   * canonical tool (see {@linkcode Adapter.sourcePointer}).
-   *
-   * @param tool The canonical tool.
-   * @param options Conversion options.
-   * @returns The converted tool, warnings, normalizer and strict decision.
-   */
-  fromCanonical(tool: CanonicalTool, options?: ConvertOptions): ConversionResult<T>;
-  /**
-   * Maps a pointer into the canonical tool (e.g. `/inputSchema/properties/x`)
-   * to the same place in a tool of this format.
-   *
-   * @param pointer The canonical pointer.
-   * @param tool The tool of this format the canonical one was read from.
-   * @returns The pointer into `tool`.
-   */
-  sourcePointer(pointer: string, tool: unknown): string;
-}
 
 /** Options of {@linkcode AdapterRegistry.register}. */
 export interface RegisterOptions {
@@ -214,5 +139,104 @@ export class AdapterRegistry {
     };
     if (written.strict !== undefined) result.strict = written.strict;
     return result;
+  }
+
+  /**
+   * Finds what the provider of `target` would reject in a request with these
+   * tools (in that format), with the adapter's preflight rules and profile.
+   * See {@linkcode preflight} for the checks.
+   *
+   * @example A request-wide budget of Anthropic strict tool use
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { defaultRegistry } from "@toolfoundation/core/adapter";
+   *
+   * const tools = Array.from({ length: 21 }, (_, i) => ({
+   *   name: `t${i}`,
+   *   input_schema: { type: "object", additionalProperties: false },
+   *   strict: true,
+   * }));
+   * const problems = defaultRegistry().preflight(tools, "anthropic");
+   * assert.deepEqual(problems.map((p) => p.code), ["budget_exceeded"]);
+   * ```
+   *
+   * @param tools The tools, in the target's format.
+   * @param target The format name.
+   * @param options A replacement profile.
+   * @returns The problems, in tool order (request-wide budgets last).
+   * @throws {UnknownFormatError} When the target is not registered.
+   */
+  preflight(
+    tools: readonly unknown[],
+    target: string,
+    options?: PreflightOptions,
+  ): PreflightProblem[] {
+    return runPreflight(this.get(target), tools, options);
+  }
+
+  /**
+   * Reads a tool call of any registered format (each adapter's reader is
+   * tried in registration order, fallback readers last) and maps its name
+   * back to the canonical tool ID. See {@linkcode parseToolCall}.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { defaultRegistry } from "@toolfoundation/core/adapter";
+   *
+   * const call = defaultRegistry().parseToolCall({ functionCall: { name: "math:add", args: { a: 1 } } });
+   * assert.deepEqual(call, { format: "gemini", toolId: "math:add", arguments: { a: 1 } });
+   * ```
+   *
+   * @param call The provider's tool call object.
+   * @param options Name table and normalizers.
+   * @returns The format, canonical tool ID, call ID and arguments.
+   * @throws {InvalidToolCallError} When no reader knows the shape or the arguments are not JSON.
+   * @throws {UnknownToolNameError} When the name maps to no tool.
+   */
+  parseToolCall(call: unknown, options?: ParseToolCallOptions): CanonicalToolCall {
+    if (!isNonArrayObject(call)) throw new InvalidToolCallError("a tool call must be an object");
+    const adapters = [...this.#adapters.values()].filter((a) => a.readToolCall !== undefined);
+    const ordered = [
+      ...adapters.filter((a) => a.toolCallFallback !== true),
+      ...adapters.filter((a) => a.toolCallFallback === true),
+    ];
+    let reader: Adapter | undefined;
+    let reading: ToolCallReading | undefined;
+    for (const adapter of ordered) {
+      reading = adapter.readToolCall!(call);
+      if (reading !== undefined) {
+        reader = adapter;
+        break;
+      }
+    }
+    if (reader === undefined || reading === undefined) {
+      throw new InvalidToolCallError("unknown tool call shape");
+    }
+    const name = reading.name;
+    if (typeof name !== "string" || name === "") {
+      throw new InvalidToolCallError("the call has no tool name");
+    }
+    let toolId: string | undefined;
+    if (options?.names !== undefined) toolId = options.names.toCanonical(name);
+    else toolId = reading.nameIsToolId === true ? name : decodeWith(name, reader.profile.names);
+    if (toolId === undefined) {
+      throw new UnknownToolNameError(
+        name,
+        "it carries a hash suffix; pass the request's ToolNameMap",
+      );
+    }
+    const normalizers = options?.normalizers;
+    const normalizer = normalizers !== undefined && Object.hasOwn(normalizers, toolId)
+      ? normalizers[toolId]
+      : undefined;
+    return {
+      format: reader.format,
+      toolId,
+      ...(typeof reading.callId === "string" ? { callId: reading.callId } : {}),
+      arguments: normalizer === undefined
+        ? reading.arguments
+        : normalizer.normalize(reading.arguments),
+    };
   }
 }

@@ -1,4 +1,8 @@
-// Private: help texts (kept free of imports so `--help` starts fast).
+// Private: help texts (importing only the adapter registry, for the format names).
+
+import { defaultRegistry } from "../adapter/default_registry.ts";
+
+const FORMATS = defaultRegistry().list();
 
 export const USAGE =
   `toolfoundation - run and chain LLM tools defined in YAML, under explicit Deno permissions
@@ -10,8 +14,8 @@ Commands:
   run <manifest> <toolId>        Run a tool; arguments from --args, --args-file or stdin
   chain <manifest> <chain>       Run a chain of tools
   list <manifest>                List the manifest's tools and chains (JSON)
-  validate <manifest>            Check the manifest and its tool schemas [--target openai|anthropic|gemini]
-  convert <manifest> --to <fmt>  Convert the tools to mcp|openai|openai-responses|anthropic|gemini
+  validate <manifest>            Check the manifest and its tool schemas [--target <fmt>]
+  convert <manifest> --to <fmt>  Convert the tools to ${FORMATS.join("|")}
   permissions <manifest> [id]    Print the Deno flags a tool, a chain or the whole manifest needs
 
 Options:
@@ -71,7 +75,7 @@ Options:
 Prints the manifest's tools (id, backend, description) and chains as JSON.
 Connects to nothing.
 `,
-  validate: `Usage: toolfoundation validate <manifest> [--target openai|anthropic|gemini] [--strict]
+  validate: `Usage: toolfoundation validate <manifest> [--target ${FORMATS.join("|")}] [--strict]
 
 Checks the manifest against its JSON Schema and for meaning, checks and
 compiles every tool schema ($ref cycles, nesting, patterns that cannot run in
@@ -85,8 +89,8 @@ when the manifest is invalid (located as file:line:column).
 `,
   convert: `Usage: toolfoundation convert <manifest> --to <format> [--strict]
 
-Converts every tool with a schema to mcp, openai, openai-responses, anthropic
-or gemini. JSON on stdout; every feature-loss warning on stderr.
+Converts every tool with a schema to ${FORMATS.slice(0, -1).join(", ")}
+or ${FORMATS.at(-1)}. JSON on stdout; every feature-loss warning on stderr.
 `,
   permissions: `Usage: toolfoundation permissions <manifest> [toolId|chain]
 

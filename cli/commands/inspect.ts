@@ -18,7 +18,7 @@ import {
 } from "../_tool_checks.ts";
 import { MANIFEST_OPTIONS, openManifest, report, withInterrupt } from "./_shared.ts";
 
-const TARGETS = ["mcp", "openai", "openai-responses", "anthropic", "gemini"];
+const TARGETS = defaultRegistry().list();
 
 function backendLabel(t: ResolvedTool): string {
   const e = t.entry;

@@ -1,0 +1,9 @@
+/**
+ * The MCP provider: its adapter (conversion, preflight, tool-call reader) and
+ * its dated profile.
+ *
+ * @module
+ */
+
+export { mcpAdapter } from "./adapter.ts";
+export { MCP_PROFILE } from "./profile.ts";
