@@ -17,7 +17,7 @@ export interface GeminiFunctionResponsePart {
     id?: string;
     /** The function name, as the model called it. */
     name: string;
-    /** `{"output": ...}` on success, `{"error": {...}}` on failure. */
+    /** `{"output": ...}` on success, `{"error": {"code", "message", ...}}` on failure. */
     response: { output: unknown } | { error: Record<string, unknown> };
     /** Images and PDF documents the tool returned (multimodal function responses). */
     parts?: Array<{ inlineData: { mimeType: string; data: string } }>;
@@ -36,8 +36,8 @@ export interface GeminiFunctionResponseContent {
  * One `user` content with a `functionResponse` part per call, in call order:
  * `name` as the model called it, `id` where the call had one, and `response`
  * a JSON object: `{"output": <structuredContent or the value>}`, or the text
- * when the result is text; `{"error": {...}}` on failure (the keys Gemini
- * documents). Images and PDF documents go into the part's `parts` as
+ * when the result is text; `{"error": {"code", "message", ...}}` on failure (the keys
+ * Gemini documents). Images and PDF documents go into the part's `parts` as
  * `inlineData`; other blocks become text with a warning.
  *
  * @example
@@ -73,7 +73,8 @@ export function answerGemini(
       name: outcome.call.name,
     };
     if (outcome.status !== "ok") {
-      return { functionResponse: { ...head, response: { error: failureJson(outcome.failure!) } } };
+      const { error: code, ...rest } = failureJson(outcome.failure!);
+      return { functionResponse: { ...head, response: { error: { code, ...rest } } } };
     }
     const pieces = outcomePieces(outcome);
     const media: Array<{ inlineData: { mimeType: string; data: string } }> = [];
