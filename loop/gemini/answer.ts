@@ -18,7 +18,7 @@ export interface GeminiFunctionResponsePart {
     /** The function name, as the model called it. */
     name: string;
     /** `{"output": ...}` on success, `{"error": {"code", "message", ...}}` on failure. */
-    response: { output: unknown } | { error: Record<string, unknown> };
+    response: { output: unknown; content?: string } | { error: Record<string, unknown> };
     /** Images and PDF documents the tool returned (multimodal function responses). */
     parts?: Array<{ inlineData: { mimeType: string; data: string } }>;
   };
@@ -79,17 +79,28 @@ export function answerGemini(
     const pieces = outcomePieces(outcome);
     const media: Array<{ inlineData: { mimeType: string; data: string } }> = [];
     const texts: string[] = [];
+    const converted: string[] = [];
     for (const p of pieces.pieces) {
       if (p.kind === "text") texts.push(p.text);
       else if (native && (p.kind === "image" || p.kind === "document")) {
         media.push({ inlineData: { mimeType: p.mimeType, data: p.data } });
-      } else texts.push(asText(p, outcome, "gemini", warnings));
+      } else {
+        const text = asText(p, outcome, "gemini", warnings);
+        texts.push(text);
+        converted.push(text);
+      }
     }
-    const output = pieces.hasJson ? pieces.json : texts.join("\n");
+    // With a JSON value, the text blocks mirror it; blocks sent as text go along as `content`.
+    const response = pieces.hasJson
+      ? {
+        output: pieces.json,
+        ...(converted.length === 0 ? {} : { content: converted.join("\n") }),
+      }
+      : { output: texts.join("\n") };
     return {
       functionResponse: {
         ...head,
-        response: { output },
+        response,
         ...(media.length === 0 ? {} : { parts: media }),
       },
     };
