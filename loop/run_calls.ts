@@ -71,8 +71,8 @@ export interface RunToolCallsOptions {
   retryBudget?: RetryBudget;
   /** Aborting it cancels running calls and rejects with `ToolStepCancelledError`. */
   signal?: AbortSignal;
-  /** Deadline of each call, in milliseconds (default: the runner's). */
-  timeoutMs?: number;
+  /** Deadline of each call in milliseconds, or a function of the call (default: the runner's). */
+  timeoutMs?: number | ((call: ToolCall) => number | undefined);
   /** The request's name table: to list the names that exist for an unknown tool. */
   names?: ToolNameMap;
   /**
@@ -296,9 +296,11 @@ class StepContext {
       if (denied !== undefined) return denied;
     }
     try {
+      const deadline = this.options.timeoutMs;
+      const timeoutMs = typeof deadline === "function" ? deadline(call) : deadline;
       const result = await this.runner.run(toolId, args, {
         signal: this.signal,
-        ...(this.options.timeoutMs === undefined ? {} : { timeoutMs: this.options.timeoutMs }),
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
       });
       return { call, status: "ok", result };
     } catch (error) {
