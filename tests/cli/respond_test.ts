@@ -1,7 +1,7 @@
 // `respond`: a model's response on stdin, its calls run with the manifest's tools, the
 // answer in the provider's format on stdout; exit codes; --stream; permissions first.
 import assert from "node:assert/strict";
-import { cli, tempManifest } from "./_cli.ts";
+import { cli, flagsFor, tempManifest } from "./_cli.ts";
 
 const EXAMPLE = ["--allow-read=examples", "--allow-env=LOG_STREAM,LOG_TOKENS"];
 const RESPOND = ["respond", "examples/tools.yaml", "--format"];
@@ -226,7 +226,7 @@ Deno.test("respond: a called tool whose permission is missing stops everything (
   const manifest = await tempManifest([
     "version: 1",
     "providers:",
-    "  shell: { command: sh, args: [-c, 'echo {}'] }",
+    "  shell: { command: sh, args: [-c, 'cat >/dev/null; echo {}'] }",
     "tools:",
     "  - { name: calculate, namespace: math, builtin: calculate }",
     "  - { name: run, namespace: sh, provider: shell, inputSchema: { type: object } }",
@@ -254,4 +254,31 @@ Deno.test("respond: a called tool whose permission is missing stops everything (
     stdin: JSON.stringify(response("anthropic", [CALLS[0]])),
   });
   assert.equal(calc.code, 0, calc.stderr);
+});
+
+Deno.test("respond: the flags `permissions <manifest>` prints are enough to run any tool the model calls", async () => {
+  const manifest = await tempManifest([
+    "version: 1",
+    "providers:",
+    "  shell: { command: sh, args: [-c, 'cat >/dev/null; echo {}'] }",
+    "tools:",
+    "  - { name: run, namespace: sh, provider: shell, inputSchema: { type: object } }",
+  ].join("\n"));
+  const out = await cli(["respond", manifest, "--format", "openai"], {
+    flags: await flagsFor(manifest),
+    stdin: JSON.stringify({
+      choices: [{
+        message: {
+          role: "assistant",
+          tool_calls: [{
+            id: "c",
+            type: "function",
+            function: { name: "sh__run", arguments: "{}" },
+          }],
+        },
+      }],
+    }),
+  });
+  assert.equal(out.code, 0, out.stderr);
+  assert.deepEqual(JSON.parse(out.stdout), [{ role: "tool", tool_call_id: "c", content: "{}" }]);
 });
