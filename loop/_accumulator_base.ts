@@ -4,6 +4,9 @@
 import { InvalidStreamEventError } from "./errors.ts";
 import type { LoopFormat, ReadCallsOptions, ToolCall } from "./tool_call.ts";
 
+/** The longest argument text of one streamed call, by default: 4 Mi characters. */
+export const DEFAULT_MAX_ARGUMENT_CHARS = 4 * 1024 * 1024;
+
 /** The shared part of every accumulator; the provider's class gives `handle` and `finish`. */
 export class AccumulatorCore {
   readonly format: LoopFormat;
@@ -12,6 +15,7 @@ export class AccumulatorCore {
   readonly finish: () => ToolCall[];
   eventIndex = -1;
   readonly #completed: ToolCall[] = [];
+  readonly #sizes = new WeakMap<string[], number>();
   #ended = false;
 
   constructor(
@@ -57,6 +61,22 @@ export class AccumulatorCore {
     if (this.#ended) return [];
     this.#ended = true;
     return this.finish().map((call) => this.#emit(call));
+  }
+
+  /**
+   * Adds a piece of argument text to a call's pieces, refusing more than
+   * `maxArgumentChars` characters in one call.
+   */
+  append(parts: string[], piece: string, label: string): void {
+    const limit = this.options?.maxArgumentChars ?? DEFAULT_MAX_ARGUMENT_CHARS;
+    const size = (this.#sizes.get(parts) ?? 0) + piece.length;
+    this.#sizes.set(parts, size);
+    if (size > limit) {
+      throw this.fail(
+        `the arguments of ${label} are longer than ${limit} characters (maxArgumentChars)`,
+      );
+    }
+    parts.push(piece);
   }
 
   fail(detail: string): InvalidStreamEventError {

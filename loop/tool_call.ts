@@ -64,4 +64,9 @@ export interface ReadCallsOptions {
   names?: ToolNameMap;
   /** Normalizers by canonical tool ID (from strict conversions): `null`s back to "absent". */
   normalizers?: Readonly<Record<string, InputNormalizer>>;
+  /**
+   * Streams only: the longest argument text of one call, in characters
+   * (default 4194304); past it the accumulator throws `InvalidStreamEventError`.
+   */
+  maxArgumentChars?: number;
 }

@@ -148,7 +148,7 @@ export class AnthropicAccumulator implements ToolCallAccumulator {
         if (typeof delta.partial_json !== "string") {
           throw this.#core.fail("partial_json must be a string");
         }
-        block.parts.push(delta.partial_json);
+        this.#core.append(block.parts, delta.partial_json, `block ${event.index}`);
         return [];
       }
       case "content_block_stop": {

@@ -155,7 +155,9 @@ export class ChatCompletionsAccumulator implements ToolCallAccumulator {
     if (typeof fn.name === "string" && fn.name !== "" && fn.name !== open.name) {
       open.name = (open.name ?? "") + fn.name;
     }
-    if (typeof fn.arguments === "string") open.parts.push(fn.arguments);
+    if (typeof fn.arguments === "string") {
+      this.#core.append(open.parts, fn.arguments, `call ${index}`);
+    }
     return index;
   }
 

@@ -143,7 +143,7 @@ export class ResponsesAccumulator implements ToolCallAccumulator {
           return [];
         }
         if (typeof event.delta !== "string") throw this.#core.fail("delta must be a string");
-        open.parts.push(event.delta);
+        this.#core.append(open.parts, event.delta, open.itemId);
         return [];
       }
       case "response.function_call_arguments.done": {

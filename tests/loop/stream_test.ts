@@ -404,3 +404,47 @@ Deno.test("an accumulator refuses events after end()", () => {
     assert.throws(() => acc.push({}), (e) => e instanceof InvalidStreamEventError);
   }
 });
+
+Deno.test("a call whose streamed arguments grow past maxArgumentChars is refused, for every streaming format", () => {
+  const piece = "x".repeat(600);
+  const cases: Array<[LoopFormat, unknown, (i: number) => unknown]> = [
+    [
+      "openai",
+      chatChunk([{ index: 0, id: "c", type: "function", function: { name: "a", arguments: "" } }]),
+      () => chatChunk([{ index: 0, function: { arguments: piece } }]),
+    ],
+    [
+      "openai-responses",
+      {
+        type: "response.output_item.added",
+        output_index: 0,
+        item: { type: "function_call", id: "fc", call_id: "c", name: "a", arguments: "" },
+      },
+      () => ({
+        type: "response.function_call_arguments.delta",
+        item_id: "fc",
+        output_index: 0,
+        delta: piece,
+      }),
+    ],
+    ["anthropic", {
+      type: "content_block_start",
+      index: 0,
+      content_block: { type: "tool_use", id: "t", name: "a", input: {} },
+    }, () => ({
+      type: "content_block_delta",
+      index: 0,
+      delta: { type: "input_json_delta", partial_json: piece },
+    })],
+  ];
+  for (const [format, start, delta] of cases) {
+    const acc = createAccumulator(format, { maxArgumentChars: 1000 });
+    acc.push(start);
+    acc.push(delta(0));
+    assert.throws(
+      () => acc.push(delta(1)),
+      (e) => e instanceof InvalidStreamEventError && /longer than 1000 characters/.test(e.message),
+      format,
+    );
+  }
+});
