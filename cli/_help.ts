@@ -17,6 +17,7 @@ Commands:
   validate <manifest>            Check the manifest and its tool schemas [--target <fmt>]
   convert <manifest> --to <fmt>  Convert the tools to ${FORMATS.join("|")}
   permissions <manifest> [id]    Print the Deno flags a tool, a chain or the whole manifest needs
+  respond <manifest> --format f  Run a model response's tool calls (stdin); print the answer messages
 
 Options:
   -h, --help       Show help (also: <command> --help, help <command>)
@@ -98,5 +99,38 @@ Prints the exact Deno permission flags that running the tool, the chain (or,
 without a target, every tool) needs, as complete \`deno run ... cli.ts run|chain
 <manifest> <target>\` and \`deno compile\` command lines (stdout), with the
 reason for each permission (stderr).
+`,
+  respond: `Usage: toolfoundation respond <manifest> --format <format> [options]
+
+The tool step of an agent loop. Reads a model's response on stdin (the whole
+response JSON, or with --stream its server-sent events), runs every tool call
+in it with the manifest's tools, and prints the messages to send back, as a
+JSON array on stdout: openai (Chat Completions): one {"role":"tool",
+"tool_call_id",...} per call; openai-responses: one {"type":
+"function_call_output","call_id",...} per call; anthropic: one {"role":"user"}
+message of tool_result blocks; gemini: one {"role":"user"} content of
+functionResponse parts. A call that fails (unknown tool, invalid arguments,
+a tool error, a timeout) is answered with what went wrong, so the model can
+repair it; each failure is also noted on stderr.
+
+Options:
+  --format <f>        openai | openai-responses | anthropic | gemini (required)
+  --stream            stdin is the provider's event stream (text/event-stream)
+  --strict            the request's tools were converted with --strict
+                      (the model's nulls for optional arguments are dropped)
+  --timeout <ms>      Deadline of each call (default: the tool's timeoutMs, else 60000)
+  --concurrency <n>   Calls running at once (default 4)
+  --media-as-text     Send images and documents as text, with a warning
+  --max-manifest-bytes <n>  Largest manifest read (default 4194304)
+  -h, --help          Show this help
+
+Needs the permissions \`permissions <manifest>\` prints (those of every tool
+the response may call; those of the called tools are checked before anything
+runs).
+
+Exit codes: 0 every call succeeded, 1 the answer was printed and at least one
+call failed or was refused (its answer says why), 2 usage or manifest error, or
+stdin is not a response of the format, 3 missing permission (nothing is run),
+130 interrupted
 `,
 }));

@@ -1,0 +1,239 @@
+// The `respond` command: the tool step of an agent loop for any language. Reads a
+// model's response (JSON, or with --stream its server-sent events) on stdin, runs its
+// tool calls with the manifest's tools, and prints the result messages in the
+// provider's format on stdout.
+
+import { parseArgs } from "node:util";
+import { ToolNameMap } from "../../adapter/mod.ts";
+import { DefaultValidator } from "../../model/mod.ts";
+import { Runner } from "../../run/mod.ts";
+import {
+  answerToolCalls,
+  IncompleteCallError,
+  IncompleteStreamError,
+  InvalidResponseError,
+  InvalidStreamEventError,
+  LOOP_FORMATS,
+  type LoopFormat,
+  parseSse,
+  prepareTools,
+  type ReadCallsOptions,
+  readToolCalls,
+  runToolCalls,
+  streamToolCalls,
+  type ToolCall,
+  ToolStepCancelledError,
+} from "../../loop/mod.ts";
+import { buildRunner } from "../build_runner.ts";
+import { diagnose, EXIT, printJson } from "../_io.ts";
+import type { CliIo } from "../main.ts";
+import { ManifestError, UsageError } from "../errors.ts";
+import type { Manifest } from "../manifest.ts";
+import { planPermissions } from "../permissions.ts";
+import { Redactor } from "../secrets.ts";
+import { checkToolSchemas } from "../_tool_checks.ts";
+import {
+  MANIFEST_OPTIONS,
+  openManifest,
+  parseTimeout,
+  report,
+  requirePermissions,
+  withInterrupt,
+} from "./_shared.ts";
+import { deadlineOf } from "./run.ts";
+
+/** The largest response read from stdin (the manifest's default cap). */
+const MAX_INPUT_CHARS = 4 * 1024 * 1024;
+
+function parseConcurrency(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = /^[0-9]{1,4}$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1 || n > 1000) {
+    throw new UsageError(
+      `--concurrency must be a whole number from 1 to 1000, got ${JSON.stringify(value)}`,
+    );
+  }
+  return n;
+}
+
+/** The calls of the response on stdin; a response that is not of the format is a usage error. */
+async function readCalls(
+  io: CliIo,
+  format: LoopFormat,
+  stream: boolean,
+  options: ReadCallsOptions,
+): Promise<ToolCall[]> {
+  if (io.stdinIsTerminal) {
+    throw new UsageError("pipe the model's response into stdin (see respond --help)");
+  }
+  const text = await io.readStdin();
+  if (text.length > MAX_INPUT_CHARS) {
+    throw new UsageError(`the response on stdin is larger than ${MAX_INPUT_CHARS} characters`);
+  }
+  const read = options;
+  try {
+    if (stream) {
+      const calls: ToolCall[] = [];
+      for await (const call of streamToolCalls(format, parseSse([text]), read)) calls.push(call);
+      return calls.sort((a, b) => a.index - b.index);
+    }
+    let response: unknown;
+    try {
+      response = JSON.parse(text);
+    } catch (cause) {
+      throw new UsageError(`the response on stdin is not JSON: ${(cause as Error).message}`);
+    }
+    return readToolCalls(format, response, read);
+  } catch (error) {
+    if (
+      error instanceof InvalidResponseError || error instanceof InvalidStreamEventError ||
+      error instanceof IncompleteCallError || error instanceof IncompleteStreamError
+    ) {
+      throw new UsageError(`the response on stdin: ${error.message}`);
+    }
+    throw error;
+  }
+}
+
+/** `respond <manifest> --format <format>` */
+export async function respondCommand(argv: string[], io: CliIo): Promise<number> {
+  const redactor = new Redactor();
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        format: { type: "string" },
+        stream: { type: "boolean" },
+        strict: { type: "boolean" },
+        timeout: { type: "string" },
+        concurrency: { type: "string" },
+        "media-as-text": { type: "boolean" },
+        ...MANIFEST_OPTIONS,
+      },
+    });
+    const [path, ...extra] = positionals;
+    if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
+    const format = values.format as LoopFormat | undefined;
+    if (format === undefined || !LOOP_FORMATS.includes(format)) {
+      throw new UsageError(
+        `--format must be one of ${LOOP_FORMATS.join(", ")}${
+          format === undefined ? "" : `, got ${JSON.stringify(format)}`
+        }`,
+      );
+    }
+    const cliTimeout = parseTimeout(values.timeout);
+    const concurrency = parseConcurrency(values.concurrency);
+    const manifest = await openManifest(path, values);
+    const offered = manifest.tools.map((t) => t.id);
+    const names = new ToolNameMap(offered, format);
+    // The normalizers of the conversion the request used (`convert --strict` ↔ `--strict`).
+    const withSchemas = manifest.tools.filter((t) => !t.schemaFromServer).map((t) => t.tool);
+    const normalizers = values.strict
+      ? prepareTools(withSchemas, format, { strict: true }).normalizers
+      : {};
+    const calls = await readCalls(io, format, values.stream === true, { names, normalizers });
+    const ids = [
+      ...new Set(
+        calls.flatMap((c) =>
+          c.toolId !== undefined && offered.includes(c.toolId) ? [c.toolId] : []
+        ),
+      ),
+    ];
+    // Exactly what `run` needs for these tools; nothing runs when something is missing.
+    requirePermissions(planPermissions(manifest, { tools: ids }));
+    const schemaIssues = ids.length === 0
+      ? []
+      : await checkToolSchemas(manifest, new DefaultValidator(), { tools: ids });
+    if (schemaIssues.length > 0) throw new ManifestError(schemaIssues);
+    return await answer(io, redactor, manifest, format, calls, {
+      ids,
+      offered,
+      names,
+      concurrency,
+      media: values["media-as-text"] ? "text" : "native",
+      timeout: (call) => deadlineOf(manifest, call.toolId ?? "", cliTimeout),
+    });
+  } catch (error) {
+    return report(io, redactor, error);
+  }
+}
+
+interface AnswerSetup {
+  ids: string[];
+  offered: string[];
+  names: ToolNameMap;
+  concurrency: number | undefined;
+  media: "text" | "native";
+  timeout: (call: ToolCall) => number | undefined;
+}
+
+async function answer(
+  io: CliIo,
+  redactor: Redactor,
+  manifest: Manifest,
+  format: LoopFormat,
+  calls: ToolCall[],
+  setup: AnswerSetup,
+): Promise<number> {
+  const runner = setup.ids.length === 0
+    ? new Runner()
+    : await withInterrupt((signal) =>
+      buildRunner(manifest, {
+        tools: setup.ids,
+        redactor,
+        signal,
+        killGraceMs: 100,
+        runner: { closeTimeoutMs: 150 },
+      })
+    );
+  let failed = true;
+  try {
+    const outcomes = await withInterrupt((signal) =>
+      runToolCalls(runner, calls, {
+        signal,
+        names: setup.names,
+        offered: setup.offered,
+        timeoutMs: setup.timeout,
+        redact: (text) => redactor.redact(text),
+        ...(setup.concurrency === undefined ? {} : { concurrency: setup.concurrency }),
+      })
+    );
+    const { messages, warnings } = answerToolCalls(format, outcomes, { media: setup.media });
+    for (const w of warnings) {
+      diagnose(
+        io,
+        redactor,
+        "warning",
+        `call ${w.callIndex} (${w.callId ?? "no id"}): block ${w.block}: ${w.message}`,
+      );
+    }
+    for (const o of outcomes) {
+      if (o.failure === undefined) continue;
+      diagnose(
+        io,
+        redactor,
+        "note",
+        `call ${o.call.index} (${o.call.name}): ${o.failure.code}: ${o.failure.message}`,
+      );
+    }
+    printJson(io, redactor, messages);
+    failed = outcomes.some((o) => o.status !== "ok");
+    return failed ? EXIT.failure : EXIT.ok;
+  } catch (error) {
+    if (error instanceof ToolStepCancelledError) {
+      diagnose(io, redactor, "error", error.message);
+      return EXIT.interrupted;
+    }
+    throw error;
+  } finally {
+    if (failed) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        runner.close().catch(() => {}),
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, 150))),
+      ]);
+      clearTimeout(timer);
+    } else await runner.close();
+  }
+}

@@ -1,0 +1,297 @@
+/**
+ * Errors of the agent-loop layer, each with a stable `code` from
+ * {@linkcode LoopErrorCode} and its `cause` kept.
+ *
+ * Problems of one call (an unknown tool name, arguments that are not JSON,
+ * arguments the schema rejects, a tool that fails) are not errors here: they
+ * become results the model can act on. These errors are for the caller: a
+ * response or stream that is not the provider's shape, a stream that ends in
+ * the middle of a call, a retry budget that is used up, a step that was
+ * cancelled.
+ *
+ * @module
+ */
+
+import { ToolFoundationError } from "../model/mod.ts";
+import type { RunErrorCode } from "../run/mod.ts";
+import type { LoopFormat, ToolCall } from "./tool_call.ts";
+import type { CallOutcome } from "./run_calls.ts";
+
+/**
+ * Every code an error of the loop layer can carry. `cancelled` is the
+ * runner's code (see `RunErrorCode`): a cancelled step is reported with it.
+ */
+export type LoopErrorCode =
+  | "invalid_response"
+  | "invalid_stream_event"
+  | "incomplete_call"
+  | "incomplete_stream"
+  | "retry_budget_exhausted"
+  | Extract<RunErrorCode, "cancelled">;
+
+/**
+ * Base class of every error of the loop layer.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { LoopError } from "@toolfoundation/core/loop";
+ *
+ * assert.equal(new LoopError("invalid_response", "no choices").code, "invalid_response");
+ * ```
+ */
+export class LoopError extends ToolFoundationError {
+  /** Stable, machine-readable code. */
+  declare readonly code: LoopErrorCode;
+
+  /**
+   * Creates the instance.
+   *
+   * @param code Stable error code.
+   * @param message What is wrong, where, how to fix it.
+   * @param options The cause, if any.
+   */
+  constructor(code: LoopErrorCode, message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+  }
+}
+
+/**
+ * A whole response is not the provider's documented shape (e.g. a Chat
+ * Completions response without `choices`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { InvalidResponseError } from "@toolfoundation/core/loop";
+ *
+ * const error = new InvalidResponseError("openai", "/choices", "must be an array");
+ * assert.equal(error.message, 'openai response: /choices must be an array');
+ * ```
+ */
+export class InvalidResponseError extends LoopError {
+  /** The format the response was read as. */
+  readonly format: LoopFormat;
+  /** JSON Pointer into the response. */
+  readonly pointer: string;
+
+  /**
+   * Creates the instance.
+   *
+   * @param format The format.
+   * @param pointer Where in the response.
+   * @param detail What is wrong there.
+   */
+  constructor(format: LoopFormat, pointer: string, detail: string) {
+    super("invalid_response", `${format} response: ${pointer || "/"} ${detail}`);
+    this.format = format;
+    this.pointer = pointer;
+  }
+}
+
+/**
+ * A stream event is not the provider's documented shape, or contradicts the
+ * events before it (more arguments for a call that is already complete).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { InvalidStreamEventError } from "@toolfoundation/core/loop";
+ *
+ * const error = new InvalidStreamEventError("anthropic", 3, "an event must be an object");
+ * assert.equal(error.eventIndex, 3);
+ * ```
+ */
+export class InvalidStreamEventError extends LoopError {
+  /** The format of the stream. */
+  readonly format: LoopFormat;
+  /** The position of the event in the stream, from 0. */
+  readonly eventIndex: number;
+
+  /**
+   * Creates the instance.
+   *
+   * @param format The format.
+   * @param eventIndex The event's position.
+   * @param detail What is wrong.
+   */
+  constructor(format: LoopFormat, eventIndex: number, detail: string) {
+    super("invalid_stream_event", `${format} stream, event ${eventIndex}: ${detail}`);
+    this.format = format;
+    this.eventIndex = eventIndex;
+  }
+}
+
+/** What is known of a call a stream did not finish. */
+export interface PartialCall {
+  /** The call's position among the response's tool calls. */
+  index: number;
+  /** The provider's call ID, when it was sent. */
+  id?: string;
+  /** The provider's tool name, when it was sent. */
+  name?: string;
+  /** The argument text received so far. */
+  argumentsText: string;
+}
+
+/**
+ * The stream ended while a call was still open. Names the call (index, ID,
+ * name), keeps the argument text received so far and every call completed
+ * before: nothing is lost.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { IncompleteCallError } from "@toolfoundation/core/loop";
+ *
+ * const error = new IncompleteCallError("openai", [{ index: 1, id: "call_2", name: "math__add", argumentsText: '{"a":' }], []);
+ * assert.equal(error.code, "incomplete_call");
+ * assert.match(error.message, /call 1 \(id "call_2", name "math__add", 5 characters/);
+ * ```
+ */
+export class IncompleteCallError extends LoopError {
+  /** The format of the stream. */
+  readonly format: LoopFormat;
+  /** Every call left open, by index. */
+  readonly open: readonly PartialCall[];
+  /** Every call the stream completed. */
+  readonly completed: readonly ToolCall[];
+
+  /**
+   * Creates the instance.
+   *
+   * @param format The format.
+   * @param open The calls left open.
+   * @param completed The calls completed before the end.
+   */
+  constructor(format: LoopFormat, open: readonly PartialCall[], completed: readonly ToolCall[]) {
+    const names = open.map((c) =>
+      `call ${c.index} (${c.id === undefined ? "no id" : `id ${JSON.stringify(c.id)}`}, ${
+        c.name === undefined ? "no name" : `name ${JSON.stringify(c.name)}`
+      }, ${c.argumentsText.length} characters of arguments)`
+    ).join("; ");
+    super(
+      "incomplete_call",
+      `${format} stream ended in the middle of ${names}; ${completed.length} call(s) completed before`,
+    );
+    this.format = format;
+    this.open = open;
+    this.completed = completed;
+  }
+}
+
+/**
+ * A server-sent-event stream ended in the middle of an event whose data is
+ * not complete JSON.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { IncompleteStreamError } from "@toolfoundation/core/loop";
+ *
+ * assert.equal(new IncompleteStreamError('{"type":').code, "incomplete_stream");
+ * ```
+ */
+export class IncompleteStreamError extends LoopError {
+  /** The start of the unfinished event's data (at most 200 characters). */
+  readonly excerpt: string;
+
+  /**
+   * Creates the instance.
+   *
+   * @param data The unfinished data.
+   */
+  constructor(data: string) {
+    const excerpt = data.length > 200 ? `${data.slice(0, 200)}…` : data;
+    super(
+      "incomplete_stream",
+      `the event stream ended in the middle of an event (${data.length} characters of data that are not complete JSON)`,
+    );
+    this.excerpt = excerpt;
+  }
+}
+
+/**
+ * A tool failed as many times as its retry budget allows: the model was told
+ * to stop, and the caller gets this error (in the step's `exhausted` list).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { RetryBudgetExhaustedError } from "@toolfoundation/core/loop";
+ *
+ * const error = new RetryBudgetExhaustedError("math__add", "math:add", 3, "invalid_arguments");
+ * assert.equal(error.attempts, 3);
+ * ```
+ */
+export class RetryBudgetExhaustedError extends LoopError {
+  /** The provider name the model used. */
+  readonly toolName: string;
+  /** The canonical tool ID, when the name maps to one. */
+  readonly toolId: string | undefined;
+  /** Failed attempts counted. */
+  readonly attempts: number;
+  /** The code of the last failure. */
+  readonly lastFailure: string;
+
+  /**
+   * Creates the instance.
+   *
+   * @param toolName The provider name.
+   * @param toolId The canonical ID, if any.
+   * @param attempts Failed attempts counted.
+   * @param lastFailure The code of the last failure.
+   * @param options The last failure's cause.
+   */
+  constructor(
+    toolName: string,
+    toolId: string | undefined,
+    attempts: number,
+    lastFailure: string,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      "retry_budget_exhausted",
+      `tool ${
+        JSON.stringify(toolId ?? toolName)
+      } failed ${attempts} time(s) in a row (last: ${lastFailure}); its retry budget is used up and the model was told to stop calling it`,
+      options,
+    );
+    this.toolName = toolName;
+    this.toolId = toolId;
+    this.attempts = attempts;
+    this.lastFailure = lastFailure;
+  }
+}
+
+/**
+ * The caller aborted the step. `outcomes` holds every call that finished
+ * before (in call order; the others are absent); `cause` is the signal's reason.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ToolStepCancelledError } from "@toolfoundation/core/loop";
+ *
+ * assert.equal(new ToolStepCancelledError([]).code, "cancelled");
+ * ```
+ */
+export class ToolStepCancelledError extends LoopError {
+  /** The calls that finished before the abort. */
+  readonly outcomes: readonly CallOutcome[];
+
+  /**
+   * Creates the instance.
+   *
+   * @param outcomes The finished calls.
+   * @param options The abort reason.
+   */
+  constructor(outcomes: readonly CallOutcome[], options?: { cause?: unknown }) {
+    super(
+      "cancelled",
+      `the tool step was cancelled; ${outcomes.length} call(s) had finished`,
+      options,
+    );
+    this.outcomes = outcomes;
+  }
+}
