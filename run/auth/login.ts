@@ -10,8 +10,16 @@
 import {
   auth,
   computeScopeUnion,
+  discoverAuthorizationServerMetadata,
+  discoverOAuthProtectedResourceMetadata,
   extractWWWAuthenticateParams,
   type FetchLike,
+  InsecureTokenEndpointError,
+  InsufficientScopeError,
+  IssuerMismatchError,
+  OAuthError,
+  SdkErrorCode,
+  SdkHttpError,
   UnauthorizedError,
 } from "@modelcontextprotocol/client";
 import { AuthError } from "./auth_error.ts";
@@ -59,13 +67,23 @@ export async function withAuthorization<T>(
   operation: () => Promise<T>,
   options: AuthorizeOptions = {},
 ): Promise<T> {
+  let legacyTried = false;
   for (;;) {
     let pending: Promise<AuthorizationCallback> | undefined;
     try {
       return await operation();
     } catch (error) {
       pending = provider.takePendingAuthorization();
-      if (!isUnauthorized(error) || pending === undefined) throw toAuthError(error, provider);
+      if (
+        !legacyTried && isIssuerMismatch(error) &&
+        await legacyDiscovery(serverUrl, provider, options.fetch ?? fetch)
+      ) {
+        legacyTried = true;
+        continue;
+      }
+      if (!isUnauthorized(error) || pending === undefined) {
+        throw isAuthFailure(error) ? toAuthError(error, provider) : error;
+      }
     }
     const callback = await pending;
     provider.rememberSecret(callback.code);
@@ -172,6 +190,75 @@ export async function login(
       ? {}
       : { expiresAt: stored.obtainedAt + tokens.expires_in * 1000 }),
   };
+}
+
+/**
+ * The 2025-03-26 fallback: a server with no protected resource metadata
+ * (RFC 9728) is its own authorization server, with metadata at its origin's
+ * `/.well-known/oauth-authorization-server`. Such metadata may name an
+ * issuer with a path (`https://host/oauth`), which the RFC 8414 issuer echo
+ * check refuses. When (and only when) there is no resource metadata and the
+ * named issuer has the server's own origin, this adopts that metadata as the
+ * provider's discovery state (kept in the store) and returns true.
+ *
+ * @param serverUrl The MCP server's URL.
+ * @param provider The provider to give the discovery state.
+ * @param fetchFn The fetch to use.
+ * @returns Whether the fallback applies (then retry).
+ */
+export async function legacyDiscovery(
+  serverUrl: string | URL,
+  provider: StoreOAuthProvider,
+  fetchFn: FetchLike,
+): Promise<boolean> {
+  try {
+    await discoverOAuthProtectedResourceMetadata(serverUrl, {}, fetchFn);
+    return false; // it has resource metadata: no 2025-03-26 fallback
+  } catch { /* none: the 2025-03-26 rules apply */ }
+  const origin = new URL(serverUrl).origin;
+  const metadata = await discoverAuthorizationServerMetadata(`${origin}/`, {
+    fetchFn,
+    skipIssuerValidation: true,
+  }).catch(() => undefined);
+  if (metadata?.issuer === undefined) return false;
+  let issuerOrigin: string;
+  try {
+    issuerOrigin = new URL(metadata.issuer).origin;
+  } catch {
+    return false;
+  }
+  if (issuerOrigin !== origin) return false;
+  await provider.adoptDiscovery({
+    authorizationServerUrl: `${origin}/`,
+    authorizationServerMetadata: metadata,
+  }, metadata.issuer);
+  return true;
+}
+
+/** Whether `error` (or its cause) comes from authorization (not the network or the server's tools). */
+function isAuthFailure(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current !== undefined && current !== null && depth < 6; depth++) {
+    if (
+      current instanceof AuthError || current instanceof OAuthError ||
+      current instanceof UnauthorizedError || current instanceof IssuerMismatchError ||
+      current instanceof InsecureTokenEndpointError || current instanceof InsufficientScopeError ||
+      (current instanceof SdkHttpError &&
+        (current.code === SdkErrorCode.ClientHttpAuthentication ||
+          current.code === SdkErrorCode.ClientHttpForbidden))
+    ) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+function isIssuerMismatch(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current !== undefined && current !== null && depth < 6; depth++) {
+    if (current instanceof IssuerMismatchError) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 /** Whether `error` (or its cause) is the SDK's "authorization needed" signal. */

@@ -52,6 +52,7 @@ export { browserCommand, browserOpener, type BrowserOpenerOptions } from "./brow
 export {
   type AuthorizeOptions,
   isUnauthorized,
+  legacyDiscovery,
   login,
   type LoginResult,
   loopbackAuthorization,

@@ -361,9 +361,23 @@ export class StoreOAuthProvider implements OAuthClientProvider {
     this.#discovery = state;
   }
 
-  /** The discovery result kept by {@linkcode StoreOAuthProvider.saveDiscoveryState}. */
-  discoveryState(): OAuthDiscoveryState | undefined {
-    return this.#discovery;
+  /** The discovery result kept by {@linkcode StoreOAuthProvider.saveDiscoveryState} or in the store. */
+  async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    if (this.#discovery !== undefined) return this.#discovery;
+    const stored = (await this.#entry(undefined))?.discovery;
+    return stored === undefined ? undefined : stored as unknown as OAuthDiscoveryState;
+  }
+
+  /**
+   * Uses `state` instead of discovery from now on, and keeps it in the store
+   * under `issuer` (the 2025-03-26 fallback; see {@linkcode legacyDiscovery}).
+   */
+  async adoptDiscovery(state: OAuthDiscoveryState, issuer: string): Promise<void> {
+    this.#discovery = state;
+    await this.#update(issuer, (entry) => ({
+      ...entry,
+      discovery: structuredClone(state) as unknown as Record<string, unknown>,
+    }));
   }
 
   /** Forgets what the server said is no longer valid. */
@@ -372,6 +386,12 @@ export class StoreOAuthProvider implements OAuthClientProvider {
   ): Promise<void> {
     if (scope === "verifier" || scope === "all") this.#codeVerifier = undefined;
     if (scope === "discovery" || scope === "all") this.#discovery = undefined;
+    if (scope === "discovery") {
+      for (const entry of (await this.#store.list()).filter((e) => e.server === this.server)) {
+        const { discovery: _d, ...rest } = entry;
+        await this.#store.set({ ...rest, updatedAt: this.#now() });
+      }
+    }
     if (scope === "all") {
       await this.#store.delete(this.server);
       return;

@@ -48,6 +48,11 @@ export interface AuthEntry {
   client?: StoredClient;
   /** A scope the server asked for that the stored tokens lack (a step-up that needs a login). */
   wantedScope?: string;
+  /**
+   * A discovery result to reuse instead of discovering (kept only for the
+   * 2025-03-26 fallback, whose metadata fails the RFC 8414 issuer echo check).
+   */
+  discovery?: Record<string, unknown>;
   /** When the entry was last written (ms since the epoch). */
   updatedAt: number;
 }
