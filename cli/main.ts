@@ -43,12 +43,13 @@ const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
   ["validate", () => import("./commands/inspect.ts").then((m) => m.validateCommand)],
   ["convert", () => import("./commands/inspect.ts").then((m) => m.convertCommand)],
   ["permissions", () => import("./commands/inspect.ts").then((m) => m.permissionsCommand)],
+  ["auth", () => import("./commands/auth.ts").then((m) => m.authCommand)],
 ]);
 
 /**
  * Runs the CLI with `args` (without the program name) and returns the exit
  * code: 0 ok, 1 tool or validation failure, 2 usage or manifest error, 3
- * missing permission, 130 interrupted.
+ * missing permission, 4 a server needs `auth login`, 130 interrupted.
  *
  * @example Printing the version
  * ```ts

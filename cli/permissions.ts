@@ -11,6 +11,7 @@
 import {
   dirname,
   type Manifest,
+  type ManifestAuth,
   type ManifestEndpoint,
   type ManifestGrant,
   type ResolvedTool,
@@ -18,6 +19,7 @@ import {
 import { secretReferences } from "./secrets.ts";
 import { inheritedEnvNames } from "../run/child_env.ts";
 import { moduleToolDeno } from "./_module_deno.ts";
+import { defaultTokenStorePath, TOKEN_STORE_ENV } from "../run/auth/file_token_store.ts";
 
 /** The Deno permission kinds the CLI may need. */
 export type PermissionName = "read" | "write" | "net" | "run" | "env";
@@ -131,6 +133,7 @@ function endpointNeeds(
       needs.push({ name: "net", reason });
     }
   }
+  if (e.auth !== undefined && e.url !== undefined) needs.push(...authNeeds(e.auth, reason));
   for (const v of secretReferences(e)) {
     needs.push({ name: "env", value: v, reason: `${reason} references \${env:${v}}` });
   }
@@ -160,6 +163,51 @@ function endpointNeeds(
         needs.push({ name: "env", value: v, reason: `${reason} (MCP stdio transport)` });
       }
     }
+  }
+  return needs;
+}
+
+/**
+ * What a server's `auth:` block needs: the hosts token requests go to
+ * (`auth.hosts`, the issuer's and the IdP's), the variables its secrets are
+ * in, and reading and writing the token store's directory (located from
+ * TOOLFOUNDATION_TOKEN_STORE, XDG_CONFIG_HOME or HOME).
+ */
+export function authNeeds(auth: ManifestAuth, reason: string): PermissionNeed[] {
+  const why = `${reason} (OAuth)`;
+  const needs: PermissionNeed[] = [];
+  const hosts = new Set(auth.hosts ?? []);
+  for (const url of [auth.issuer, auth.crossApp?.idpTokenEndpoint]) {
+    if (url !== undefined) hosts.add(hostOf(url));
+  }
+  for (const value of hosts) needs.push({ name: "net", value, reason: why });
+  const crossApp = auth.crossApp;
+  for (
+    const v of [
+      auth.clientSecretEnv,
+      auth.privateKeyEnv,
+      crossApp?.idpClientSecretEnv,
+      crossApp?.idTokenEnv,
+    ]
+  ) {
+    if (v !== undefined) needs.push({ name: "env", value: v, reason: `${why} secret` });
+  }
+  const env = (name: string) => {
+    try {
+      return Deno.env.get(name);
+    } catch {
+      return undefined;
+    }
+  };
+  let store: string | undefined;
+  try {
+    store = dirname(defaultTokenStorePath({ env }));
+  } catch { /* no HOME: read/write of all is listed below */ }
+  for (const name of ["read", "write"] as const) {
+    needs.push({ name, value: store, reason: `${why} token store` });
+  }
+  for (const value of [TOKEN_STORE_ENV, "XDG_CONFIG_HOME", "HOME"]) {
+    needs.push({ name: "env", value, reason: `${why} locating the token store` });
   }
   return needs;
 }

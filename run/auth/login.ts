@@ -146,7 +146,10 @@ export async function login(
   try {
     const response = await fetchFn(serverUrl, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
       body: JSON.stringify({
         jsonrpc: "2.0",
         id: 0,
@@ -172,7 +175,9 @@ export async function login(
   await withAuthorization(serverUrl, provider, async () => {
     const result = await auth(provider, {
       serverUrl,
-      ...(challenge.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}),
+      ...(challenge.resourceMetadataUrl
+        ? { resourceMetadataUrl: challenge.resourceMetadataUrl }
+        : {}),
       ...(scope === undefined ? {} : { scope }),
       // A login asks anew even when a refresh token is stored.
       forceReauthorization: provider.grant === "authorization_code",

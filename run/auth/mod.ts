@@ -17,7 +17,12 @@
  * @module
  */
 
-export { AuthError, type AuthErrorCode, type AuthErrorOptions, findAuthError } from "./auth_error.ts";
+export {
+  AuthError,
+  type AuthErrorCode,
+  type AuthErrorOptions,
+  findAuthError,
+} from "./auth_error.ts";
 export {
   type AuthEntry,
   MemoryTokenStore,

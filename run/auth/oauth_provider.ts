@@ -161,7 +161,14 @@ export class StoreOAuthProvider implements OAuthClientProvider {
     this.#now = options.now ?? Date.now;
     const s = this.#settings;
     if (s.clientMetadataUrl !== undefined) this.clientMetadataUrl = s.clientMetadataUrl;
-    for (const secret of [s.clientSecret, s.privateKey, s.crossApp?.idToken, s.crossApp?.idpClientSecret]) {
+    for (
+      const secret of [
+        s.clientSecret,
+        s.privateKey,
+        s.crossApp?.idToken,
+        s.crossApp?.idpClientSecret,
+      ]
+    ) {
       if (secret) this.#secrets.add(secret);
     }
     if (s.tokenEndpointAuthMethod === "private_key_jwt") {
@@ -213,7 +220,9 @@ export class StoreOAuthProvider implements OAuthClientProvider {
         ? ["client_credentials"]
         : ["urn:ietf:params:oauth:grant-type:jwt-bearer"],
       response_types: interactive ? ["code"] : [],
-      ...(s.tokenEndpointAuthMethod ? { token_endpoint_auth_method: s.tokenEndpointAuthMethod } : {}),
+      ...(s.tokenEndpointAuthMethod
+        ? { token_endpoint_auth_method: s.tokenEndpointAuthMethod }
+        : {}),
       ...(s.scopes?.length ? { scope: s.scopes.join(" ") } : {}),
     };
   }
@@ -261,7 +270,9 @@ export class StoreOAuthProvider implements OAuthClientProvider {
       };
     }
     if (entry?.client === undefined) return undefined;
-    if (typeof entry.client.client_secret === "string") this.#secrets.add(entry.client.client_secret);
+    if (typeof entry.client.client_secret === "string") {
+      this.#secrets.add(entry.client.client_secret);
+    }
     return { ...entry.client, issuer: entry.issuer } as StoredOAuthClientInformation;
   }
 
@@ -525,7 +536,12 @@ export class StoreOAuthProvider implements OAuthClientProvider {
     const base: AuthEntry = current?.issuer === key
       ? current
       : { server: this.server, issuer: key, updatedAt: 0 };
-    await this.#store.set({ ...change(base), server: this.server, issuer: key, updatedAt: this.#now() });
+    await this.#store.set({
+      ...change(base),
+      server: this.server,
+      issuer: key,
+      updatedAt: this.#now(),
+    });
   }
 }
 
