@@ -172,7 +172,9 @@ export async function login(
   }
   const entry = await provider.storedEntry();
   const scope = computeScopeUnion(challenge.scope, entry?.wantedScope);
+  const saved = provider.savedTokens;
   await withAuthorization(serverUrl, provider, async () => {
+    if (provider.savedTokens > saved) return; // the code was exchanged: logged in
     const result = await auth(provider, {
       serverUrl,
       ...(challenge.resourceMetadataUrl

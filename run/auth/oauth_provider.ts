@@ -144,6 +144,7 @@ export class StoreOAuthProvider implements OAuthClientProvider {
   #authorizationServerUrl: string | undefined;
   #resourceUrl: string | undefined;
   #authorizations = 0;
+  #saves = 0;
 
   /**
    * Creates the provider.
@@ -266,7 +267,10 @@ export class StoreOAuthProvider implements OAuthClientProvider {
         ...(s.tokenEndpointAuthMethod && s.tokenEndpointAuthMethod !== "private_key_jwt"
           ? { token_endpoint_auth_method: s.tokenEndpointAuthMethod }
           : {}),
-        ...(entry?.issuer ? { issuer: entry.issuer } : s.issuer ? { issuer: s.issuer } : {}),
+        // Bound to the issuer on first use (the SDK compares the stamp on every read).
+        ...((entry?.issuer || s.issuer || ctx?.issuer)
+          ? { issuer: entry?.issuer || s.issuer || ctx?.issuer }
+          : {}),
       };
     }
     if (entry?.client === undefined) return undefined;
@@ -302,6 +306,7 @@ export class StoreOAuthProvider implements OAuthClientProvider {
     this.#checkIssuer(issuer);
     const { issuer: _drop, ...fresh } = tokens as StoredOAuthTokens & { issuer?: string };
     this.#remember(fresh as StoredTokens);
+    this.#saves++;
     await this.#update(issuer, (entry) => {
       const kept = entry.tokens?.refresh_token;
       const next: StoredTokens = {
@@ -452,6 +457,11 @@ export class StoreOAuthProvider implements OAuthClientProvider {
       if (secret.length >= 4) out = out.split(secret).join("***");
     }
     return out;
+  }
+
+  /** How many times this provider has saved tokens (a login watches it). */
+  get savedTokens(): number {
+    return this.#saves;
   }
 
   /** The store's entry for this server (the newest issuer); for status and login reports. */
