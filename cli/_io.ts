@@ -137,7 +137,7 @@ export function exitCodeOf(error: unknown): number {
   if (code === "cancelled") return EXIT.interrupted;
   for (
     let e: unknown = error, i = 0;
-    e != null && i < 8;
+    e !== null && e !== undefined && i < 8;
     e = (e as { cause?: unknown }).cause, i++
   ) {
     if ((e as { code?: unknown }).code === "auth_login_required") return EXIT.login; // see `auth`

@@ -31,6 +31,7 @@ export interface AuthErrorOptions extends RunErrorOptions {
  * ```
  */
 export class AuthError extends RunError {
+  /** `auth_login_required` or `auth_failed`. */
   declare readonly code: AuthErrorCode;
   /** The server the authorization was for. */
   server: string | undefined;

@@ -13,7 +13,6 @@ import {
   discoverAuthorizationServerMetadata,
   discoverOAuthProtectedResourceMetadata,
   extractWWWAuthenticateParams,
-  type FetchLike,
   InsecureTokenEndpointError,
   InsufficientScopeError,
   IssuerMismatchError,
@@ -26,6 +25,9 @@ import { AuthError } from "./auth_error.ts";
 import type { AuthorizationCallback, LoopbackReceiver, LoopbackWaitOptions } from "./loopback.ts";
 import type { AuthorizationHandler } from "./oauth_provider.ts";
 import type { StoreOAuthProvider } from "./oauth_provider.ts";
+
+/** A fetch function (the global `fetch`'s shape). */
+export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
 /** Options of {@linkcode withAuthorization} and {@linkcode login}. */
 export interface AuthorizeOptions {

@@ -56,6 +56,7 @@ export {
 export { browserCommand, browserOpener, type BrowserOpenerOptions } from "./browser.ts";
 export {
   type AuthorizeOptions,
+  type FetchLike,
   isUnauthorized,
   legacyDiscovery,
   login,

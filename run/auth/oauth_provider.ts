@@ -107,7 +107,9 @@ const LOOPBACK_PLACEHOLDER = "http://127.0.0.1/callback";
  * An `OAuthClientProvider` for the MCP SDK whose tokens and client
  * registrations live in a {@linkcode TokenStore}, one entry per server and
  * issuer. Pass it as `authProvider` of the SDK's Streamable HTTP transport or
- * to {@linkcode login}.
+ * to {@linkcode login}. The members the SDK calls (`tokens`, `saveTokens`,
+ * `clientInformation`, `redirectToAuthorization`, ...) are its
+ * `OAuthClientProvider` interface and are not listed here.
  *
  * @example Client credentials, nothing interactive
  * ```ts
@@ -122,12 +124,16 @@ const LOOPBACK_PLACEHOLDER = "http://127.0.0.1/callback";
  * assert.equal((await provider.prepareTokenRequest())?.get("grant_type"), "client_credentials");
  * ```
  */
-export class StoreOAuthProvider implements OAuthClientProvider {
+export class StoreOAuthProvider {
   /** The server's key in the store. */
   readonly server: string;
   /** The client ID metadata document URL (CIMD), when configured. */
   readonly clientMetadataUrl?: string;
-  /** Signs a `private_key_jwt` client assertion (set only for that method). */
+  /**
+   * Signs a `private_key_jwt` client assertion (set only for that method).
+   *
+   * @ignore
+   */
   addClientAuthentication?: OAuthClientProvider["addClientAuthentication"];
 
   readonly #store: TokenStore;
@@ -208,7 +214,11 @@ export class StoreOAuthProvider implements OAuthClientProvider {
     return this.#authorize?.redirectUrl ?? LOOPBACK_PLACEHOLDER;
   }
 
-  /** The metadata of this client (dynamic registration and the CIMD fallback scope). */
+  /**
+   * The metadata of this client (dynamic registration and the CIMD fallback scope).
+   *
+   * @ignore
+   */
   get clientMetadata(): OAuthClientMetadata {
     const s = this.#settings;
     const interactive = this.grant === "authorization_code";
@@ -245,7 +255,11 @@ export class StoreOAuthProvider implements OAuthClientProvider {
     return pending;
   }
 
-  /** The stored or configured client registration for the issuer. */
+  /**
+   * The stored or configured client registration for the issuer.
+   *
+   * @ignore
+   */
   async clientInformation(
     ctx?: OAuthClientInformationContext,
   ): Promise<StoredOAuthClientInformation | undefined> {
@@ -280,7 +294,11 @@ export class StoreOAuthProvider implements OAuthClientProvider {
     return { ...entry.client, issuer: entry.issuer } as StoredOAuthClientInformation;
   }
 
-  /** Keeps a registration (dynamic, CIMD, or the issuer stamp of a configured one). */
+  /**
+   * Keeps a registration (dynamic, CIMD, or the issuer stamp of a configured one).
+   *
+   * @ignore
+   */
   async saveClientInformation(
     info: StoredOAuthClientInformation,
     ctx?: OAuthClientInformationContext,
@@ -292,7 +310,11 @@ export class StoreOAuthProvider implements OAuthClientProvider {
     await this.#update(issuer, (entry) => ({ ...entry, client: client as AuthEntry["client"] }));
   }
 
-  /** The stored tokens for the issuer; without one, the server's newest tokens. */
+  /**
+   * The stored tokens for the issuer; without one, the server's newest tokens.
+   *
+   * @ignore
+   */
   async tokens(ctx?: OAuthClientInformationContext): Promise<StoredOAuthTokens | undefined> {
     const entry = await this.#entry(ctx?.issuer);
     if (entry?.tokens === undefined) return undefined;
@@ -300,7 +322,11 @@ export class StoreOAuthProvider implements OAuthClientProvider {
     return { ...entry.tokens, issuer: entry.issuer } as StoredOAuthTokens;
   }
 
-  /** Stores new tokens (a refresh without a new refresh token keeps the old one). */
+  /**
+   * Stores new tokens (a refresh without a new refresh token keeps the old one).
+   *
+   * @ignore
+   */
   async saveTokens(tokens: StoredOAuthTokens, ctx?: OAuthClientInformationContext): Promise<void> {
     const issuer = ctx?.issuer ?? tokens.issuer;
     this.#checkIssuer(issuer);
@@ -372,12 +398,20 @@ export class StoreOAuthProvider implements OAuthClientProvider {
     return this.#codeVerifier;
   }
 
-  /** Keeps the discovery result for this provider's lifetime. */
+  /**
+   * Keeps the discovery result for this provider's lifetime.
+   *
+   * @ignore
+   */
   saveDiscoveryState(state: OAuthDiscoveryState): void {
     this.#discovery = state;
   }
 
-  /** The discovery result kept by {@linkcode StoreOAuthProvider.saveDiscoveryState} or in the store. */
+  /**
+   * The discovery result kept by {@linkcode StoreOAuthProvider.saveDiscoveryState} or in the store.
+   *
+   * @ignore
+   */
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
     if (this.#discovery !== undefined) return this.#discovery;
     const stored = (await this.#entry(undefined))?.discovery;
@@ -387,6 +421,8 @@ export class StoreOAuthProvider implements OAuthClientProvider {
   /**
    * Uses `state` instead of discovery from now on, and keeps it in the store
    * under `issuer` (the 2025-03-26 fallback; see {@linkcode legacyDiscovery}).
+   *
+   * @ignore
    */
   async adoptDiscovery(state: OAuthDiscoveryState, issuer: string): Promise<void> {
     this.#discovery = state;

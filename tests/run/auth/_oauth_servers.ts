@@ -65,7 +65,7 @@ function json(body: unknown, status = 200, headers: Record<string, string> = {})
   });
 }
 
-export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Promise<OAuthFixture> {
+export function startOAuthFixture(options: OAuthFixtureOptions = {}): Promise<OAuthFixture> {
   const requests: RecordedRequest[] = [];
   const issued: string[] = [];
   const refreshTokens: string[] = [];
@@ -286,7 +286,7 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
   base = `http://127.0.0.1:${(rs.addr as Deno.NetAddr).port}`;
   const mcpUrl = `${base}/mcp`;
 
-  return {
+  return Promise.resolve({
     mcpUrl,
     issuer,
     requests,
@@ -298,7 +298,7 @@ export async function startOAuthFixture(options: OAuthFixtureOptions = {}): Prom
     close: async () => {
       await Promise.all([as.shutdown(), rs.shutdown()]);
     },
-  };
+  });
 }
 
 /** Plays the user's browser: follows the authorization server's redirect to the loopback URI. */
