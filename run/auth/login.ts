@@ -23,7 +23,7 @@ import {
 } from "@modelcontextprotocol/client";
 import { AuthError } from "./auth_error.ts";
 import type { AuthorizationCallback, LoopbackReceiver, LoopbackWaitOptions } from "./loopback.ts";
-import type { AuthorizationHandler } from "./oauth_provider.ts";
+import type { AuthorizationHandler } from "./oauth_settings.ts";
 import type { StoreOAuthProvider } from "./oauth_provider.ts";
 
 /** A fetch function (the global `fetch`'s shape). */

@@ -37,15 +37,14 @@ export {
   FileTokenStore,
   TOKEN_STORE_ENV,
 } from "./file_token_store.ts";
-export {
-  type AuthorizationHandler,
-  type CrossAppSettings,
-  type OAuthClientSettings,
-  type OAuthGrant,
-  StoreOAuthProvider,
-  type StoreOAuthProviderOptions,
-  type TokenEndpointAuthMethod,
-} from "./oauth_provider.ts";
+export { StoreOAuthProvider, type StoreOAuthProviderOptions } from "./oauth_provider.ts";
+export type {
+  AuthorizationHandler,
+  CrossAppSettings,
+  OAuthClientSettings,
+  OAuthGrant,
+  TokenEndpointAuthMethod,
+} from "./oauth_settings.ts";
 export {
   type AuthorizationCallback,
   type LoopbackReceiver,
