@@ -168,8 +168,14 @@ async function loginSub(
       `server ${JSON.stringify(server)} has no url: only Streamable HTTP servers log in`,
     );
   }
+  if (e.auth === undefined) {
+    throw new UsageError(
+      `server ${JSON.stringify(server)} has no auth: block; add one (auth: {} for a server ` +
+        `that registers clients itself) so that run and chain use the login`,
+    );
+  }
   const url = e.url;
-  const settings = authSettings(e.auth ?? {}, (n) => Deno.env.get(n), redactor);
+  const settings = authSettings(e.auth, (n) => Deno.env.get(n), redactor);
   const storePath = defaultTokenStorePath();
   const store = new FileTokenStore(storePath);
   const interactive = (settings.grant ?? "authorization_code") === "authorization_code";

@@ -176,7 +176,7 @@ Deno.test("auth login times out when the browser never comes back (exit 1, names
   }
 });
 
-Deno.test("auth usage errors exit 2: unknown subcommand, unknown server, missing secret variable", async () => {
+Deno.test("auth usage errors exit 2: unknown subcommand or server, missing secret variable or auth block", async () => {
   const fx = await startOAuthFixture();
   try {
     const e = await env(fx, "auth: { clientId: x, clientSecretEnv: NOT_SET_ANYWHERE }");
@@ -188,6 +188,10 @@ Deno.test("auth usage errors exit 2: unknown subcommand, unknown server, missing
     const missing = await cli(["auth", "login", e.manifest, "notes"], opts);
     assert.equal(missing.code, EXIT.usage);
     assert.match(missing.stderr, /NOT_SET_ANYWHERE/);
+    const plain = await env(fx, "headers: {}");
+    const noBlock = await cli(["auth", "login", plain.manifest, "notes"], { flags: plain.flags });
+    assert.equal(noBlock.code, EXIT.usage);
+    assert.match(noBlock.stderr, /has no auth: block/);
   } finally {
     await fx.close();
   }
