@@ -18,6 +18,7 @@ Commands:
   convert <manifest> --to <fmt>  Convert the tools to ${FORMATS.join("|")}
   permissions <manifest> [id]    Print the Deno flags a tool, a chain or the whole manifest needs
   respond <manifest> --format f  Run a model response's tool calls (stdin); print the answer messages
+  auth login|status|logout       OAuth for HTTP servers: log in (browser), show or delete stored tokens
 
 Options:
   -h, --help       Show help (also: <command> --help, help <command>)
@@ -25,13 +26,28 @@ Options:
 
 Exit codes:
   0 ok, 1 tool or validation failure, 2 usage or manifest error,
-  3 missing permission, 130 interrupted
+  3 missing permission, 4 a server needs a login (auth login), 130 interrupted
 
 Results go to stdout as JSON; diagnostics, warnings and progress go to stderr.
 Set NO_COLOR to turn colour off.
 `;
 
 export const HELP: ReadonlyMap<string, string> = new Map(Object.entries({
+  auth: `Usage: toolfoundation auth login <manifest> <server> [--no-browser] [--timeout <ms>]
+       toolfoundation auth status [<manifest>]
+       toolfoundation auth logout <manifest> <server>
+
+OAuth for Streamable HTTP servers (the server's auth: block in the manifest).
+login opens the system browser at the authorization server (or prints the URL
+with --no-browser or when there is no display) and receives the answer on
+http://127.0.0.1:<random port>/callback (state checked, --timeout ms, default
+300000); client_credentials and cross_app_access log in without a browser.
+Tokens go to $TOOLFOUNDATION_TOKEN_STORE, else $XDG_CONFIG_HOME/toolfoundation/
+tokens.json, else ~/.config/toolfoundation/tokens.json (mode 0600). run and
+chain use and refresh them and never open a browser: when a login is needed
+they exit with code 4 and name the command. status prints what is stored (no
+token values); logout deletes a server's entries.
+`,
   run: `Usage: toolfoundation run <manifest> <toolId> [options]
 
 Runs one tool and prints its structured result as JSON on stdout. An MCP

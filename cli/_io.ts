@@ -6,7 +6,14 @@ import type { Redactor } from "./secrets.ts";
 import { isSandboxDenial, UnserializableResultError } from "./errors.ts";
 
 /** Exit codes (documented in the README and in --help). */
-export const EXIT = { ok: 0, failure: 1, usage: 2, permission: 3, interrupted: 130 } as const;
+export const EXIT = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  permission: 3,
+  login: 4,
+  interrupted: 130,
+} as const;
 
 const encoder = new TextEncoder();
 
@@ -128,6 +135,13 @@ export function printJson(
 export function exitCodeOf(error: unknown): number {
   const code = (error as { code?: unknown })?.code;
   if (code === "cancelled") return EXIT.interrupted;
+  for (
+    let e: unknown = error, i = 0;
+    e !== null && e !== undefined && i < 8;
+    e = (e as { cause?: unknown }).cause, i++
+  ) {
+    if ((e as { code?: unknown }).code === "auth_login_required") return EXIT.login; // see `auth`
+  }
   if (code === "permission_denied") {
     return isSandboxDenial(error) ? EXIT.failure : EXIT.permission;
   }

@@ -13,7 +13,8 @@ import type { PermissionName, PermissionNeed } from "./permissions.ts";
 import { secretReferences } from "./secrets.ts";
 import { inheritedEnvNames } from "../run/child_env.ts";
 import { moduleToolDeno } from "./_module_deno.ts";
-import { resolvePath } from "./_resolve_path.ts";
+import { hostOf, resolvePath } from "./_resolve_path.ts";
+import { authNeeds } from "./_auth_needs.ts";
 
 /** Environment variables the MCP SDK's stdio transport reads (measured). */
 const STDIO_ENV: readonly string[] = [
@@ -36,12 +37,6 @@ export const ORDER: PermissionName[] = ["read", "write", "net", "run", "env"];
  * starts processes (stdio servers, command providers, module tools) needs it.
  */
 export const KILL_PROGRAM = "kill";
-
-/** `host:port` of an HTTP URL (the port made explicit). */
-function hostOf(url: string): string {
-  const u = new URL(url);
-  return `${u.hostname}:${u.port || (u.protocol === "https:" ? "443" : "80")}`;
-}
 
 /** What a server (`stdio`) or provider endpoint needs. */
 export function endpointNeeds(
@@ -67,6 +62,7 @@ export function endpointNeeds(
       needs.push({ name: "net", reason });
     }
   }
+  if (e.auth !== undefined && e.url !== undefined) needs.push(...authNeeds(e.auth, reason));
   for (const v of secretReferences(e)) {
     needs.push({ name: "env", value: v, reason: `${reason} references \${env:${v}}` });
   }

@@ -1,4 +1,4 @@
-// Private: manifest-relative paths, resolved without touching the file system.
+// Private: manifest-relative paths and URL hosts, resolved without touching the file system.
 
 /** Resolves a manifest-relative path without touching the file system. */
 export function resolvePath(dir: string, path: string): string {
@@ -11,4 +11,10 @@ export function resolvePath(dir: string, path: string): string {
     else parts.push(part);
   }
   return parts.join("/") || ".";
+}
+
+/** `host:port` of an HTTP URL (the port made explicit). */
+export function hostOf(url: string): string {
+  const u = new URL(url);
+  return `${u.hostname}:${u.port || (u.protocol === "https:" ? "443" : "80")}`;
 }

@@ -44,12 +44,13 @@ const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
   ["convert", () => import("./commands/inspect.ts").then((m) => m.convertCommand)],
   ["permissions", () => import("./commands/inspect.ts").then((m) => m.permissionsCommand)],
   ["respond", () => import("./commands/respond.ts").then((m) => m.respondCommand)],
+  ["auth", () => import("./commands/auth.ts").then((m) => m.authCommand)],
 ]);
 
 /**
  * Runs the CLI with `args` (without the program name) and returns the exit
  * code: 0 ok, 1 tool or validation failure, 2 usage or manifest error, 3
- * missing permission, 130 interrupted.
+ * missing permission, 4 a server needs `auth login`, 130 interrupted.
  *
  * @example Printing the version
  * ```ts

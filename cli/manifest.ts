@@ -50,6 +50,47 @@ export interface ManifestEndpoint {
   inheritEnv?: InheritEnv;
   /** Cap of one result (stdout, response body, MCP message) in bytes (default 10 MiB). */
   maxOutputBytes?: number;
+  /** OAuth of a Streamable HTTP server (see `toolfoundation auth`). */
+  auth?: ManifestAuth;
+}
+
+/** A server's `auth:` block: its OAuth client identity and grant (secrets by variable name). */
+export interface ManifestAuth {
+  /** `authorization_code` (default; `auth login`), `client_credentials` or `cross_app_access`. */
+  grant?: "authorization_code" | "client_credentials" | "cross_app_access";
+  /** A pre-registered client ID (else CIMD or dynamic registration). */
+  clientId?: string;
+  /** The environment variable holding the client secret. */
+  clientSecretEnv?: string;
+  /** The HTTPS URL of this client's metadata document (CIMD). */
+  clientMetadataUrl?: string;
+  /** `none`, `client_secret_basic`, `client_secret_post` or `private_key_jwt`. */
+  tokenEndpointAuthMethod?:
+    | "none"
+    | "client_secret_basic"
+    | "client_secret_post"
+    | "private_key_jwt";
+  /** The environment variable holding the PKCS#8 PEM key of `private_key_jwt`. */
+  privateKeyEnv?: string;
+  /** The JWS algorithm of `private_key_jwt` (default ES256). */
+  signingAlgorithm?: string;
+  /** Scopes asked for when the server names none. */
+  scopes?: string[];
+  /** The expected authorization server issuer; any other is refused. */
+  issuer?: string;
+  /** Hosts (host or host:port) the login and token refresh talk to, for `permissions`. */
+  hosts?: string[];
+  /** The IdP of `cross_app_access`. */
+  crossApp?: {
+    /** The IdP's token endpoint. */
+    idpTokenEndpoint: string;
+    /** The client ID at the IdP. */
+    idpClientId: string;
+    /** The environment variable holding the IdP client secret. */
+    idpClientSecretEnv?: string;
+    /** The environment variable holding the user's ID token. */
+    idTokenEnv: string;
+  };
 }
 
 /** One permission of a module tool: all, none, or a list. */

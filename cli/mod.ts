@@ -19,6 +19,7 @@ export {
   loadManifest,
   type LoadManifestOptions,
   type Manifest,
+  type ManifestAuth,
   type ManifestChain,
   type ManifestEndpoint,
   type ManifestGrant,

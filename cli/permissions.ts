@@ -143,7 +143,7 @@ export interface CommandLinesOptions {
 }
 
 /** Quotes a word for a POSIX shell when it needs it. */
-function shellQuote(word: string): string {
+export function shellQuote(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./<>-]+$/.test(word) && !/^[<>]/.test(word)
     ? word
     : `'${word.replaceAll("'", `'\\''`)}'`;

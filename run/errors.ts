@@ -43,7 +43,9 @@ export type RunErrorCode =
   | "timeout"
   | "cancelled"
   | "permission_denied"
-  | "output_too_large";
+  | "output_too_large"
+  | "auth_login_required"
+  | "auth_failed";
 
 /** Options shared by every run error. */
 export interface RunErrorOptions {

@@ -40,7 +40,7 @@ import {
   requirePermissions,
   withInterrupt,
 } from "./_shared.ts";
-import { deadlineOf } from "./run.ts";
+import { deadlineOf } from "./_execute.ts";
 
 /** The largest response read from stdin (the manifest's default cap). */
 const MAX_INPUT_CHARS = 4 * 1024 * 1024;

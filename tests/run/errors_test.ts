@@ -17,6 +17,7 @@ import {
   ToolNotFoundError,
   ToolResultError,
 } from "../../run/mod.ts";
+import { AuthError } from "../../run/auth/mod.ts";
 
 // A Record over the union: a code missing here, or one not in the union, fails the type check.
 const CODES: Record<RunErrorCode, true> = {
@@ -31,6 +32,8 @@ const CODES: Record<RunErrorCode, true> = {
   cancelled: true,
   permission_denied: true,
   output_too_large: true,
+  auth_login_required: true,
+  auth_failed: true,
 };
 
 Deno.test("every run error class is a RunError with a code of RunErrorCode, each code used", () => {
@@ -52,6 +55,8 @@ Deno.test("every run error class is a RunError with a code of RunErrorCode, each
     new OutputTooLargeError(1),
     new RunTimeoutError(1),
     new RunCancelledError(),
+    new AuthError("auth_login_required", "log in"),
+    new AuthError("auth_failed", "refused"),
   ];
   for (const error of errors) {
     assert.ok(error instanceof RunError);

@@ -1,0 +1,274 @@
+// `auth login | status | logout`: OAuth for a manifest's Streamable HTTP servers, with the
+// tokens in the user's token file (run/auth's FileTokenStore). Also builds the
+// non-interactive provider `run` and `chain` give the runner (never a browser).
+
+import { parseArgs } from "node:util";
+import { EXIT, printJson } from "../_io.ts";
+import type { CliIo } from "../main.ts";
+import { MissingSecretError, UsageError } from "../errors.ts";
+import type { Manifest, ManifestAuth, ManifestEndpoint } from "../manifest.ts";
+import { shellQuote } from "../permissions.ts";
+import { Redactor } from "../secrets.ts";
+import { MANIFEST_OPTIONS, openManifest, parseTimeout, report, withInterrupt } from "./_shared.ts";
+import {
+  type AuthEntry,
+  browserOpener,
+  defaultTokenStorePath,
+  FileTokenStore,
+  login,
+  loopbackAuthorization,
+  type OAuthClientSettings,
+  serverKey,
+  startLoopbackReceiver,
+  StoreOAuthProvider,
+  type TokenStore,
+} from "../../run/auth/mod.ts";
+
+/** The command a user runs to log in to `server` of `manifest`. */
+export function loginCommandFor(manifest: Pick<Manifest, "path">, server: string): string {
+  return `toolfoundation auth login ${shellQuote(manifest.path)} ${shellQuote(server)}`;
+}
+
+/**
+ * The provider settings of a manifest `auth:` block, secrets read from the
+ * variables it names (each remembered in `redactor`).
+ */
+export function authSettings(
+  auth: ManifestAuth,
+  env: (name: string) => string | undefined,
+  redactor: Redactor,
+): OAuthClientSettings {
+  const secret = (name: string | undefined): string | undefined => {
+    if (name === undefined) return undefined;
+    const value = env(name);
+    if (value === undefined) throw new MissingSecretError(name);
+    redactor.add(value, name);
+    return value;
+  };
+  const idp = auth.crossApp;
+  const settings: OAuthClientSettings = {
+    ...(auth.grant ? { grant: auth.grant } : {}),
+    ...(auth.clientId ? { clientId: auth.clientId } : {}),
+    ...(auth.clientMetadataUrl ? { clientMetadataUrl: auth.clientMetadataUrl } : {}),
+    ...(auth.tokenEndpointAuthMethod
+      ? { tokenEndpointAuthMethod: auth.tokenEndpointAuthMethod }
+      : {}),
+    ...(auth.signingAlgorithm ? { signingAlgorithm: auth.signingAlgorithm } : {}),
+    ...(auth.scopes ? { scopes: auth.scopes } : {}),
+    ...(auth.issuer ? { issuer: auth.issuer } : {}),
+  };
+  const clientSecret = secret(auth.clientSecretEnv);
+  if (clientSecret !== undefined) settings.clientSecret = clientSecret;
+  const privateKey = secret(auth.privateKeyEnv);
+  if (privateKey !== undefined) settings.privateKey = privateKey;
+  if (idp !== undefined) {
+    const idpSecret = secret(idp.idpClientSecretEnv);
+    settings.crossApp = {
+      idpTokenEndpoint: idp.idpTokenEndpoint,
+      idpClientId: idp.idpClientId,
+      idToken: secret(idp.idTokenEnv)!,
+      ...(idpSecret === undefined ? {} : { idpClientSecret: idpSecret }),
+    };
+  }
+  return settings;
+}
+
+/** Options of {@linkcode manifestAuthProvider}. */
+export interface ManifestAuthProviderOptions {
+  /** The token store (default: the user's token file). */
+  store?: TokenStore;
+  /** Reads a variable (default `Deno.env.get`). */
+  env?: (name: string) => string | undefined;
+  /** Where resolved secrets are remembered (scrubbed from output). */
+  redactor?: Redactor;
+}
+
+/**
+ * The non-interactive provider of a server with an `auth:` block (for
+ * `run` and `chain`: stored tokens, refreshed; a needed login stops with
+ * `auth_login_required` naming the command), or undefined without one.
+ */
+export function manifestAuthProvider(
+  manifest: Manifest,
+  server: string,
+  options: ManifestAuthProviderOptions = {},
+): StoreOAuthProvider | undefined {
+  const e = endpointOf(manifest, server);
+  if (e.auth === undefined || e.url === undefined) return undefined;
+  return new StoreOAuthProvider(e.url, {
+    store: options.store ?? new FileTokenStore(defaultTokenStorePath()),
+    settings: authSettings(
+      e.auth,
+      options.env ?? ((n) => Deno.env.get(n)),
+      options.redactor ?? new Redactor(),
+    ),
+    loginCommand: loginCommandFor(manifest, server),
+  });
+}
+
+function endpointOf(manifest: Manifest, server: string): ManifestEndpoint {
+  if (!Object.hasOwn(manifest.servers, server)) {
+    throw new UsageError(
+      `no server named ${JSON.stringify(server)} in ${manifest.path}; servers: ${
+        Object.keys(manifest.servers).join(", ") || "(none)"
+      }`,
+    );
+  }
+  return manifest.servers[server];
+}
+
+/** `auth login|status|logout ...` */
+export async function authCommand(argv: string[], io: CliIo): Promise<number> {
+  const redactor = new Redactor();
+  try {
+    const [sub, ...rest] = argv;
+    const { values, positionals } = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: {
+        "no-browser": { type: "boolean" },
+        timeout: { type: "string" },
+        ...MANIFEST_OPTIONS,
+      },
+    });
+    if (sub === "login") return await loginSub(positionals, values, io, redactor);
+    if (sub === "status") return await statusSub(positionals, values, io);
+    if (sub === "logout") return await logoutSub(positionals, values, io);
+    throw new UsageError(
+      `${sub === undefined ? "missing" : `unknown`} auth command${
+        sub === undefined ? "" : ` ${JSON.stringify(sub)}`
+      }; use auth login <manifest> <server>, auth status [<manifest>] or auth logout <manifest> <server>`,
+    );
+  } catch (error) {
+    return report(io, redactor, error);
+  }
+}
+
+type Values = Record<string, string | boolean | undefined>;
+
+function twoPositionals(positionals: string[], what: string): [string, string] {
+  if (positionals.length !== 2) {
+    throw new UsageError(`auth ${what} takes <manifest> <server>; see auth --help`);
+  }
+  return [positionals[0], positionals[1]];
+}
+
+async function loginSub(
+  positionals: string[],
+  values: Values,
+  io: CliIo,
+  redactor: Redactor,
+): Promise<number> {
+  const [path, server] = twoPositionals(positionals, "login");
+  const timeoutMs = parseTimeout(values.timeout as string | undefined) ?? 300_000;
+  const manifest = await openManifest(path, values);
+  const e = endpointOf(manifest, server);
+  if (e.url === undefined) {
+    throw new UsageError(
+      `server ${JSON.stringify(server)} has no url: only Streamable HTTP servers log in`,
+    );
+  }
+  if (e.auth === undefined) {
+    throw new UsageError(
+      `server ${JSON.stringify(server)} has no auth: block; add one (auth: {} for a server ` +
+        `that registers clients itself) so that run and chain use the login`,
+    );
+  }
+  const url = e.url;
+  const settings = authSettings(e.auth, (n) => Deno.env.get(n), redactor);
+  const storePath = defaultTokenStorePath();
+  const store = new FileTokenStore(storePath);
+  const interactive = (settings.grant ?? "authorization_code") === "authorization_code";
+  return await withInterrupt(async (signal) => {
+    const receiver = interactive ? await startLoopbackReceiver() : undefined;
+    try {
+      const provider = new StoreOAuthProvider(url, {
+        store,
+        settings,
+        loginCommand: loginCommandFor(manifest, server),
+        ...(receiver === undefined ? {} : {
+          authorize: loopbackAuthorization(
+            receiver,
+            browserOpener({ noBrowser: values["no-browser"] === true, print: io.stderr }),
+            { timeoutMs, signal },
+          ),
+        }),
+      });
+      const result = await login(url, provider, { signal });
+      printJson(io, redactor, {
+        server,
+        url: serverKey(url),
+        issuer: result.issuer,
+        ...(result.scope === undefined ? {} : { scope: result.scope }),
+        refreshable: result.refreshable,
+        ...(result.expiresAt === undefined
+          ? {}
+          : { expiresAt: new Date(result.expiresAt).toISOString() }),
+        store: storePath,
+      });
+      return EXIT.ok;
+    } finally {
+      await receiver?.close();
+    }
+  });
+}
+
+function describeEntry(entry: AuthEntry, now: number): Record<string, unknown> {
+  const t = entry.tokens;
+  const expiresAt = t?.expires_in !== undefined && entry.obtainedAt !== undefined
+    ? entry.obtainedAt + t.expires_in * 1000
+    : undefined;
+  return {
+    url: entry.server,
+    issuer: entry.issuer,
+    loggedIn: t !== undefined,
+    ...(t?.scope === undefined ? {} : { scope: t.scope }),
+    refreshable: t?.refresh_token !== undefined,
+    ...(expiresAt === undefined
+      ? {}
+      : { expiresAt: new Date(expiresAt).toISOString(), expired: expiresAt <= now }),
+    ...(entry.wantedScope === undefined ? {} : { needsScope: entry.wantedScope }),
+    ...(entry.client?.client_id === undefined ? {} : { clientId: entry.client.client_id }),
+  };
+}
+
+async function statusSub(positionals: string[], values: Values, io: CliIo): Promise<number> {
+  if (positionals.length > 1) throw new UsageError("auth status takes at most <manifest>");
+  const storePath = defaultTokenStorePath();
+  const entries = await new FileTokenStore(storePath).list();
+  const now = Date.now();
+  if (positionals.length === 0) {
+    printJson(io, undefined, {
+      store: storePath,
+      entries: entries.map((e) => describeEntry(e, now)),
+    });
+    return EXIT.ok;
+  }
+  const manifest = await openManifest(positionals[0], values);
+  const servers = Object.entries(manifest.servers)
+    .filter(([, e]) => e.url !== undefined)
+    .map(([name, e]) => {
+      const url = serverKey(e.url!);
+      const mine = entries.filter((x) => x.server === url);
+      return {
+        server: name,
+        url,
+        grant: e.auth === undefined ? null : e.auth.grant ?? "authorization_code",
+        loggedIn: mine.some((x) => x.tokens !== undefined),
+        entries: mine.map((x) => describeEntry(x, now)),
+      };
+    });
+  printJson(io, undefined, { store: storePath, servers });
+  return EXIT.ok;
+}
+
+async function logoutSub(positionals: string[], values: Values, io: CliIo): Promise<number> {
+  const [path, server] = twoPositionals(positionals, "logout");
+  const manifest = await openManifest(path, values);
+  const e = endpointOf(manifest, server);
+  if (e.url === undefined) throw new UsageError(`server ${JSON.stringify(server)} has no url`);
+  const storePath = defaultTokenStorePath();
+  const removed = await new FileTokenStore(storePath).delete(serverKey(e.url));
+  printJson(io, undefined, { server, url: serverKey(e.url), removed, store: storePath });
+  return EXIT.ok;
+}

@@ -1,0 +1,548 @@
+/**
+ * {@linkcode StoreOAuthProvider}: the MCP SDK's `OAuthClientProvider` backed
+ * by a {@linkcode TokenStore}. Discovery, PKCE, dynamic registration, the
+ * token requests, refresh, step-up and the issuer checks are the SDK's
+ * (`auth()` and the transport); this class supplies what the SDK leaves to
+ * the host: where tokens and registrations live, the client identity, the
+ * grant, and what happens when a browser is needed.
+ *
+ * @module
+ */
+
+import {
+  createPrivateKeyJwtAuth,
+  type OAuthClientInformationContext,
+  type OAuthClientMetadata,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+  requestJwtAuthorizationGrant,
+  type StoredOAuthClientInformation,
+  type StoredOAuthTokens,
+} from "@modelcontextprotocol/client";
+import { AuthError } from "./auth_error.ts";
+import type { AuthorizationCallback } from "./loopback.ts";
+import type { AuthorizationHandler, OAuthClientSettings, OAuthGrant } from "./oauth_settings.ts";
+import { type AuthEntry, serverKey, type StoredTokens, type TokenStore } from "./token_store.ts";
+
+/** Options of {@linkcode StoreOAuthProvider}. */
+export interface StoreOAuthProviderOptions {
+  /** Where tokens and registrations are kept. */
+  store: TokenStore;
+  /** The client identity and grant. */
+  settings?: OAuthClientSettings;
+  /**
+   * Present: a login may open a browser. Absent: when a login is needed the
+   * flow stops with an {@linkcode AuthError} `auth_login_required` naming
+   * `loginCommand` (never a browser).
+   */
+  authorize?: AuthorizationHandler;
+  /** The command a user runs to log in, quoted in `auth_login_required` errors. */
+  loginCommand?: string;
+  /** How many authorization requests one provider makes at most (default 2: a login and one step-up). */
+  maxAuthorizations?: number;
+  /** The clock (ms since the epoch; default `Date.now`). */
+  now?: () => number;
+}
+
+const LOOPBACK_PLACEHOLDER = "http://127.0.0.1/callback";
+
+/**
+ * An `OAuthClientProvider` for the MCP SDK whose tokens and client
+ * registrations live in a {@linkcode TokenStore}, one entry per server and
+ * issuer. Pass it as `authProvider` of the SDK's Streamable HTTP transport or
+ * to {@linkcode login}. The members the SDK calls (`tokens`, `saveTokens`,
+ * `clientInformation`, `redirectToAuthorization`, ...) are its
+ * `OAuthClientProvider` interface and are not listed here.
+ *
+ * @example Client credentials, nothing interactive
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { MemoryTokenStore, StoreOAuthProvider } from "@toolfoundation/core/run/auth";
+ *
+ * const provider = new StoreOAuthProvider("https://mcp.example/mcp", {
+ *   store: new MemoryTokenStore(),
+ *   settings: { grant: "client_credentials", clientId: "svc", clientSecret: "s3cr3t-value" },
+ * });
+ * assert.equal(provider.redirectUrl, undefined);
+ * assert.equal((await provider.prepareTokenRequest())?.get("grant_type"), "client_credentials");
+ * ```
+ */
+export class StoreOAuthProvider {
+  /** The server's key in the store. */
+  readonly server: string;
+  /** The client ID metadata document URL (CIMD), when configured. */
+  readonly clientMetadataUrl?: string;
+  /**
+   * Signs a `private_key_jwt` client assertion (set only for that method).
+   *
+   * @ignore
+   */
+  addClientAuthentication?: OAuthClientProvider["addClientAuthentication"];
+
+  readonly #store: TokenStore;
+  readonly #settings: OAuthClientSettings;
+  readonly #authorize: AuthorizationHandler | undefined;
+  readonly #loginCommand: string;
+  readonly #maxAuthorizations: number;
+  readonly #now: () => number;
+  readonly #secrets = new Set<string>();
+  #codeVerifier: string | undefined;
+  #pendingState: string | undefined;
+  #pendingCallback: Promise<AuthorizationCallback> | undefined;
+  #discovery: OAuthDiscoveryState | undefined;
+  #authorizationServerUrl: string | undefined;
+  #resourceUrl: string | undefined;
+  #authorizations = 0;
+  #saves = 0;
+
+  /**
+   * Creates the provider.
+   *
+   * @param serverUrl The MCP server's URL (the protected resource).
+   * @param options Store, settings and the interactive handler.
+   */
+  constructor(serverUrl: string | URL, options: StoreOAuthProviderOptions) {
+    this.server = serverKey(serverUrl);
+    this.#store = options.store;
+    this.#settings = options.settings ?? {};
+    this.#authorize = options.authorize;
+    this.#loginCommand = options.loginCommand ?? "toolfoundation auth login <manifest> <server>";
+    this.#maxAuthorizations = options.maxAuthorizations ?? 2;
+    this.#now = options.now ?? Date.now;
+    const s = this.#settings;
+    if (s.clientMetadataUrl !== undefined) this.clientMetadataUrl = s.clientMetadataUrl;
+    for (
+      const secret of [
+        s.clientSecret,
+        s.privateKey,
+        s.crossApp?.idToken,
+        s.crossApp?.idpClientSecret,
+      ]
+    ) {
+      if (secret) this.#secrets.add(secret);
+    }
+    if (s.tokenEndpointAuthMethod === "private_key_jwt") {
+      if (!s.clientId || !s.privateKey) {
+        throw new AuthError(
+          "auth_failed",
+          `private_key_jwt needs a client ID and a private key (server ${this.server})`,
+          { server: this.server },
+        );
+      }
+      this.addClientAuthentication = createPrivateKeyJwtAuth({
+        issuer: s.clientId,
+        subject: s.clientId,
+        privateKey: s.privateKey,
+        alg: s.signingAlgorithm ?? "ES256",
+      });
+    }
+    if ((s.grant ?? "authorization_code") !== "authorization_code" && !s.clientId) {
+      throw new AuthError(
+        "auth_failed",
+        `grant ${s.grant} needs a pre-registered client ID (server ${this.server})`,
+        { server: this.server },
+      );
+    }
+  }
+
+  /** The grant in use. */
+  get grant(): OAuthGrant {
+    return this.#settings.grant ?? "authorization_code";
+  }
+
+  /** The redirect URI; undefined for the non-interactive grants. */
+  get redirectUrl(): string | undefined {
+    if (this.grant !== "authorization_code") return undefined;
+    // Without a browser the URI is never used, but auth() needs one to take the refresh path.
+    return this.#authorize?.redirectUrl ?? LOOPBACK_PLACEHOLDER;
+  }
+
+  /**
+   * The metadata of this client (dynamic registration and the CIMD fallback scope).
+   *
+   * @ignore
+   */
+  get clientMetadata(): OAuthClientMetadata {
+    const s = this.#settings;
+    const interactive = this.grant === "authorization_code";
+    return {
+      client_name: s.clientName ?? "toolfoundation",
+      redirect_uris: interactive ? [this.redirectUrl!] : [],
+      grant_types: interactive
+        ? ["authorization_code", "refresh_token"]
+        : this.grant === "client_credentials"
+        ? ["client_credentials"]
+        : ["urn:ietf:params:oauth:grant-type:jwt-bearer"],
+      response_types: interactive ? ["code"] : [],
+      ...(s.tokenEndpointAuthMethod
+        ? { token_endpoint_auth_method: s.tokenEndpointAuthMethod }
+        : {}),
+      ...(s.scopes?.length ? { scope: s.scopes.join(" ") } : {}),
+    };
+  }
+
+  /** A fresh random `state` for each authorization request. */
+  state(): string {
+    this.#pendingState = randomToken();
+    return this.#pendingState;
+  }
+
+  /**
+   * Takes the authorization response awaited since the last
+   * `redirectToAuthorization` (undefined when none is pending).
+   */
+  takePendingAuthorization(): Promise<AuthorizationCallback> | undefined {
+    const pending = this.#pendingCallback;
+    this.#pendingCallback = undefined;
+    this.#pendingState = undefined;
+    return pending;
+  }
+
+  /**
+   * The stored or configured client registration for the issuer.
+   *
+   * @ignore
+   */
+  async clientInformation(
+    ctx?: OAuthClientInformationContext,
+  ): Promise<StoredOAuthClientInformation | undefined> {
+    const s = this.#settings;
+    this.#checkIssuer(ctx?.issuer);
+    const entry = await this.#entry(ctx?.issuer);
+    if (
+      this.grant === "authorization_code" && this.#authorize === undefined &&
+      entry?.tokens?.refresh_token === undefined
+    ) {
+      throw this.#loginRequired(
+        entry?.tokens ? "its access token is no longer accepted" : "no login is stored",
+      );
+    }
+    if (s.clientId !== undefined) {
+      return {
+        client_id: s.clientId,
+        ...(s.clientSecret !== undefined ? { client_secret: s.clientSecret } : {}),
+        ...(s.tokenEndpointAuthMethod && s.tokenEndpointAuthMethod !== "private_key_jwt"
+          ? { token_endpoint_auth_method: s.tokenEndpointAuthMethod }
+          : {}),
+        // Bound to the issuer on first use (the SDK compares the stamp on every read).
+        ...((entry?.issuer || s.issuer || ctx?.issuer)
+          ? { issuer: entry?.issuer || s.issuer || ctx?.issuer }
+          : {}),
+      };
+    }
+    if (entry?.client === undefined) return undefined;
+    if (typeof entry.client.client_secret === "string") {
+      this.#secrets.add(entry.client.client_secret);
+    }
+    return { ...entry.client, issuer: entry.issuer } as StoredOAuthClientInformation;
+  }
+
+  /**
+   * Keeps a registration (dynamic, CIMD, or the issuer stamp of a configured one).
+   *
+   * @ignore
+   */
+  async saveClientInformation(
+    info: StoredOAuthClientInformation,
+    ctx?: OAuthClientInformationContext,
+  ): Promise<void> {
+    const issuer = ctx?.issuer ?? info.issuer;
+    this.#checkIssuer(issuer);
+    const { issuer: _drop, ...client } = info as StoredOAuthClientInformation & { issuer?: string };
+    if (typeof client.client_secret === "string") this.#secrets.add(client.client_secret);
+    await this.#update(issuer, (entry) => ({ ...entry, client: client as AuthEntry["client"] }));
+  }
+
+  /**
+   * The stored tokens for the issuer; without one, the server's newest tokens.
+   *
+   * @ignore
+   */
+  async tokens(ctx?: OAuthClientInformationContext): Promise<StoredOAuthTokens | undefined> {
+    const entry = await this.#entry(ctx?.issuer);
+    if (entry?.tokens === undefined) return undefined;
+    this.#remember(entry.tokens);
+    return { ...entry.tokens, issuer: entry.issuer } as StoredOAuthTokens;
+  }
+
+  /**
+   * Stores new tokens (a refresh without a new refresh token keeps the old one).
+   *
+   * @ignore
+   */
+  async saveTokens(tokens: StoredOAuthTokens, ctx?: OAuthClientInformationContext): Promise<void> {
+    const issuer = ctx?.issuer ?? tokens.issuer;
+    this.#checkIssuer(issuer);
+    const { issuer: _drop, ...fresh } = tokens as StoredOAuthTokens & { issuer?: string };
+    this.#remember(fresh as StoredTokens);
+    this.#saves++;
+    await this.#update(issuer, (entry) => {
+      const kept = entry.tokens?.refresh_token;
+      const next: StoredTokens = {
+        ...(fresh as StoredTokens),
+        ...(fresh.refresh_token === undefined && kept !== undefined ? { refresh_token: kept } : {}),
+      };
+      const wanted = entry.wantedScope !== undefined && !covers(next.scope, entry.wantedScope)
+        ? entry.wantedScope
+        : undefined;
+      const { wantedScope: _w, ...rest } = entry;
+      return {
+        ...rest,
+        tokens: next,
+        obtainedAt: this.#now(),
+        ...(wanted === undefined ? {} : { wantedScope: wanted }),
+      };
+    });
+  }
+
+  /** Opens the authorization URL, or stops with `auth_login_required` when no browser may be used. */
+  async redirectToAuthorization(url: URL): Promise<void> {
+    if (this.#authorize === undefined) {
+      const scope = url.searchParams.get("scope") ?? undefined;
+      if (scope !== undefined) {
+        await this.#update(undefined, (entry) => ({ ...entry, wantedScope: scope }));
+      }
+      this.#pendingState = undefined;
+      throw this.#loginRequired(
+        scope === undefined ? "it needs a new authorization" : `it asks for scope "${scope}"`,
+      );
+    }
+    this.#authorizations++;
+    if (this.#authorizations > this.#maxAuthorizations) {
+      this.#pendingState = undefined;
+      throw new AuthError(
+        "auth_failed",
+        `server ${this.server} asked for authorization ${this.#authorizations} times in one ` +
+          `session (limit ${this.#maxAuthorizations}); it keeps refusing the granted scope ` +
+          `(403 insufficient_scope): check the scopes your account may have`,
+        { server: this.server },
+      );
+    }
+    const state = url.searchParams.get("state") ?? this.#pendingState ?? "";
+    const pending = this.#authorize.receive(state);
+    pending.catch(() => {}); // observed by takePendingAuthorization's caller
+    this.#pendingCallback = pending;
+    await this.#authorize.open(url);
+  }
+
+  /** Keeps the PKCE verifier of the authorization in progress (memory only). */
+  saveCodeVerifier(codeVerifier: string): void {
+    this.#codeVerifier = codeVerifier;
+    this.#secrets.add(codeVerifier);
+  }
+
+  /** The PKCE verifier of the authorization in progress. */
+  codeVerifier(): string {
+    if (this.#codeVerifier === undefined) {
+      throw new AuthError("auth_failed", "no authorization is in progress (no PKCE verifier)", {
+        server: this.server,
+      });
+    }
+    return this.#codeVerifier;
+  }
+
+  /**
+   * Keeps the discovery result for this provider's lifetime.
+   *
+   * @ignore
+   */
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.#discovery = state;
+  }
+
+  /**
+   * The discovery result kept by {@linkcode StoreOAuthProvider.saveDiscoveryState} or in the store.
+   *
+   * @ignore
+   */
+  async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    if (this.#discovery !== undefined) return this.#discovery;
+    const stored = (await this.#entry(undefined))?.discovery;
+    return stored === undefined ? undefined : stored as unknown as OAuthDiscoveryState;
+  }
+
+  /**
+   * Uses `state` instead of discovery from now on, and keeps it in the store
+   * under `issuer` (the 2025-03-26 fallback; see {@linkcode legacyDiscovery}).
+   *
+   * @ignore
+   */
+  async adoptDiscovery(state: OAuthDiscoveryState, issuer: string): Promise<void> {
+    this.#discovery = state;
+    await this.#update(issuer, (entry) => ({
+      ...entry,
+      discovery: structuredClone(state) as unknown as Record<string, unknown>,
+    }));
+  }
+
+  /** Forgets what the server said is no longer valid. */
+  async invalidateCredentials(
+    scope: "all" | "client" | "tokens" | "verifier" | "discovery",
+  ): Promise<void> {
+    if (scope === "verifier" || scope === "all") this.#codeVerifier = undefined;
+    if (scope === "discovery" || scope === "all") this.#discovery = undefined;
+    if (scope === "discovery") {
+      for (const entry of (await this.#store.list()).filter((e) => e.server === this.server)) {
+        const { discovery: _d, ...rest } = entry;
+        await this.#store.set({ ...rest, updatedAt: this.#now() });
+      }
+    }
+    if (scope === "all") {
+      await this.#store.delete(this.server);
+      return;
+    }
+    if (scope === "tokens" || scope === "client") {
+      for (const entry of (await this.#store.list()).filter((e) => e.server === this.server)) {
+        const { tokens: _t, obtainedAt: _o, client, ...rest } = entry;
+        await this.#store.set({
+          ...rest,
+          ...(scope === "tokens" && client !== undefined ? { client } : {}),
+          updatedAt: this.#now(),
+        });
+      }
+    }
+  }
+
+  /** Records the issuer (the cross-app access grant names it as the audience). */
+  saveAuthorizationServerUrl(url: string): void {
+    this.#authorizationServerUrl = url;
+  }
+
+  /** Records the resource indicator the SDK selected. */
+  saveResourceUrl(url: string): void {
+    this.#resourceUrl = url;
+  }
+
+  /** The grant's parameters of a token request; undefined for the authorization code grant. */
+  prepareTokenRequest(
+    scope?: string,
+  ): Promise<URLSearchParams | undefined> | URLSearchParams | undefined {
+    if (this.grant === "client_credentials") {
+      const params = new URLSearchParams({ grant_type: "client_credentials" });
+      if (scope) params.set("scope", scope);
+      return params;
+    }
+    if (this.grant === "cross_app_access") return this.#jwtBearerRequest(scope);
+    return undefined;
+  }
+
+  /**
+   * Replaces every token, secret and code this provider has seen in `text`
+   * with `***` (for error messages that quote a server's answer).
+   */
+  scrub(text: string): string {
+    let out = text;
+    for (const secret of [...this.#secrets].sort((a, b) => b.length - a.length)) {
+      if (secret.length >= 4) out = out.split(secret).join("***");
+    }
+    return out;
+  }
+
+  /** How many times this provider has saved tokens (a login watches it). */
+  get savedTokens(): number {
+    return this.#saves;
+  }
+
+  /** The store's entry for this server (the newest issuer); for status and login reports. */
+  storedEntry(): Promise<AuthEntry | undefined> {
+    return this.#entry(undefined);
+  }
+
+  /** Adds a value (an authorization code) to what {@linkcode StoreOAuthProvider.scrub} removes. */
+  rememberSecret(value: string): void {
+    if (value) this.#secrets.add(value);
+  }
+
+  async #jwtBearerRequest(scope?: string): Promise<URLSearchParams> {
+    const idp = this.#settings.crossApp;
+    if (idp === undefined) {
+      throw new AuthError("auth_failed", `grant cross_app_access needs its crossApp IdP settings`, {
+        server: this.server,
+      });
+    }
+    if (this.#authorizationServerUrl === undefined || this.#resourceUrl === undefined) {
+      throw new AuthError(
+        "auth_failed",
+        `cross-app access needs the server's protected resource metadata (RFC 9728); ` +
+          `${this.server} did not provide it`,
+        { server: this.server },
+      );
+    }
+    const grant = await requestJwtAuthorizationGrant({
+      tokenEndpoint: idp.idpTokenEndpoint,
+      audience: this.#authorizationServerUrl,
+      resource: this.#resourceUrl,
+      idToken: idp.idToken,
+      clientId: idp.idpClientId,
+      ...(idp.idpClientSecret ? { clientSecret: idp.idpClientSecret } : {}),
+      ...(scope ? { scope } : {}),
+    });
+    this.#secrets.add(grant.jwtAuthGrant);
+    const params = new URLSearchParams({
+      grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer",
+      assertion: grant.jwtAuthGrant,
+    });
+    if (scope) params.set("scope", scope);
+    return params;
+  }
+
+  #checkIssuer(issuer: string | undefined): void {
+    const expected = this.#settings.issuer;
+    if (expected !== undefined && issuer !== undefined && issuer !== expected) {
+      throw new AuthError(
+        "auth_failed",
+        `server ${this.server} names authorization server ${issuer}, but its auth settings ` +
+          `expect issuer ${expected}; nothing was sent to it (fix auth.issuer if the server moved)`,
+        { server: this.server },
+      );
+    }
+  }
+
+  #loginRequired(reason: string): AuthError {
+    return new AuthError(
+      "auth_login_required",
+      `server ${this.server} needs a login (${reason}); run: ${this.#loginCommand}`,
+      { server: this.server },
+    );
+  }
+
+  #remember(tokens: StoredTokens): void {
+    for (const value of [tokens.access_token, tokens.refresh_token, tokens.id_token]) {
+      if (value) this.#secrets.add(value);
+    }
+  }
+
+  #entry(issuer: string | undefined): Promise<AuthEntry | undefined> {
+    return this.#store.get(this.server, issuer);
+  }
+
+  async #update(
+    issuer: string | undefined,
+    change: (entry: AuthEntry) => AuthEntry,
+  ): Promise<void> {
+    const current = await this.#entry(issuer);
+    const key = issuer ?? current?.issuer ?? this.#settings.issuer ?? "";
+    const base: AuthEntry = current?.issuer === key
+      ? current
+      : { server: this.server, issuer: key, updatedAt: 0 };
+    await this.#store.set({
+      ...change(base),
+      server: this.server,
+      issuer: key,
+      updatedAt: this.#now(),
+    });
+  }
+}
+
+/** Whether the space-separated scope `granted` includes every scope of `wanted`. */
+function covers(granted: string | undefined, wanted: string): boolean {
+  const have = new Set((granted ?? "").split(" ").filter(Boolean));
+  return wanted.split(" ").filter(Boolean).every((s) => have.has(s));
+}
+
+/** 32 random bytes, base64url. */
+function randomToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_")
+    .replace(/=+$/, "");
+}

@@ -1,0 +1,251 @@
+import assert from "node:assert/strict";
+import { AuthError } from "../../run/auth/mod.ts";
+import { EXIT, exitCodeOf } from "../../cli/_io.ts";
+import { parseManifest, planPermissions } from "../../cli/mod.ts";
+import { cli, ROOT, tempManifest } from "./_cli.ts";
+import {
+  type OAuthFixture,
+  scriptedBrowser,
+  startOAuthFixture,
+} from "../run/auth/_oauth_servers.ts";
+
+function manifestFor(fx: OAuthFixture, auth = "auth: {}"): string {
+  return `version: 1
+servers:
+  notes:
+    url: ${fx.mcpUrl}
+    ${auth}
+tools:
+  - name: whoami
+    server: notes
+`;
+}
+
+interface Env {
+  manifest: string;
+  dir: string;
+  store: string;
+  flags: string[];
+}
+
+async function env(fx: OAuthFixture, auth?: string): Promise<Env> {
+  const manifest = await tempManifest(manifestFor(fx, auth));
+  const dir = manifest.slice(0, manifest.lastIndexOf("/"));
+  const store = `${dir}/config/toolfoundation/tokens.json`;
+  const flags = [
+    `--allow-read=${manifest},${dir}/config/toolfoundation`,
+    `--allow-write=${dir}/config/toolfoundation`,
+    "--allow-net=127.0.0.1",
+    "--allow-env=LOG_STREAM,LOG_TOKENS,TOOLFOUNDATION_TOKEN_STORE,XDG_CONFIG_HOME,HOME,DISPLAY,WAYLAND_DISPLAY",
+  ];
+  return { manifest, dir, store, flags };
+}
+
+/** Runs `auth login --no-browser`, playing the browser with the URL the CLI prints. */
+async function loginViaCli(
+  e: Env,
+  extra: string[] = [],
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--quiet",
+      ...e.flags,
+      "cli.ts",
+      "auth",
+      "login",
+      e.manifest,
+      "notes",
+      "--no-browser",
+      ...extra,
+    ],
+    cwd: ROOT,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1", TOOLFOUNDATION_TOKEN_STORE: e.store },
+  }).spawn();
+  const decoder = new TextDecoder();
+  let stderr = "";
+  let browsed: Promise<void> | undefined;
+  const readErr = (async () => {
+    for await (const chunk of child.stderr) {
+      stderr += decoder.decode(chunk, { stream: true });
+      const url = stderr.match(/(http:\/\/127\.0\.0\.1:\d+\/authorize\?\S+)/)?.[1];
+      if (url && browsed === undefined) browsed = scriptedBrowser(new URL(url));
+    }
+  })();
+  const stdout = new Response(child.stdout).text();
+  const status = await child.status;
+  await readErr;
+  await browsed;
+  return { code: status.code, stdout: await stdout, stderr };
+}
+
+function assertNoSecret(text: string, fx: OAuthFixture): void {
+  for (const s of [...fx.issued, ...fx.refreshTokens, ...fx.codes]) {
+    assert.ok(!text.includes(s), `a token or code leaked: ${text}`);
+  }
+}
+
+Deno.test("auth login (--no-browser) prints the URL, stores tokens 0600, and prints no token", async () => {
+  const fx = await startOAuthFixture();
+  try {
+    const e = await env(fx);
+    const out = await loginViaCli(e);
+    assert.equal(out.code, 0, out.stderr);
+    assert.match(out.stderr, /Open this URL in a browser to log in/);
+    const result = JSON.parse(out.stdout);
+    assert.equal(result.server, "notes");
+    assert.equal(result.issuer, fx.issuer);
+    assert.equal(result.refreshable, true);
+    assert.equal(result.store, e.store);
+    assertNoSecret(out.stdout + out.stderr, fx);
+    if (Deno.build.os !== "windows") assert.equal((await Deno.stat(e.store)).mode! & 0o777, 0o600);
+    const file = JSON.parse(await Deno.readTextFile(e.store));
+    assert.equal(file.entries[0].tokens.access_token, fx.issued.at(-1), "the token is in the file");
+
+    // status shows the login, not the token.
+    const status = await cli(["auth", "status", e.manifest], {
+      flags: e.flags,
+      env: { TOOLFOUNDATION_TOKEN_STORE: e.store },
+    });
+    assert.equal(status.code, 0, status.stderr);
+    const servers = JSON.parse(status.stdout).servers;
+    assert.equal(servers[0].server, "notes");
+    assert.equal(servers[0].loggedIn, true);
+    assertNoSecret(status.stdout + status.stderr, fx);
+
+    // logout deletes it.
+    const logout = await cli(["auth", "logout", e.manifest, "notes"], {
+      flags: e.flags,
+      env: { TOOLFOUNDATION_TOKEN_STORE: e.store },
+    });
+    assert.equal(logout.code, 0, logout.stderr);
+    assert.equal(JSON.parse(logout.stdout).removed, 1);
+    const after = await cli(["auth", "status", e.manifest], {
+      flags: e.flags,
+      env: { TOOLFOUNDATION_TOKEN_STORE: e.store },
+    });
+    assert.equal(JSON.parse(after.stdout).servers[0].loggedIn, false);
+  } finally {
+    await fx.close();
+  }
+});
+
+Deno.test("auth login with client credentials needs no browser and keeps the secret out of output", async () => {
+  const fx = await startOAuthFixture({ clients: { svc: "cli-secret-value-789" } });
+  try {
+    const e = await env(
+      fx,
+      "auth: { grant: client_credentials, clientId: svc, clientSecretEnv: SVC_SECRET }",
+    );
+    const out = await cli(["auth", "login", e.manifest, "notes"], {
+      flags: [...e.flags.slice(0, -1), `${e.flags.at(-1)},SVC_SECRET`],
+      env: { TOOLFOUNDATION_TOKEN_STORE: e.store, SVC_SECRET: "cli-secret-value-789" },
+    });
+    assert.equal(out.code, 0, out.stderr);
+    assert.ok(!(out.stdout + out.stderr).includes("cli-secret-value-789"));
+    assertNoSecret(out.stdout + out.stderr, fx);
+    assert.ok(!fx.requests.some((r) => r.path === "/authorize"), "no browser step");
+  } finally {
+    await fx.close();
+  }
+});
+
+Deno.test("auth login times out when the browser never comes back (exit 1, names the fix)", async () => {
+  const fx = await startOAuthFixture();
+  try {
+    const e = await env(fx);
+    const out = await cli([
+      "auth",
+      "login",
+      e.manifest,
+      "notes",
+      "--no-browser",
+      "--timeout",
+      "300",
+    ], {
+      flags: e.flags,
+      env: { TOOLFOUNDATION_TOKEN_STORE: e.store },
+    });
+    assert.equal(out.code, EXIT.failure);
+    assert.match(out.stderr, /no authorization response arrived/);
+  } finally {
+    await fx.close();
+  }
+});
+
+Deno.test("auth usage errors exit 2: unknown subcommand or server, missing secret variable or auth block", async () => {
+  const fx = await startOAuthFixture();
+  try {
+    const e = await env(fx, "auth: { clientId: x, clientSecretEnv: NOT_SET_ANYWHERE }");
+    const opts = { flags: [...e.flags.slice(0, -1), `${e.flags.at(-1)},NOT_SET_ANYWHERE`] };
+    assert.equal((await cli(["auth", "nope"], opts)).code, EXIT.usage);
+    const unknown = await cli(["auth", "login", e.manifest, "other"], opts);
+    assert.equal(unknown.code, EXIT.usage);
+    assert.match(unknown.stderr, /no server named "other".*servers: notes/);
+    const missing = await cli(["auth", "login", e.manifest, "notes"], opts);
+    assert.equal(missing.code, EXIT.usage);
+    assert.match(missing.stderr, /NOT_SET_ANYWHERE/);
+    const plain = await env(fx, "headers: {}");
+    const noBlock = await cli(["auth", "login", plain.manifest, "notes"], { flags: plain.flags });
+    assert.equal(noBlock.code, EXIT.usage);
+    assert.match(noBlock.stderr, /has no auth: block/);
+  } finally {
+    await fx.close();
+  }
+});
+
+Deno.test("an auth block needs url, and its fields are checked", async () => {
+  await assert.rejects(
+    parseManifest(
+      "version: 1\nservers:\n  s:\n    command: x\n    auth: {}\n",
+      { path: "tools.yaml" },
+    ),
+    /auth|url/,
+  );
+  await assert.rejects(
+    parseManifest(
+      "version: 1\nservers:\n  s:\n    url: https://a.example/mcp\n    auth: { grant: password }\n",
+      { path: "tools.yaml" },
+    ),
+  );
+});
+
+Deno.test("permissions of a tool on an OAuth server: the token store, the auth hosts, the secrets", async () => {
+  const manifest = await parseManifest(
+    `version: 1
+servers:
+  notes:
+    url: https://mcp.example.com/mcp
+    auth:
+      clientId: c
+      clientSecretEnv: NOTES_SECRET
+      issuer: https://login.example.com
+      hosts: [idp.example.com]
+tools:
+  - name: whoami
+    server: notes
+`,
+    { path: "tools.yaml" },
+  );
+  const needs = planPermissions(manifest).needs;
+  const values = (name: string) => needs.filter((n) => n.name === name).map((n) => n.value);
+  assert.ok(values("net").includes("mcp.example.com:443"));
+  assert.ok(values("net").includes("login.example.com:443"));
+  assert.ok(values("net").includes("idp.example.com"));
+  assert.ok(values("env").includes("NOTES_SECRET"));
+  assert.ok(values("env").includes("TOOLFOUNDATION_TOKEN_STORE"));
+  const storeDir = values("write")[0];
+  assert.ok(storeDir === undefined || storeDir.endsWith("toolfoundation"), String(storeDir));
+  assert.deepEqual(values("read").filter((v) => v === storeDir), [storeDir]);
+});
+
+Deno.test("a needed login maps to exit code 4, also when wrapped by the runner", () => {
+  const needed = new AuthError("auth_login_required", "log in");
+  assert.equal(exitCodeOf(needed), EXIT.login);
+  assert.equal(EXIT.login, 4);
+  assert.equal(exitCodeOf(new Error("mcp call failed", { cause: needed })), 4);
+  assert.equal(exitCodeOf(new AuthError("auth_failed", "no")), EXIT.failure);
+});
