@@ -1,13 +1,16 @@
 /**
- * MCP backends: how to reach an MCP server (stdio or Streamable HTTP), and the
+ * MCP backends: how to reach an MCP server (stdio, Streamable HTTP, or the
+ * legacy HTTP+SSE transport), which protocol era to speak with it, and the
  * conversion of the tools it lists into model tools.
  *
- * The MCP SDK is loaded only when the first connection opens, so importing the
- * runner costs nothing for programs that never talk MCP.
+ * The MCP SDK (`@modelcontextprotocol/client` 2.x) is loaded only when the
+ * first connection opens, so importing the runner costs nothing for programs
+ * that never talk MCP.
  *
  * @module
  */
 
+import type { AuthProvider, OAuthClientProvider } from "@modelcontextprotocol/client";
 import type { Tool, ToolObjectSchema } from "../model/mod.ts";
 import type { InheritEnv } from "./child_env.ts";
 import type { RegisteredTool } from "./registry.ts";
@@ -56,6 +59,8 @@ export interface McpStdioServerConfig {
   inheritEnv?: InheritEnv;
   /** The working directory. */
   cwd?: string;
+  /** The protocol era (default `"auto"`: probed on the same connection, see `McpProtocol`). */
+  protocol?: McpProtocol;
   /**
    * The largest message the server may send, in bytes (default
    * `DEFAULT_MAX_OUTPUT_BYTES`, 10 MiB); a larger one fails the calls in
@@ -69,7 +74,46 @@ export interface McpStdioServerConfig {
   redact?: (text: string) => string;
 }
 
-/** An MCP server reached over Streamable HTTP. */
+/**
+ * Which MCP protocol era to speak with a server.
+ *
+ * - `"auto"` (the default): ask the server with `server/discover` on the
+ *   connection itself (never in an extra process) and use 2026-07-28 when it
+ *   offers it, else the 2025 `initialize` handshake. On stdio, a server that
+ *   does not answer the probe within 5 s is spoken to in the 2025 era on the
+ *   same connection, and one that exits on the probe is started once more in
+ *   the 2025 era. The verdict is remembered for the runner's life (a
+ *   restarted server is not probed again).
+ * - `"legacy"`: the 2025 `initialize` handshake only, no probe.
+ * - `"2026-07-28"`: that revision only; connecting fails when the server does
+ *   not offer it.
+ */
+export type McpProtocol = "auto" | "legacy" | "2026-07-28";
+
+/**
+ * Authenticates HTTP requests to an MCP server: the SDK's `AuthProvider` (a
+ * bearer `token()`, optionally `onUnauthorized()`) or its
+ * `OAuthClientProvider` (full OAuth flows). Passed to the SDK transport as is.
+ */
+export type McpAuthProvider = AuthProvider | OAuthClientProvider;
+
+/**
+ * An MCP server reached over Streamable HTTP.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { McpHttpServerConfig } from "@toolfoundation/core/run";
+ *
+ * const config: McpHttpServerConfig = {
+ *   transport: "http",
+ *   url: "http://127.0.0.1:3001/mcp",
+ *   protocol: "auto",
+ *   authProvider: { token: () => Promise.resolve(Deno.env.get("API_TOKEN")) },
+ * };
+ * assert.equal(config.transport, "http");
+ * ```
+ */
 export interface McpHttpServerConfig {
   /** Always `"http"`. */
   transport: "http";
@@ -77,6 +121,10 @@ export interface McpHttpServerConfig {
   url: string | URL;
   /** Extra request headers (e.g. `Authorization`). */
   headers?: Record<string, string>;
+  /** Supplies (and refreshes) the bearer token of every request. */
+  authProvider?: McpAuthProvider;
+  /** The protocol era (default `"auto"`: probed on the first request). */
+  protocol?: McpProtocol;
   /**
    * The largest message (a JSON body or one SSE event) the server may send, in
    * bytes (default `DEFAULT_MAX_OUTPUT_BYTES`, 10 MiB); a larger one fails
@@ -85,8 +133,26 @@ export interface McpHttpServerConfig {
   maxOutputBytes?: number;
 }
 
+/**
+ * An MCP server reached over the legacy HTTP+SSE transport (protocol
+ * 2024-11-05: a GET event stream plus POSTs to the endpoint it names). Always
+ * spoken to in the 2025 era.
+ */
+export interface McpSseServerConfig {
+  /** Always `"sse"`. */
+  transport: "sse";
+  /** The SSE endpoint URL, e.g. `http://127.0.0.1:3001/sse`. */
+  url: string | URL;
+  /** Extra request headers (e.g. `Authorization`), on the stream and on every POST. */
+  headers?: Record<string, string>;
+  /** Supplies (and refreshes) the bearer token of every request. */
+  authProvider?: McpAuthProvider;
+  /** The largest message (one SSE event or response body) the server may send, in bytes. */
+  maxOutputBytes?: number;
+}
+
 /** How to reach an MCP server. */
-export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
+export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig | McpSseServerConfig;
 
 /** A tool as an MCP server lists it (`tools/list`). */
 export interface McpListedTool {

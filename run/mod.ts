@@ -68,9 +68,12 @@ export type {
   ElicitationResponse,
   ImportMcpToolsOptions,
   ImportMcpToolsResult,
+  McpAuthProvider,
   McpHttpServerConfig,
   McpListedTool,
+  McpProtocol,
   McpServerConfig,
+  McpSseServerConfig,
   McpStdioServerConfig,
 } from "./mcp.ts";
 export type {
