@@ -46,14 +46,9 @@ export function createTransport(sdk: Sdk, name: string, config: McpServerConfig)
     }
     case "sse": {
       const bodies = new HttpBodies(max);
-      const headers = config.headers;
+      // requestInit's headers go on the stream's GET too; `fetch` caps both.
       const transport = new sdk.SSEClientTransport(new URL(config.url), {
-        requestInit: headers === undefined ? undefined : { headers },
-        // The request that opens the stream does not read requestInit.
-        eventSourceInit: headers === undefined ? undefined : {
-          fetch: (url, init) =>
-            bodies.fetch(url, { ...init, headers: { ...toRecord(init?.headers), ...headers } }),
-        },
+        requestInit: config.headers === undefined ? undefined : { headers: config.headers },
         authProvider: config.authProvider,
         fetch: bodies.fetch,
       });
@@ -66,8 +61,4 @@ export function createTransport(sdk: Sdk, name: string, config: McpServerConfig)
         } (use "stdio", "http" or "sse")`,
       );
   }
-}
-
-function toRecord(headers: HeadersInit | undefined): Record<string, string> {
-  return headers === undefined ? {} : Object.fromEntries(new Headers(headers).entries());
 }
