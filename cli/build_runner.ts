@@ -66,6 +66,7 @@ function serverConfig(
       url: e.url,
       headers: e.headers,
       ...(e.maxOutputBytes === undefined ? {} : { maxOutputBytes: e.maxOutputBytes }),
+      ...(e.protocol === undefined ? {} : { protocol: e.protocol }),
     };
   }
   return {
@@ -76,6 +77,7 @@ function serverConfig(
     cwd: e.cwd === undefined ? undefined : resolvePath(manifest.dir, e.cwd),
     ...(e.inheritEnv === undefined ? {} : { inheritEnv: e.inheritEnv }),
     ...(e.maxOutputBytes === undefined ? {} : { maxOutputBytes: e.maxOutputBytes }),
+    ...(e.protocol === undefined ? {} : { protocol: e.protocol }),
     redact: setup.redact,
   };
 }

@@ -50,6 +50,8 @@ export interface ManifestEndpoint {
   inheritEnv?: InheritEnv;
   /** Cap of one result (stdout, response body, MCP message) in bytes (default 10 MiB). */
   maxOutputBytes?: number;
+  /** MCP servers: the protocol era (`auto` by default; see `McpProtocol`). */
+  protocol?: "auto" | "legacy" | "2026-07-28";
 }
 
 /** One permission of a module tool: all, none, or a list. */
