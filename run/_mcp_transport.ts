@@ -4,7 +4,7 @@
 // and the legacy HTTP+SSE transport are the SDK's, over our capped fetch
 // (`_mcp_http.ts`), with the caller's headers and auth provider.
 
-import type { Transport } from "@modelcontextprotocol/client";
+import type { AuthProvider, OAuthClientProvider, Transport } from "@modelcontextprotocol/client";
 import { childEnv } from "./child_env.ts";
 import { ExecutionError } from "./errors.ts";
 import type { McpServerConfig } from "./mcp.ts";
@@ -39,7 +39,7 @@ export function createTransport(sdk: Sdk, name: string, config: McpServerConfig)
       const bodies = new HttpBodies(max);
       const transport = new sdk.StreamableHTTPClientTransport(new URL(config.url), {
         requestInit: config.headers === undefined ? undefined : { headers: config.headers },
-        authProvider: config.authProvider,
+        authProvider: config.authProvider as AuthProvider | OAuthClientProvider | undefined,
         fetch: bodies.fetch,
       });
       return { transport, stdio: undefined, bodies };
@@ -49,7 +49,7 @@ export function createTransport(sdk: Sdk, name: string, config: McpServerConfig)
       // requestInit's headers go on the stream's GET too; `fetch` caps both.
       const transport = new sdk.SSEClientTransport(new URL(config.url), {
         requestInit: config.headers === undefined ? undefined : { headers: config.headers },
-        authProvider: config.authProvider,
+        authProvider: config.authProvider as AuthProvider | OAuthClientProvider | undefined,
         fetch: bodies.fetch,
       });
       return { transport, stdio: undefined, bodies };

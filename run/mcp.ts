@@ -10,7 +10,6 @@
  * @module
  */
 
-import type { AuthProvider, OAuthClientProvider } from "@modelcontextprotocol/client";
 import type { Tool, ToolObjectSchema } from "../model/mod.ts";
 import type { InheritEnv } from "./child_env.ts";
 import type { RegisteredTool } from "./registry.ts";
@@ -91,11 +90,34 @@ export interface McpStdioServerConfig {
 export type McpProtocol = "auto" | "legacy" | "2026-07-28";
 
 /**
- * Authenticates HTTP requests to an MCP server: the SDK's `AuthProvider` (a
- * bearer `token()`, optionally `onUnauthorized()`) or its
- * `OAuthClientProvider` (full OAuth flows). Passed to the SDK transport as is.
+ * A bearer token source for an MCP server (the shape of the MCP SDK's
+ * `AuthProvider`): `token()` before every request; `onUnauthorized()`, when
+ * given, after a 401, before the request is retried once.
  */
-export type McpAuthProvider = AuthProvider | OAuthClientProvider;
+export interface McpBearerAuthProvider {
+  /** The current bearer token, or `undefined` when there is none. */
+  token(): Promise<string | undefined>;
+  /** Refreshes credentials after a 401 (the SDK passes the response and server URL). */
+  onUnauthorized?(context: unknown): Promise<void>;
+}
+
+/**
+ * An OAuth client for an MCP server: the MCP SDK's `OAuthClientProvider`
+ * (`@modelcontextprotocol/client`), of which only the members that tell it
+ * apart are named here; the SDK's transport runs the OAuth flows with it.
+ */
+export interface McpOAuthClientProvider {
+  /** The client's registration metadata (RFC 7591). */
+  readonly clientMetadata: unknown;
+  /** The stored tokens, if any. */
+  tokens(...args: never[]): unknown;
+}
+
+/**
+ * Authenticates HTTP requests to an MCP server; handed to the SDK transport
+ * unchanged.
+ */
+export type McpAuthProvider = McpBearerAuthProvider | McpOAuthClientProvider;
 
 /**
  * An MCP server reached over Streamable HTTP.

@@ -10,6 +10,13 @@ import {
   Runner,
 } from "../../run/mod.ts";
 import { startSseServer } from "../fixtures/run/mcp_sse_server.ts";
+import type { AuthProvider, OAuthClientProvider } from "@modelcontextprotocol/client";
+import type { McpAuthProvider } from "../../run/mod.ts";
+
+// Both provider kinds of the SDK fit the config's authProvider (checked by deno check).
+export type SdkProvidersFit = [AuthProvider, OAuthClientProvider] extends McpAuthProvider[] ? true
+  : never;
+const fits: SdkProvidersFit = true;
 
 function sseRunner(config: McpSseServerConfig): Runner {
   const runner = new Runner({ mcpServers: { sse: config }, timeoutMs: 20_000 });
@@ -21,6 +28,10 @@ function sseRunner(config: McpSseServerConfig): Runner {
   }
   return runner;
 }
+
+Deno.test("the SDK's AuthProvider and OAuthClientProvider are accepted as authProvider", () => {
+  assert.equal(fits, true);
+});
 
 Deno.test("an SSE server: import, calls, headers and the auth provider's token on GET and POST", async () => {
   const server = startSseServer();

@@ -14,7 +14,10 @@ const ALL = Array.from({ length: COUNT }, (_, i) => i + 1);
 
 Deno.test("60 progress notifications and the result in one write: all 60 delivered, in order", async () => {
   const runner = new Runner({ mcpServers: { fake: fakeServer() } });
-  runner.registry.add({ name: "progress", namespace: "fake", inputSchema: { type: "object" } }, mcpBackend("fake"));
+  runner.registry.add(
+    { name: "progress", namespace: "fake", inputSchema: { type: "object" } },
+    mcpBackend("fake"),
+  );
   try {
     for (let round = 0; round < 3; round++) {
       const seen: number[] = [];
