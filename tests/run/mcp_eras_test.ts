@@ -4,14 +4,20 @@
 // the probe is restarted once in the 2025 era; the verdict survives a restart.
 import assert from "node:assert/strict";
 import { mcpBackend } from "../../model/mod.ts";
-import { ExecutionError, type McpServerConfig, Runner } from "../../run/mod.ts";
+import {
+  type ElicitationRequest,
+  ExecutionError,
+  type McpServerConfig,
+  Runner,
+  type RunnerOptions,
+} from "../../run/mod.ts";
 import { fakeServer, modernStdio, startModernHttp } from "./_mcp_servers.ts";
 
 const ANY = { type: "object" as const };
 
-function runnerFor(config: McpServerConfig): Runner {
-  const runner = new Runner({ mcpServers: { s: config }, timeoutMs: 60_000 });
-  for (const name of ["era", "echo", "progress"]) {
+function runnerFor(config: McpServerConfig, options: RunnerOptions = {}): Runner {
+  const runner = new Runner({ mcpServers: { s: config }, timeoutMs: 60_000, ...options });
+  for (const name of ["era", "echo", "progress", "sleep", "ask"]) {
     runner.registry.add({ name, namespace: "s", inputSchema: ANY }, mcpBackend("s"));
   }
   return runner;
@@ -164,6 +170,40 @@ Deno.test("over Streamable HTTP: auto uses 2026-07-28, legacy uses 2025, progres
     await server.stop();
   }
 });
+
+for (const transport of ["stdio", "http"] as const) {
+  Deno.test(`2026-07-28 over ${transport}: aborting and a deadline end the call, the connection stays`, async () => {
+    const server = transport === "http" ? await startModernHttp() : undefined;
+    const asked: ElicitationRequest[] = [];
+    const runner = runnerFor(
+      server === undefined ? modernStdio() : { transport: "http", url: server.url },
+      {
+        onElicitation: (
+          request,
+        ) => (asked.push(request), { action: "accept", content: { name: "me" } }),
+      },
+    );
+    try {
+      assert.equal(await era(runner), "era 2026-07-28");
+      const abort = new AbortController();
+      const pending = runner.run("s:sleep", {}, { signal: abort.signal }).catch((e) => e);
+      setTimeout(() => abort.abort(new Error("stop")), 200);
+      const aborted = await pending;
+      assert.equal(aborted.code, "cancelled", String(aborted));
+      const late = await runner.run("s:sleep", {}, { timeoutMs: 300 }).catch((e) => e);
+      assert.equal(late.code, "timeout", String(late));
+      assert.equal(late.phase, "call");
+      assert.equal((await runner.run("s:echo", { message: "still" })).structured, "Echo: still");
+      // An elicitation comes as an input_required result and is answered by onElicitation.
+      assert.equal((await runner.run("s:ask", {})).structured, "accept: me");
+      assert.equal(asked.length, 1);
+      assert.equal(asked[0].message, "Who is there?");
+    } finally {
+      await runner.close();
+      await server?.stop();
+    }
+  });
+}
 
 Deno.test("an unknown protocol setting is an execution error naming the choices", async () => {
   const runner = runnerFor(modernStdio([], { protocol: "2025-11-25" as never }));
