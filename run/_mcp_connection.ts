@@ -91,6 +91,7 @@ async function attempt(
   prior: EraVerdict | undefined,
 ): Promise<Connection> {
   const abort = opening.abort.signal;
+  abort.throwIfAborted();
   const { transport, stdio, bodies } = createTransport(sdk, name, config);
   const onElicitation = options.onElicitation;
   const client = new sdk.Client(CLIENT_INFO, {
