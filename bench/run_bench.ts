@@ -2,13 +2,13 @@
 // 1. a trivial local tool with input and output validation through Runner.run
 //    against calling the handler directly (target: >= 100,000 runs/s);
 // 2. server-everything `echo` over stdio through Runner.run against the bare
-//    MCP SDK client (target: <= 10% overhead). Needs --allow-run; skipped without it.
+//    MCP SDK v2 client (`@modelcontextprotocol/client`, its own stdio transport;
+//    target: <= 10% overhead by median). Needs --allow-run; skipped without it.
+//    The medians of both and their ratio are printed at the end.
 //
 //   deno bench -A bench/run_bench.ts
-// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/index"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/client/stdio"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { Tool } from "../model/mod.ts";
 import { type LocalHandler, Runner, type ToolContext } from "../run/mod.ts";
 
@@ -72,12 +72,29 @@ if (canRun) {
   });
 }
 
+/** Per-call times (ms) of each side, for the medians printed at the end. */
+const samples = { sdk: [] as number[], runner: [] as number[] };
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+globalThis.addEventListener("unload", () => {
+  if (samples.sdk.length === 0 || samples.runner.length === 0) return;
+  const sdkMs = median(samples.sdk);
+  const runnerMs = median(samples.runner);
+  console.log(
+    `mcp stdio echo medians: bare SDK ${(sdkMs * 1000).toFixed(1)} µs, Runner.run ${
+      (runnerMs * 1000).toFixed(1)
+    } µs, ratio ${(runnerMs / sdkMs).toFixed(3)} (target <= 1.10)`,
+  );
+});
+
 // Each iteration makes one call of each kind and times only one of them, so
 // both sides see the same interleaving (a plain sequence favours whichever
 // benchmark runs second).
 const callSdk = () => sdk!.callTool({ name: "echo", arguments: { message: "hello" } });
 const callRunner = () => mcpRunner!.run("everything:echo", { message: "hello" });
-Deno.bench("bare SDK client callTool echo", {
+Deno.bench("bare SDK v2 client callTool echo", {
   group: "mcp stdio echo",
   baseline: true,
   ignore: !canRun,
@@ -85,7 +102,9 @@ Deno.bench("bare SDK client callTool echo", {
 }, async (b) => {
   await callRunner();
   b.start();
+  const started = performance.now();
   await callSdk();
+  samples.sdk.push(performance.now() - started);
   b.end();
 });
 Deno.bench("Runner.run everything:echo", {
@@ -95,6 +114,8 @@ Deno.bench("Runner.run everything:echo", {
 }, async (b) => {
   await callSdk();
   b.start();
+  const started = performance.now();
   await callRunner();
+  samples.runner.push(performance.now() - started);
   b.end();
 });

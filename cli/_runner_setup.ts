@@ -33,6 +33,7 @@ export function serverConfig(
       url: e.url,
       headers: e.headers,
       ...(e.maxOutputBytes === undefined ? {} : { maxOutputBytes: e.maxOutputBytes }),
+      ...(e.protocol === undefined ? {} : { protocol: e.protocol }),
     };
   }
   return {
@@ -43,6 +44,7 @@ export function serverConfig(
     cwd: e.cwd === undefined ? undefined : resolvePath(manifest.dir, e.cwd),
     ...(e.inheritEnv === undefined ? {} : { inheritEnv: e.inheritEnv }),
     ...(e.maxOutputBytes === undefined ? {} : { maxOutputBytes: e.maxOutputBytes }),
+    ...(e.protocol === undefined ? {} : { protocol: e.protocol }),
     redact: setup.redact,
   };
 }

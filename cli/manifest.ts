@@ -52,6 +52,8 @@ export interface ManifestEndpoint {
   maxOutputBytes?: number;
   /** OAuth of a Streamable HTTP server (see `toolfoundation auth`). */
   auth?: ManifestAuth;
+  /** MCP servers: the protocol era (`auto` by default; see `McpProtocol`). */
+  protocol?: "auto" | "legacy" | "2026-07-28";
 }
 
 /** A server's `auth:` block: its OAuth client identity and grant (secrets by variable name). */

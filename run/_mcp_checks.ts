@@ -8,11 +8,6 @@ import { ExecutionError, type RunErrorOptions, RunTimeoutError } from "./errors.
 import type { McpListedTool } from "./mcp.ts";
 import type { McpCallResult } from "./result.ts";
 
-/** A result "schema" for the SDK's `request` that accepts anything: we check it ourselves. */
-export const ANY_RESULT = {
-  safeParse: (data: unknown) => ({ success: true as const, data }),
-} as never;
-
 /** The phases of an MCP run, each under the run's one deadline. */
 export type McpPhase = "connect" | "list" | "call";
 

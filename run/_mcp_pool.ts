@@ -1,37 +1,24 @@
 // Private: one lazy MCP client connection per server, reused, re-opened after a
-// crash. The SDK is imported on first use only; stdio servers run over our own
-// transport (`_mcp_stdio.ts`), so the SDK's stdio module is never loaded.
+// crash (in the era found at the first connection, without a new probe). The
+// SDK is imported on first use only; stdio servers run over our own transport
+// (`_mcp_stdio.ts`), so the SDK's stdio module is never loaded.
 //
 // One deadline covers a whole run: connecting (spawn + initialize), listing
 // and the call. Progress notifications of our requests are taken off the
 // transport before the SDK sees them, so none is lost when a server writes
 // progress and the result in one chunk.
 
-import { ExecutionError, OutputTooLargeError, RunError } from "./errors.ts";
+import { ExecutionError, OutputTooLargeError } from "./errors.ts";
 import type { ToolContext } from "./local.ts";
 import type { ElicitationHandler, McpListedTool, McpServerConfig } from "./mcp.ts";
 import type { McpCallResult } from "./result.ts";
-import {
-  ANY_RESULT,
-  checkCallResult,
-  checkToolList,
-  type McpPhase,
-  McpTimeoutError,
-} from "./_mcp_checks.ts";
-import {
-  closeConnection,
-  type Connection,
-  NO_TIMEOUT,
-  openConnection,
-  type Opening,
-  REQUEST_TIMEOUT,
-  watch,
-} from "./_mcp_connection.ts";
-import { errorText, serverReport, stderrHint, stderrOnly } from "./_mcp_report.ts";
-
-function limited(timeoutMs: number): boolean {
-  return timeoutMs > 0 && timeoutMs < NO_TIMEOUT;
-}
+import { checkCallResult, checkToolList, type McpPhase, McpTimeoutError } from "./_mcp_checks.ts";
+import { openConnection, type Opening } from "./_mcp_connection.ts";
+import type { EraVerdict } from "./_mcp_era.ts";
+import { closeConnection, type Connection, watch } from "./_mcp_lifecycle.ts";
+import { callError, stderrHint } from "./_mcp_report.ts";
+import { ANY_RESULT, NO_TIMEOUT, REQUEST_TIMEOUT } from "./_mcp_sdk.ts";
+import { limited, waitForOpening } from "./_mcp_wait.ts";
 
 /** Connections to the configured MCP servers. */
 export class McpPool {
@@ -43,6 +30,8 @@ export class McpPool {
   readonly #ready = new Map<string, Connection>();
   /** Every connection not yet closed (opening, open, or lost but still shutting down). */
   readonly #live = new Set<Connection>();
+  /** The era each `auto` server was found to speak, so a restart is not probed again. */
+  readonly #verdicts = new Map<string, EraVerdict>();
 
   has(name: string): boolean {
     return this.#configs.has(name);
@@ -50,6 +39,7 @@ export class McpPool {
 
   async add(name: string, config: McpServerConfig): Promise<void> {
     this.#configs.set(name, config);
+    this.#verdicts.delete(name);
     const opening = this.#opening.get(name);
     const ready = this.#ready.get(name);
     this.#opening.delete(name);
@@ -107,7 +97,7 @@ export class McpPool {
       ) {
         throw new McpTimeoutError(timeoutMs, "call", name, { toolId, cause: error });
       }
-      throw this.#callError(name, connection, error, toolId);
+      throw callError(name, connection, error, toolId);
     } finally {
       connection.progress.delete(token);
       signal.removeEventListener("abort", onAbort);
@@ -142,7 +132,7 @@ export class McpPool {
         ) {
           throw new McpTimeoutError(timeoutMs, "list", name, { cause: error });
         }
-        throw this.#callError(name, connection, error, undefined);
+        throw callError(name, connection, error, undefined);
       }
       tools.push(...result.tools);
       cursor = result.nextCursor;
@@ -211,6 +201,10 @@ export class McpPool {
       };
       created.promise = openConnection(name, config, created, {
         onElicitation: this.onElicitation,
+        prior: this.#verdicts.get(name),
+        onVerdict: (verdict) => {
+          if (this.#configs.get(name) === config) this.#verdicts.set(name, verdict);
+        },
         onLive: (connection) => this.#live.add(connection),
         onLost: (connection) => {
           if (this.#ready.get(name) === connection) this.#ready.delete(name);
@@ -232,72 +226,6 @@ export class McpPool {
         if (this.#opening.get(name) === created) this.#opening.delete(name);
       });
     }
-    const waiting = opening;
-    waiting.waiters++;
-    return new Promise<Connection>((resolve, reject) => {
-      let done = false;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const finish = (): boolean => {
-        if (done) return false;
-        done = true;
-        clearTimeout(timer);
-        signal?.removeEventListener("abort", onAbort);
-        waiting.waiters--;
-        return true;
-      };
-      const giveUp = (error: unknown): void => {
-        if (!finish()) return;
-        // Nobody waits for this server any more: stop starting it.
-        if (waiting.waiters === 0 && !waiting.settled) waiting.abort.abort(error);
-        reject(error);
-      };
-      const onAbort = (): void => giveUp(signal!.reason);
-      if (limited(timeoutMs)) {
-        const left = Math.max(0, timeoutMs - (performance.now() - started));
-        timer = setTimeout(() => {
-          giveUp(
-            new McpTimeoutError(timeoutMs, "connect", name, {
-              toolId,
-              hint: stderrHint(waiting.stdio),
-            }),
-          );
-        }, left);
-      }
-      if (signal?.aborted) onAbort();
-      else signal?.addEventListener("abort", onAbort, { once: true });
-      waiting.promise.then((connection) => {
-        if (finish()) resolve(connection);
-      }, (error) => {
-        if (finish()) reject(error);
-      });
-    });
-  }
-
-  #callError(
-    name: string,
-    connection: Connection,
-    error: unknown,
-    toolId: string | undefined,
-  ): RunError {
-    if (error instanceof OutputTooLargeError) {
-      return new OutputTooLargeError(error.limitBytes, { toolId, cause: error });
-    }
-    if (error instanceof RunError) return error;
-    const code = (error as { code?: unknown })?.code;
-    const details: Record<string, unknown> = { server: name };
-    if (typeof code === "number") details.mcpCode = code;
-    const lost = connection.closed || code === -32000;
-    const what = lost
-      ? `MCP server ${JSON.stringify(name)} closed the connection during the call (${
-        errorText(error)
-      })`
-      : `MCP server ${JSON.stringify(name)}: ${errorText(error)}`;
-    const report = lost
-      ? serverReport(connection.stdio, details)
-      : stderrOnly(connection.stdio, details);
-    return new ExecutionError(report === "" ? what : `${what}; ${report}`, {
-      cause: error,
-      details,
-    });
+    return waitForOpening(opening, { server: name, toolId, started, timeoutMs, signal });
   }
 }

@@ -2,10 +2,12 @@
 // lines it wrote that were not JSON-RPC, its stderr tail, and what its stderr
 // says is missing (a certificate, a variable).
 
-import { ExecutionError, PermissionDeniedError, RunError } from "./errors.ts";
+import { ExecutionError, OutputTooLargeError, PermissionDeniedError, RunError } from "./errors.ts";
 import type { McpServerConfig } from "./mcp.ts";
 import { tail } from "./_text.ts";
 import type { StdioTransport } from "./_mcp_stdio.ts";
+import type { Connection } from "./_mcp_lifecycle.ts";
+import { CONNECTION_CLOSED } from "./_mcp_sdk.ts";
 import { startHints } from "./_start_hints.ts";
 
 /** How long to wait for a failed server's exit status and last stderr. */
@@ -106,4 +108,33 @@ export async function startError(
     }`,
     { cause: error, details },
   );
+}
+
+/** A failed request as a run error: the server's exit and stderr when it went away. */
+export function callError(
+  name: string,
+  connection: Connection,
+  error: unknown,
+  toolId: string | undefined,
+): RunError {
+  if (error instanceof OutputTooLargeError) {
+    return new OutputTooLargeError(error.limitBytes, { toolId, cause: error });
+  }
+  if (error instanceof RunError) return error;
+  const code = (error as { code?: unknown })?.code;
+  const details: Record<string, unknown> = { server: name };
+  if (typeof code === "number") details.mcpCode = code;
+  const lost = connection.closed || code === CONNECTION_CLOSED;
+  const what = lost
+    ? `MCP server ${JSON.stringify(name)} closed the connection during the call (${
+      errorText(error)
+    })`
+    : `MCP server ${JSON.stringify(name)}: ${errorText(error)}`;
+  const report = lost
+    ? serverReport(connection.stdio, details)
+    : stderrOnly(connection.stdio, details);
+  return new ExecutionError(report === "" ? what : `${what}; ${report}`, {
+    cause: error,
+    details,
+  });
 }

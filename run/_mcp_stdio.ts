@@ -8,10 +8,7 @@
 // buffered whole (the rest of it is skipped and reported as too large); a line
 // that is not a JSON object is reported and skipped.
 
-// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/shared/transport"
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/types"
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import { OutputTooLargeError } from "./errors.ts";
 import { type GroupChild, spawnGroup } from "./_process.ts";
 import { TailBuffer } from "./_text.ts";

@@ -1,92 +1,28 @@
 /**
- * MCP backends: how to reach an MCP server (stdio or Streamable HTTP), and the
- * conversion of the tools it lists into model tools.
+ * MCP backends: the tools an MCP server lists and their conversion into model
+ * tools, elicitation, and (re-exported from `mcp_config.ts`) how to reach a
+ * server and which protocol era to speak with it.
  *
- * The MCP SDK is loaded only when the first connection opens, so importing the
- * runner costs nothing for programs that never talk MCP.
+ * The MCP SDK (`@modelcontextprotocol/client` 2.x) is loaded only when the
+ * first connection opens, so importing the runner costs nothing for programs
+ * that never talk MCP.
  *
  * @module
  */
 
 import type { Tool, ToolObjectSchema } from "../model/mod.ts";
-import type { InheritEnv } from "./child_env.ts";
 import type { RegisteredTool } from "./registry.ts";
 
-/**
- * An MCP server started as a subprocess and spoken to over stdin/stdout
- * (newline-delimited JSON-RPC).
- *
- * The server runs in its own process group with exactly the environment of
- * the policy in `child_env.ts` (see `childEnv`): the safe set (`HOME`,
- * `LOGNAME`, `PATH`, `SHELL`, `TERM`, `USER`), the variables networking and
- * certificate trust need (proxies, `NODE_EXTRA_CA_CERTS`, `SSL_CERT_FILE`,
- * `DENO_DIR`, `DENO_CERT`, `DENO_TLS_CA_STORE`, npm's settings ...), the
- * names in `inheritEnv`, and `env` (which wins). When it stops (the runner
- * closes, a start is given up), the whole group gets SIGTERM, then SIGKILL.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import type { McpStdioServerConfig } from "@toolfoundation/core/run";
- *
- * const config: McpStdioServerConfig = {
- *   transport: "stdio",
- *   command: "deno",
- *   args: ["run", "-A", "npm:@modelcontextprotocol/server-memory@2026.8.31"],
- *   env: { MEMORY_FILE_PATH: "/tmp/memory.jsonl" },
- *   inheritEnv: ["GITHUB_TOKEN"],
- *   maxOutputBytes: 1024 * 1024,
- * };
- * assert.equal(config.transport, "stdio");
- * ```
- */
-export interface McpStdioServerConfig {
-  /** Always `"stdio"`. */
-  transport: "stdio";
-  /** The program to start. */
-  command: string;
-  /** Its arguments. */
-  args?: string[];
-  /** Environment variables set for the server (they override inherited ones). */
-  env?: Record<string, string>;
-  /**
-   * Further variable names the server inherits from this process, beyond the
-   * default policy; `"all"` passes the whole environment (explicit opt-in).
-   */
-  inheritEnv?: InheritEnv;
-  /** The working directory. */
-  cwd?: string;
-  /**
-   * The largest message the server may send, in bytes (default
-   * `DEFAULT_MAX_OUTPUT_BYTES`, 10 MiB); a larger one fails the calls in
-   * flight with `output_too_large` and is never read into memory whole.
-   */
-  maxOutputBytes?: number;
-  /**
-   * Scrubs secrets from the server's stderr before any of it is put into an
-   * error, so a cut never splits a secret.
-   */
-  redact?: (text: string) => string;
-}
-
-/** An MCP server reached over Streamable HTTP. */
-export interface McpHttpServerConfig {
-  /** Always `"http"`. */
-  transport: "http";
-  /** The endpoint URL, e.g. `http://127.0.0.1:3001/mcp`. */
-  url: string | URL;
-  /** Extra request headers (e.g. `Authorization`). */
-  headers?: Record<string, string>;
-  /**
-   * The largest message (a JSON body or one SSE event) the server may send, in
-   * bytes (default `DEFAULT_MAX_OUTPUT_BYTES`, 10 MiB); a larger one fails
-   * the calls in flight with `output_too_large`.
-   */
-  maxOutputBytes?: number;
-}
-
-/** How to reach an MCP server. */
-export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
+export type {
+  McpAuthProvider,
+  McpBearerAuthProvider,
+  McpHttpServerConfig,
+  McpOAuthClientProvider,
+  McpProtocol,
+  McpServerConfig,
+  McpSseServerConfig,
+  McpStdioServerConfig,
+} from "./mcp_config.ts";
 
 /** A tool as an MCP server lists it (`tools/list`). */
 export interface McpListedTool {

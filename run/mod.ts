@@ -68,9 +68,14 @@ export type {
   ElicitationResponse,
   ImportMcpToolsOptions,
   ImportMcpToolsResult,
+  McpAuthProvider,
+  McpBearerAuthProvider,
   McpHttpServerConfig,
   McpListedTool,
+  McpOAuthClientProvider,
+  McpProtocol,
   McpServerConfig,
+  McpSseServerConfig,
   McpStdioServerConfig,
 } from "./mcp.ts";
 export type {

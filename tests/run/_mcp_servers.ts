@@ -131,3 +131,49 @@ export async function waitGone(pids: number[], ms: number): Promise<number[]> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** The 2026-07-28 fixture server (`@modelcontextprotocol/server` 2.x) over stdio. */
+export function modernStdio(
+  flags: string[] = [],
+  extra: Partial<McpStdioServerConfig> = {},
+): McpStdioServerConfig {
+  const script = new URL("../fixtures/run/mcp_modern_server.ts", import.meta.url).pathname;
+  return {
+    transport: "stdio",
+    command: Deno.execPath(),
+    args: ["run", "-A", script, "stdio", ...flags],
+    ...extra,
+  };
+}
+
+/** The 2026-07-28 fixture server over Streamable HTTP on a free port. */
+export async function startModernHttp(flags: string[] = []): Promise<HttpServer> {
+  const port = freePort();
+  const script = new URL("../fixtures/run/mcp_modern_server.ts", import.meta.url).pathname;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", script, "http", String(port), ...flags],
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  while (!seen.includes("listening on")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the modern fixture did not start: ${seen}`);
+    seen += value;
+  }
+  void (async () => {
+    while (!(await reader.read()).done) { /* discard */ }
+  })();
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    pid: child.pid,
+    async stop() {
+      try {
+        child.kill("SIGKILL");
+      } catch { /* already gone */ }
+      await child.status;
+    },
+  };
+}
