@@ -111,14 +111,18 @@ export async function buildRunner(
     }
     if (e.server !== undefined && !servers.has(e.server)) {
       servers.add(e.server);
-      await runner.setMcpServer(
-        e.server,
-        serverConfig(
-          manifest,
-          resolveSecrets(endpoint(manifest.servers, e.server), lookup, redactor),
-          { redact },
-        ),
+      const config = serverConfig(
+        manifest,
+        resolveSecrets(endpoint(manifest.servers, e.server), lookup, redactor),
+        { redact },
       );
+      if (config.transport !== "stdio" && manifest.servers[e.server]?.auth !== undefined) {
+        // OAuth (stored tokens, refreshed; never a browser here): loaded only when asked.
+        const { manifestAuthProvider } = await import("./commands/auth.ts");
+        const authProvider = manifestAuthProvider(manifest, e.server, { env: lookup, redactor });
+        if (authProvider !== undefined) config.authProvider = authProvider;
+      }
+      await runner.setMcpServer(e.server, config);
     }
     if (!t.schemaFromServer) runner.registry.add(t.tool, backendOf(t));
   }

@@ -249,3 +249,23 @@ Deno.test("a needed login maps to exit code 4, also when wrapped by the runner",
   assert.equal(exitCodeOf(new Error("mcp call failed", { cause: needed })), 4);
   assert.equal(exitCodeOf(new AuthError("auth_failed", "no")), EXIT.failure);
 });
+
+Deno.test("run on an OAuth server: exit 4 naming `auth login` before it, the stored token after it", async () => {
+  const fx = await startOAuthFixture();
+  try {
+    const e = await env(fx);
+    const opts = { flags: e.flags, env: { TOOLFOUNDATION_TOKEN_STORE: e.store } };
+    const before = await cli(["run", e.manifest, "whoami", "--args", "{}"], opts);
+    assert.equal(before.code, EXIT.login, before.stderr);
+    assert.match(before.stderr, /auth login/);
+    assert.ok(!fx.requests.some((r) => r.path === "/authorize"), "no browser step unasked");
+
+    const login = await loginViaCli(e);
+    assert.equal(login.code, 0, login.stderr);
+    const after = await cli(["run", e.manifest, "whoami", "--args", "{}"], opts);
+    assert.equal(after.code, 0, after.stderr);
+    assertNoSecret(before.stdout + before.stderr + after.stdout + after.stderr, fx);
+  } finally {
+    await fx.close();
+  }
+});

@@ -10,10 +10,10 @@
 // uses it. The only harness-specific parts are reading the context into
 // OAuthClientSettings and a scripted "browser" that follows the authorization
 // server's redirect (the harness's server approves at once).
-// `connectAndRun` is the one place that speaks MCP: switching it to the Runner (an
-// `authProvider` in the server config) leaves everything else as it is.
+// `connectAndRun` is the one place that speaks MCP: through the Runner, as the CLI does (an
+// `authProvider` in the server config).
 
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Runner } from "../../run/mod.ts";
 import {
   loopbackAuthorization,
   MemoryTokenStore,
@@ -97,26 +97,25 @@ async function scriptedBrowser(authorizationUrl: URL): Promise<void> {
 
 /** Connects with the SDK client (the provider as `authProvider`) and does the scenario's actions. */
 async function connectAndRun(serverUrl: string, provider: StoreOAuthProvider): Promise<void> {
-  const client = new Client(
-    { name: "toolfoundation-conformance", version: "1.0.0" },
-    { capabilities: { elicitation: { form: { applyDefaults: true } } } },
-  );
-  // Accept every form with the defaults the server declared (SEP-1034).
-  client.setRequestHandler("elicitation/create", () => ({ action: "accept", content: {} }));
-  const transport = new StreamableHTTPClientTransport(new URL(serverUrl), {
-    authProvider: provider,
+  // The same Runner the CLI builds: Streamable HTTP with the OAuth provider, every form of
+  // an elicitation accepted with the defaults the server declared (SEP-1034).
+  const runner = new Runner({
+    mcpServers: { server: { transport: "http", url: serverUrl, authProvider: provider } },
+    onElicitation: () => ({ action: "accept", content: {} }),
   });
   try {
-    await client.connect(transport);
-    const { tools } = await client.listTools();
-    console.log(`[${scenario}] listed ${tools.length} tools`);
+    const { imported } = await runner.importMcpTools("server");
+    console.log(`[${scenario}] listed ${imported.length} tools`);
     if (scenario === "initialize") return;
-    for (const tool of tools) {
-      const result = await client.callTool({ name: tool.name, arguments: ARGS[tool.name] ?? {} });
-      console.log(`[${scenario}] ${tool.name} -> isError=${result.isError === true}`);
+    for (const entry of imported) {
+      const name = entry.id.slice("server:".length);
+      // A tool error (`isError`) rejects with ToolResultError, as in the CLI.
+      const result = await runner.run(entry.id, ARGS[name] ?? {})
+        .then(() => false, (e) => e?.code === "tool_error" ? true : `error ${e?.code ?? e}`);
+      console.log(`[${scenario}] ${name} -> isError=${result}`);
     }
   } finally {
-    await client.close().catch(() => {});
+    await runner.close().catch(() => {});
   }
 }
 
