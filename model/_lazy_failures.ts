@@ -10,16 +10,38 @@ function settle<T>(target: object, key: string, value: T, enumerable: boolean): 
   return value;
 }
 
-/** `{ valid: false, failures }` with `failures` computed (once) on first read. */
+/**
+ * `{ valid: false, failures }` with `failures` computed (once) on first read,
+ * then an own data property. A class rather than accessors defined on a plain
+ * object: creating one costs what creating `{ valid: false }` costs.
+ */
+class InvalidResult {
+  /** Always `false`. */
+  readonly valid = false as const;
+  #compute: () => ValidationFailure[];
+
+  constructor(compute: () => ValidationFailure[]) {
+    this.#compute = compute;
+  }
+
+  /** The failures, computed by Hyperjump on first read. */
+  get failures(): ValidationFailure[] {
+    return settle(this, "failures", this.#compute(), true);
+  }
+
+  set failures(value: ValidationFailure[]) {
+    settle(this, "failures", value, true);
+  }
+
+  /** The same JSON as `{ valid: false, failures }`. */
+  toJSON(): { valid: false; failures: ValidationFailure[] } {
+    return { valid: false, failures: this.failures };
+  }
+}
+
+/** An invalid result whose failures are computed (once) on first read. */
 export function lazyInvalid(compute: () => ValidationFailure[]): CheckResult {
-  const result = { valid: false } as { valid: false; failures: ValidationFailure[] };
-  Object.defineProperty(result, "failures", {
-    get: () => settle(result, "failures", compute(), true),
-    set: (value: ValidationFailure[]) => settle(result, "failures", value, true),
-    enumerable: true,
-    configurable: true,
-  });
-  return result;
+  return new InvalidResult(compute);
 }
 
 /**
