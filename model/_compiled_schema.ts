@@ -34,6 +34,8 @@ export interface CompiledSchemaParts {
   fansOut: boolean;
   /** The fast check, when the schema has one. */
   fast: FastCheck | undefined;
+  /** Whether the fast check runs patterns (their results are then recorded for the failures). */
+  fastPatterns: boolean;
   /** The trusted documents by URI (for the keyword values messages quote). */
   trusted: ReadonlyMap<string, unknown>;
   /** Whether `format` asserts. */
@@ -70,7 +72,8 @@ function recorded<T>(record: PatternRecord, task: () => T): T {
 
 /** Builds the compiled schema. */
 export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
-  const { schema, dialect, interpreter, fansOut, fast, trusted, formatAssertion, maxDepth } = parts;
+  const { schema, dialect, interpreter, fansOut, fast, fastPatterns, trusted } = parts;
+  const { formatAssertion, maxDepth } = parts;
   const lookup = (base: string): unknown => {
     if (base === ROOT_URI) return schema;
     if (isPlainObject(schema) && typeof schema.$id === "string") {
@@ -100,7 +103,11 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
       if (bad.depth) throw new InstanceDepthError(maxDepth, bad.location);
       return { valid: false, failures: [bad.failure!] };
     }
-    if (fast !== undefined) {
+    if (fast !== undefined && !fastPatterns) {
+      const answer = fast(instance);
+      if (answer === true) return { valid: true };
+      if (answer === false) return lazyInvalid(() => failuresOf(instance, {}));
+    } else if (fast !== undefined) {
       const record: PatternRecord = {};
       const previous = swapPatternRecord(record);
       let answer: boolean | undefined;

@@ -276,15 +276,16 @@ export class DefaultValidator implements SchemaValidator {
       throw await compileError(error, schema, dialect);
     }
     const formatAssertion = this.#formatAssertion;
-    const fast = this.#fastPath
-      ? planFastPath(schema, { dialect, formatAssertion, fansOut }).check
+    const plan = this.#fastPath
+      ? planFastPath(schema, { dialect, formatAssertion, fansOut })
       : undefined;
     return compiledSchema({
       schema,
       dialect,
       interpreter,
       fansOut,
-      fast,
+      fast: plan?.check,
+      fastPatterns: plan?.patterns ?? false,
       trusted: this.#trusted.byUri,
       formatAssertion,
       maxDepth: this.#maxDepth,

@@ -1,8 +1,10 @@
 // Private: compiles a schema that the fast path supports (see _support.ts)
-// into plain JavaScript closures that answer valid/invalid exactly as
-// Hyperjump does, keyword by keyword (each rule below mirrors the Hyperjump
-// 1.18.0 keyword of the same name). Anything unexpected throws Unsupported,
-// and the whole schema then stays on Hyperjump.
+// into one generated JavaScript function per schema object, straight-line
+// code that answers valid/invalid exactly as Hyperjump does, keyword by
+// keyword (each rule below mirrors the Hyperjump 1.18.0 keyword of the same
+// name). Only numbers (checked finite), JSON-quoted names and indexes into a
+// table of values are ever written into the code. Anything unexpected throws
+// Unsupported, and the whole schema then stays on Hyperjump.
 
 import { compilePattern, type Matcher } from "../_regex.ts";
 import { testPattern } from "../_pattern_record.ts";
@@ -20,47 +22,397 @@ export class FastPathBail extends Error {}
 /** Nested `$ref` evaluations beyond which a value is handed to Hyperjump (its own limits apply). */
 export const MAX_REF_NESTING = 128;
 
+/** Largest generated source accepted (bigger schemas stay on Hyperjump). */
+const MAX_SOURCE = 2_000_000;
+
 type Schema = Record<string, unknown> | boolean;
 type Dialect = "2020-12" | "draft-07";
 
 const TYPES = new Set(["null", "boolean", "object", "array", "number", "string", "integer"]);
-const ALWAYS: Check = () => true;
-const NEVER: Check = () => false;
+const TYPE_TESTS: Record<string, string> = {
+  null: "v === null",
+  boolean: 'typeof v === "boolean"',
+  string: 'typeof v === "string"',
+  number: 'typeof v === "number"',
+  integer: '(typeof v === "number" && Number.isInteger(v))',
+  array: "Array.isArray(v)",
+  object: '(typeof v === "object" && v !== null && !Array.isArray(v))',
+};
 
-/** What one compile shares: the document, the dialect, compiled schemas, pending `$ref`s. */
-interface Context {
-  root: Schema;
-  dialect: Dialect;
-  compiled: Map<object, Check>;
-  pending: [Schema, { check: Check }][];
-  /** Nested `$ref` evaluations of the current check (reset by the entry). */
-  state: { refs: number };
+/** A compiled document and whether it runs any pattern. */
+export interface CompiledDocument {
+  /** The check (resets its `$ref` nesting count on each call). */
+  check: Check;
+  /** Whether any pattern runs (`pattern`, `patternProperties`). */
+  patterns: boolean;
 }
 
-/** A compiled document: call `reset` semantics are inside (`state.refs` is zeroed per call). */
-export function compileDocument(root: Schema, dialect: Dialect): Check {
-  const context: Context = { root, dialect, compiled: new Map(), pending: [], state: { refs: 0 } };
-  const check = compileSchema(root, context);
-  while (context.pending.length > 0) {
-    const [target, holder] = context.pending.pop()!;
-    holder.check = compileSchema(target, context);
+/** Compiles a whole document. */
+export function compileDocument(root: Schema, dialect: Dialect): CompiledDocument {
+  const generator = new Generator(root, dialect);
+  const entry = generator.call(root, "v");
+  while (generator.pending.length > 0) generator.generate(...generator.pending.pop()!);
+  const source = `${
+    generator.code.join("\n")
+  }\nreturn function check(v) { st.n = 0; return ${entry}; };`;
+  if (source.length > MAX_SOURCE) throw new Unsupported("a schema too large to generate code for");
+  const state = { n: 0 };
+  let check: Check;
+  try {
+    check = new Function("c", "hasOwn", "tp", "cp", "st", "Bail", source)(
+      generator.constants,
+      Object.hasOwn,
+      testPattern,
+      codePoints,
+      state,
+      FastPathBail,
+    );
+  } catch (error) {
+    // e.g. code generation disallowed by the host (a content security policy).
+    throw new Unsupported(`generated code that does not run (${(error as Error)?.message})`);
   }
-  const state = context.state;
-  return (value) => {
-    state.refs = 0;
-    return check(value);
-  };
+  return { check, patterns: generator.patterns };
 }
 
-function compileSchema(schema: unknown, context: Context): Check {
-  if (schema === true) return ALWAYS;
-  if (schema === false) return NEVER;
-  if (!isObject(schema)) throw new Unsupported("a subschema that is not an object or a boolean");
-  const found = context.compiled.get(schema);
-  if (found !== undefined) return found;
-  const check = compileObject(schema, context);
-  context.compiled.set(schema, check);
-  return check;
+/** Numbers written into the code: finite (checked), printed exactly. */
+function literal(value: number): string {
+  return Object.is(value, -0) ? "0" : String(value);
+}
+
+class Generator {
+  readonly code: string[] = [];
+  readonly constants: unknown[] = [];
+  readonly pending: [Record<string, unknown>, number][] = [];
+  patterns = false;
+  readonly #ids = new Map<object, number>();
+  readonly #refs = new Set<number>();
+  readonly #root: Schema;
+  readonly #dialect: Dialect;
+
+  constructor(root: Schema, dialect: Dialect) {
+    this.#root = root;
+    this.#dialect = dialect;
+  }
+
+  /** An expression: whether `arg` is valid against `schema`. */
+  call(schema: unknown, arg: string): string {
+    if (schema === true) return "true";
+    if (schema === false) return "false";
+    return `s${this.#id(schema)}(${arg})`;
+  }
+
+  #id(schema: unknown): number {
+    if (!isObject(schema)) throw new Unsupported("a subschema that is not an object or a boolean");
+    let id = this.#ids.get(schema);
+    if (id === undefined) {
+      this.#ids.set(schema, id = this.#ids.size);
+      this.pending.push([schema, id]);
+    }
+    return id;
+  }
+
+  #constant(value: unknown): string {
+    this.constants.push(value);
+    return `c[${this.constants.length - 1}]`;
+  }
+
+  #pattern(source: unknown): string {
+    this.patterns = true;
+    return this.#constant(pattern(source));
+  }
+
+  /** An expression: `arg` against the schema a local `$ref` names, counting nesting. */
+  #ref(ref: unknown, arg: string): string {
+    if (typeof ref !== "string" || !ref.startsWith("#")) {
+      throw new Unsupported(`a $ref outside the document: ${String(ref)}`);
+    }
+    const target = resolvePointer(ref, this.#root);
+    if (typeof target === "boolean") return String(target);
+    const id = this.#id(target);
+    if (!this.#refs.has(id)) {
+      this.#refs.add(id);
+      this.code.push(
+        `function r${id}(v) { if (++st.n > ${MAX_REF_NESTING}) throw new Bail(); ` +
+          `const t = s${id}(v); st.n--; return t; }`,
+      );
+    }
+    return `r${id}(${arg})`;
+  }
+
+  generate(schema: Record<string, unknown>, id: number): void {
+    const body = this.#body(schema);
+    this.code.push(`function s${id}(v) {\n${body.join("\n")}\nreturn true;\n}`);
+  }
+
+  #body(schema: Record<string, unknown>): string[] {
+    const dialect = this.#dialect;
+    if (dialect === "draft-07" && "$ref" in schema) {
+      // Draft-07: `$ref` hides its siblings.
+      return [`return ${this.#ref(schema.$ref, "v")};`];
+    }
+    const evaluated = EVALUATED[dialect];
+    const ignored = dialect === "2020-12" ? IGNORED_2020_12 : IGNORED_DRAFT_07;
+    for (const keyword of Object.keys(schema)) {
+      if (!evaluated.has(keyword) && !ignored.has(keyword) && keyword.startsWith("$")) {
+        // `$`-keywords the fast path does not know (anchors, dynamic references...)
+        // were refused by the document scan; anything left here is a surprise.
+        throw new Unsupported(`the keyword ${keyword}`);
+      }
+    }
+    const has = (keyword: string) => evaluated.has(keyword) && Object.hasOwn(schema, keyword);
+    const out: string[] = [];
+    const fail = (condition: string) => out.push(`if (${condition}) return false;`);
+    if (has("type")) {
+      const types = typeof schema.type === "string" ? [schema.type] : schema.type;
+      if (
+        !Array.isArray(types) || types.length === 0 ||
+        types.some((t) => typeof t !== "string" || !TYPES.has(t))
+      ) {
+        throw new Unsupported("a type that is not a known type name or a list of them");
+      }
+      fail(`!(${(types as string[]).map((t) => TYPE_TESTS[t]).join(" || ")})`);
+    }
+    if (has("enum")) {
+      if (!Array.isArray(schema.enum) || holdsRef(schema.enum)) {
+        throw new Unsupported("an enum that is not a plain array");
+      }
+      fail(`!${this.#constant(jsonMembership(schema.enum))}(v)`);
+    }
+    if (has("const")) {
+      if (holdsRef(schema.const)) throw new Unsupported("a const holding a $ref");
+      fail(`!${this.#constant(jsonMembership([schema.const]))}(v)`);
+    }
+    if (has("$ref")) fail(`!${this.#ref(schema.$ref, "v")}`);
+    if (has("allOf")) {
+      for (const sub of list(schema.allOf, "allOf")) fail(`!${this.call(sub, "v")}`);
+    }
+    if (has("anyOf")) {
+      const branches = list(schema.anyOf, "anyOf").map((sub) => this.call(sub, "v"));
+      fail(`!(${branches.length > 0 ? branches.join(" || ") : "false"})`);
+    }
+    if (has("oneOf")) {
+      const branches = list(schema.oneOf, "oneOf").map((sub) => this.call(sub, "v"));
+      out.push(
+        `{ let n = 0; ${
+          branches.map((b) => `if (${b} && ++n > 1) return false;`).join(" ")
+        } if (n !== 1) return false; }`,
+      );
+    }
+    if (has("not")) fail(this.call(schema.not, "v"));
+    if (has("if") && (has("then") || has("else"))) {
+      const condition = this.call(schema.if, "v");
+      const then = has("then") ? this.call(schema.then, "v") : "true";
+      const otherwise = has("else") ? this.call(schema.else, "v") : "true";
+      fail(`(${condition} ? !${then} : !${otherwise})`);
+    }
+    const strings = this.#strings(schema, has);
+    if (strings.length > 0) out.push('if (typeof v === "string") {', ...strings, "}");
+    const numbers = this.#numbers(schema, has);
+    if (numbers.length > 0) out.push('if (typeof v === "number") {', ...numbers, "}");
+    const arrays = this.#arrays(schema, has);
+    if (arrays.length > 0) out.push("if (Array.isArray(v)) {", ...arrays, "}");
+    const objects = this.#objects(schema, has);
+    if (objects.length > 0) {
+      out.push('if (typeof v === "object" && v !== null && !Array.isArray(v)) {', ...objects, "}");
+    }
+    return out;
+  }
+
+  #strings(schema: Record<string, unknown>, has: (k: string) => boolean): string[] {
+    const out: string[] = [];
+    if (has("minLength")) {
+      // At least length/2 code points: only short strings need counting.
+      const min = literal(number(schema.minLength, "minLength"));
+      out.push(
+        `if (!(v.length >= 2 * ${min} || (v.length >= ${min} && cp(v) >= ${min}))) return false;`,
+      );
+    }
+    if (has("maxLength")) {
+      const max = literal(number(schema.maxLength, "maxLength"));
+      out.push(
+        `if (!(v.length <= ${max} || (v.length <= 2 * ${max} && cp(v) <= ${max}))) return false;`,
+      );
+    }
+    if (has("pattern")) out.push(`if (!tp(${this.#pattern(schema.pattern)}, v)) return false;`);
+    return out;
+  }
+
+  #numbers(schema: Record<string, unknown>, has: (k: string) => boolean): string[] {
+    const out: string[] = [];
+    const bound = (keyword: string, failing: string) => {
+      if (has(keyword)) {
+        out.push(`if (v ${failing} ${literal(number(schema[keyword], keyword))}) return false;`);
+      }
+    };
+    bound("minimum", "<");
+    bound("maximum", ">");
+    bound("exclusiveMinimum", "<=");
+    bound("exclusiveMaximum", ">=");
+    if (has("multipleOf")) {
+      // Hyperjump's rule, tolerance included.
+      const factor = literal(number(schema.multipleOf, "multipleOf"));
+      out.push(
+        `{ const r = v % ${factor}; if (!(Math.abs(0 - r) < 1.19209290e-7 || ` +
+          `Math.abs(${factor} - r) < 1.19209290e-7)) return false; }`,
+      );
+    }
+    return out;
+  }
+
+  #arrays(schema: Record<string, unknown>, has: (k: string) => boolean): string[] {
+    const out: string[] = [];
+    let prefix: unknown[] = [];
+    let rest: unknown = undefined;
+    if (this.#dialect === "2020-12") {
+      if (has("prefixItems")) prefix = list(schema.prefixItems, "prefixItems");
+      if (has("items")) {
+        if (Array.isArray(schema.items)) throw new Unsupported("an items array in 2020-12");
+        rest = schema.items;
+      }
+    } else if (has("items")) {
+      if (Array.isArray(schema.items)) {
+        prefix = schema.items;
+        if (has("additionalItems")) rest = schema.additionalItems;
+      } else {
+        rest = schema.items;
+      }
+    }
+    prefix.forEach((sub, i) => {
+      const call = this.call(sub, `v[${i}]`);
+      if (call !== "true") out.push(`if (v.length > ${i} && !${call}) return false;`);
+    });
+    if (rest !== undefined) {
+      const call = this.call(rest, "v[i]");
+      if (call === "false") out.push(`if (v.length > ${prefix.length}) return false;`);
+      else if (call !== "true") {
+        out.push(`for (let i = ${prefix.length}; i < v.length; i++) if (!${call}) return false;`);
+      }
+    }
+    if (has("minItems")) {
+      out.push(`if (v.length < ${literal(number(schema.minItems, "minItems"))}) return false;`);
+    }
+    if (has("maxItems")) {
+      out.push(`if (v.length > ${literal(number(schema.maxItems, "maxItems"))}) return false;`);
+    }
+    if (has("uniqueItems")) {
+      if (typeof schema.uniqueItems !== "boolean") {
+        throw new Unsupported("uniqueItems that is not a boolean");
+      }
+      if (schema.uniqueItems) out.push(`if (!${this.#constant(allDistinct)}(v)) return false;`);
+    }
+    if (has("contains")) {
+      let min = 1;
+      let max = Number.MAX_SAFE_INTEGER;
+      if (this.#dialect === "2020-12") {
+        if (has("minContains") && typeof schema.minContains === "number") {
+          min = number(schema.minContains, "minContains");
+        }
+        if (has("maxContains") && typeof schema.maxContains === "number") {
+          max = number(schema.maxContains, "maxContains");
+        }
+      }
+      out.push(
+        `{ let m = 0; for (let j = 0; j < v.length; j++) if (${
+          this.call(schema.contains, "v[j]")
+        }) m++; if (m < ${literal(min)} || m > ${literal(max)}) return false; }`,
+      );
+    }
+    return out;
+  }
+
+  #objects(schema: Record<string, unknown>, has: (k: string) => boolean): string[] {
+    const out: string[] = [];
+    if (has("required")) {
+      for (const name of stringList(schema.required, "required")) {
+        out.push(`if (!hasOwn(v, ${JSON.stringify(name)})) return false;`);
+      }
+    }
+    const properties: [string, unknown][] = [];
+    if (has("properties")) {
+      if (!isObject(schema.properties)) throw new Unsupported("properties that is not an object");
+      properties.push(...Object.entries(schema.properties));
+    }
+    const patterns: [string, unknown][] = [];
+    if (has("patternProperties")) {
+      if (!isObject(schema.patternProperties)) {
+        throw new Unsupported("patternProperties that is not an object");
+      }
+      for (const [source, sub] of Object.entries(schema.patternProperties)) {
+        patterns.push([this.#pattern(source), sub]);
+      }
+    }
+    const additional = has("additionalProperties") ? schema.additionalProperties : undefined;
+    if (patterns.length === 0 && (additional === undefined || additional === true)) {
+      for (const [name, sub] of properties) {
+        const quoted = JSON.stringify(name);
+        const call = this.call(sub, `v[${quoted}]`);
+        if (call !== "true") out.push(`if (hasOwn(v, ${quoted}) && !${call}) return false;`);
+      }
+    } else {
+      const cases = properties.map(([name, sub]) =>
+        `case ${JSON.stringify(name)}: known = true; if (!${
+          this.call(sub, "x")
+        }) return false; break;`
+      );
+      const matches = patterns.map(([matcher, sub]) =>
+        `if (tp(${matcher}, k)) { known = true; if (!${this.call(sub, "x")}) return false; }`
+      );
+      const rest = additional === undefined ? "true" : this.call(additional, "x");
+      out.push(
+        "for (const k of Object.keys(v)) { const x = v[k]; let known = false;",
+        cases.length > 0 ? `switch (k) { ${cases.join(" ")} }` : "",
+        ...matches,
+        rest === "true" ? "" : `if (!known && !${rest}) return false;`,
+        "}",
+      );
+    }
+    if (has("propertyNames")) {
+      const call = this.call(schema.propertyNames, "k");
+      if (call !== "true") out.push(`for (const k of Object.keys(v)) if (!${call}) return false;`);
+    }
+    if (has("minProperties")) {
+      out.push(
+        `if (Object.keys(v).length < ${
+          literal(number(schema.minProperties, "minProperties"))
+        }) return false;`,
+      );
+    }
+    if (has("maxProperties")) {
+      out.push(
+        `if (Object.keys(v).length > ${
+          literal(number(schema.maxProperties, "maxProperties"))
+        }) return false;`,
+      );
+    }
+    if (has("dependentRequired")) this.#dependencies(schema.dependentRequired, false, out);
+    if (has("dependentSchemas")) this.#dependencies(schema.dependentSchemas, true, out);
+    if (has("dependencies")) this.#dependencies(schema.dependencies, undefined, out);
+    return out;
+  }
+
+  /**
+   * `dependentRequired` (`schemas` false), `dependentSchemas` (true) or draft-07
+   * `dependencies` (undefined: each entry an array of names or a schema).
+   */
+  #dependencies(value: unknown, schemas: boolean | undefined, out: string[]): void {
+    if (!isObject(value)) throw new Unsupported("a dependency keyword that is not an object");
+    for (const [trigger, dependency] of Object.entries(value)) {
+      const quoted = JSON.stringify(trigger);
+      if (schemas === false || (schemas === undefined && Array.isArray(dependency))) {
+        const names = stringList(dependency, "a dependency");
+        if (names.length === 0) continue;
+        const all = names.map((name) => `hasOwn(v, ${JSON.stringify(name)})`).join(" && ");
+        out.push(`if (hasOwn(v, ${quoted}) && !(${all})) return false;`);
+      } else {
+        out.push(`if (hasOwn(v, ${quoted}) && !${this.call(dependency, "v")}) return false;`);
+      }
+    }
+  }
+}
+
+function list(value: unknown, keyword: string): unknown[] {
+  if (!Array.isArray(value)) throw new Unsupported(`${keyword} that is not an array`);
+  return value;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -72,11 +424,6 @@ function number(value: unknown, keyword: string): number {
     throw new Unsupported(`${keyword} that is not a number`);
   }
   return value;
-}
-
-function schemaList(value: unknown, keyword: string, context: Context): Check[] {
-  if (!Array.isArray(value)) throw new Unsupported(`${keyword} that is not an array`);
-  return value.map((item) => compileSchema(item, context));
 }
 
 function stringList(value: unknown, keyword: string): string[] {
@@ -101,7 +448,7 @@ function holdsRef(value: unknown): boolean {
 
 // ---- References ----
 
-function resolvePointer(ref: string, context: Context): Schema {
+function resolvePointer(ref: string, root: Schema): Schema {
   let fragment: string;
   try {
     fragment = decodeURIComponent(ref.slice(1));
@@ -111,7 +458,7 @@ function resolvePointer(ref: string, context: Context): Schema {
   if (fragment !== "" && !fragment.startsWith("/")) {
     throw new Unsupported(`a $ref to an anchor: ${ref}`);
   }
-  let current: unknown = context.root;
+  let current: unknown = root;
   if (fragment !== "") {
     for (const raw of fragment.slice(1).split("/")) {
       const token = raw.replaceAll("~1", "/").replaceAll("~0", "~");
@@ -132,24 +479,6 @@ function resolvePointer(ref: string, context: Context): Schema {
   }
   return current;
 }
-
-function compileRef(ref: unknown, context: Context): Check {
-  if (typeof ref !== "string" || !ref.startsWith("#")) {
-    throw new Unsupported(`a $ref outside the document: ${String(ref)}`);
-  }
-  const target = resolvePointer(ref, context);
-  const holder = { check: NEVER };
-  context.pending.push([target, holder]);
-  const state = context.state;
-  return (value) => {
-    if (++state.refs > MAX_REF_NESTING) throw new FastPathBail();
-    const valid = holder.check(value);
-    state.refs--;
-    return valid;
-  };
-}
-
-// ---- One schema object ----
 
 const IGNORED_2020_12 = new Set(["$schema", "$id", "$comment", "$defs", "format"]);
 const IGNORED_DRAFT_07 = new Set(["$schema", "$id", "$comment", "$defs", "definitions", "format"]);
@@ -230,149 +559,8 @@ const EVALUATED = {
   ]),
 } as const;
 
-function compileObject(schema: Record<string, unknown>, context: Context): Check {
-  const { dialect } = context;
-  if (dialect === "draft-07" && "$ref" in schema) {
-    // Draft-07: `$ref` hides its siblings.
-    return compileRef(schema.$ref, context);
-  }
-  const evaluated = EVALUATED[dialect];
-  const ignored = dialect === "2020-12" ? IGNORED_2020_12 : IGNORED_DRAFT_07;
-  for (const keyword of Object.keys(schema)) {
-    if (!evaluated.has(keyword) && !ignored.has(keyword) && keyword.startsWith("$")) {
-      // `$`-keywords the fast path does not know (anchors, dynamic references...)
-      // were refused by the document scan; anything left here is a surprise.
-      throw new Unsupported(`the keyword ${keyword}`);
-    }
-  }
-  const has = (keyword: string) => evaluated.has(keyword) && Object.hasOwn(schema, keyword);
-  const general: Check[] = [];
-  if (has("type")) general.push(typeCheck(schema.type));
-  if (has("enum")) {
-    if (!Array.isArray(schema.enum) || holdsRef(schema.enum)) {
-      throw new Unsupported("an enum that is not a plain array");
-    }
-    general.push(jsonMembership(schema.enum));
-  }
-  if (has("const")) {
-    if (holdsRef(schema.const)) throw new Unsupported("a const holding a $ref");
-    general.push(jsonMembership([schema.const]));
-  }
-  if (has("$ref")) general.push(compileRef(schema.$ref, context));
-  if (has("allOf")) general.push(all(schemaList(schema.allOf, "allOf", context)));
-  if (has("anyOf")) {
-    const branches = schemaList(schema.anyOf, "anyOf", context);
-    general.push((value) => {
-      for (const branch of branches) if (branch(value)) return true;
-      return false;
-    });
-  }
-  if (has("oneOf")) {
-    const branches = schemaList(schema.oneOf, "oneOf", context);
-    general.push((value) => {
-      let count = 0;
-      for (const branch of branches) if (branch(value) && ++count > 1) return false;
-      return count === 1;
-    });
-  }
-  if (has("not")) {
-    const inner = compileSchema(schema.not, context);
-    general.push((value) => !inner(value));
-  }
-  if (has("if") && (has("then") || has("else"))) {
-    const condition = compileSchema(schema.if, context);
-    const then = has("then") ? compileSchema(schema.then, context) : ALWAYS;
-    const otherwise = has("else") ? compileSchema(schema.else, context) : ALWAYS;
-    general.push((value) => condition(value) ? then(value) : otherwise(value));
-  }
-  const strings = stringChecks(schema, has);
-  const numbers = numberChecks(schema, has);
-  const arrays = arrayChecks(schema, has, context);
-  const objects = objectChecks(schema, has, context);
-  return combine(general, strings, numbers, arrays, objects);
-}
-
-function all(checks: Check[]): Check {
-  if (checks.length === 0) return ALWAYS;
-  if (checks.length === 1) return checks[0];
-  if (checks.length === 2) {
-    const [a, b] = checks;
-    return (value) => a(value) && b(value);
-  }
-  return (value) => {
-    for (const check of checks) if (!check(value)) return false;
-    return true;
-  };
-}
-
-function combine(
-  general: Check[],
-  strings: Check[],
-  numbers: Check[],
-  arrays: Check[],
-  objects: Check[],
-): Check {
-  const first = all(general);
-  if (strings.length + numbers.length + arrays.length + objects.length === 0) return first;
-  const string = strings.length > 0 ? all(strings) : undefined;
-  const num = numbers.length > 0 ? all(numbers) : undefined;
-  const array = arrays.length > 0 ? all(arrays) : undefined;
-  const object = objects.length > 0 ? all(objects) : undefined;
-  return (value) => {
-    if (!first(value)) return false;
-    switch (typeof value) {
-      case "string":
-        return string === undefined || string(value);
-      case "number":
-        return num === undefined || num(value);
-      case "object":
-        if (value === null) return true;
-        if (Array.isArray(value)) return array === undefined || array(value);
-        return object === undefined || object(value);
-      default:
-        return true;
-    }
-  };
-}
-
-function typeCheck(type: unknown): Check {
-  const types = typeof type === "string" ? [type] : type;
-  if (
-    !Array.isArray(types) || types.some((t) => typeof t !== "string" || !TYPES.has(t))
-  ) {
-    throw new Unsupported("a type that is not a known type name or a list of them");
-  }
-  const checks = (types as string[]).map(oneType);
-  if (checks.length === 1) return checks[0];
-  return (value) => {
-    for (const check of checks) if (check(value)) return true;
-    return false;
-  };
-}
-
-function oneType(type: string): Check {
-  switch (type) {
-    case "null":
-      return (value) => value === null;
-    case "boolean":
-      return (value) => typeof value === "boolean";
-    case "string":
-      return (value) => typeof value === "string";
-    case "number":
-      return (value) => typeof value === "number";
-    case "integer":
-      return (value) => typeof value === "number" && Number.isInteger(value);
-    case "array":
-      return (value) => Array.isArray(value);
-    default: // object
-      return (value) => typeof value === "object" && value !== null && !Array.isArray(value);
-  }
-}
-
-// ---- Strings and numbers ----
-
-/** Code points of `text` compared with a bound, as `[...text].length` counts them. */
-function codePoints(text: string): number {
+/** Code points of `text`, as `[...text].length` counts them. */
+export function codePoints(text: string): number {
   let count = text.length;
   for (let i = 0; i < text.length - 1; i++) {
     const unit = text.charCodeAt(i);
@@ -385,252 +573,4 @@ function codePoints(text: string): number {
     }
   }
   return count;
-}
-
-function stringChecks(schema: Record<string, unknown>, has: (k: string) => boolean): Check[] {
-  const out: Check[] = [];
-  if (has("minLength")) {
-    const min = number(schema.minLength, "minLength");
-    // At least length/2 code points: only short strings need counting.
-    out.push((value) => {
-      const text = value as string;
-      return text.length >= 2 * min || (text.length >= min && codePoints(text) >= min);
-    });
-  }
-  if (has("maxLength")) {
-    const max = number(schema.maxLength, "maxLength");
-    out.push((value) => {
-      const text = value as string;
-      return text.length <= max || (text.length <= 2 * max && codePoints(text) <= max);
-    });
-  }
-  if (has("pattern")) {
-    const matcher = pattern(schema.pattern);
-    out.push((value) => testPattern(matcher, value as string));
-  }
-  return out;
-}
-
-function numberChecks(schema: Record<string, unknown>, has: (k: string) => boolean): Check[] {
-  const out: Check[] = [];
-  if (has("minimum")) {
-    const min = number(schema.minimum, "minimum");
-    out.push((value) => (value as number) >= min);
-  }
-  if (has("maximum")) {
-    const max = number(schema.maximum, "maximum");
-    out.push((value) => (value as number) <= max);
-  }
-  if (has("exclusiveMinimum")) {
-    const min = number(schema.exclusiveMinimum, "exclusiveMinimum");
-    out.push((value) => (value as number) > min);
-  }
-  if (has("exclusiveMaximum")) {
-    const max = number(schema.exclusiveMaximum, "exclusiveMaximum");
-    out.push((value) => (value as number) < max);
-  }
-  if (has("multipleOf")) {
-    const factor = number(schema.multipleOf, "multipleOf");
-    // Hyperjump's rule, tolerance included.
-    out.push((value) => {
-      const remainder = (value as number) % factor;
-      return Math.abs(0 - remainder) < 1.19209290e-7 ||
-        Math.abs(factor - remainder) < 1.19209290e-7;
-    });
-  }
-  return out;
-}
-
-// ---- Arrays ----
-
-function arrayChecks(
-  schema: Record<string, unknown>,
-  has: (k: string) => boolean,
-  context: Context,
-): Check[] {
-  const out: Check[] = [];
-  let prefix: Check[] = [];
-  let rest: Check | undefined;
-  if (context.dialect === "2020-12") {
-    if (has("prefixItems")) prefix = schemaList(schema.prefixItems, "prefixItems", context);
-    if (has("items")) {
-      if (Array.isArray(schema.items)) throw new Unsupported("an items array in 2020-12");
-      rest = compileSchema(schema.items, context);
-    }
-  } else if (has("items")) {
-    if (Array.isArray(schema.items)) {
-      prefix = schemaList(schema.items, "items", context);
-      if (has("additionalItems")) rest = compileSchema(schema.additionalItems, context);
-    } else {
-      rest = compileSchema(schema.items, context);
-    }
-  }
-  if (prefix.length > 0 || rest !== undefined) {
-    const tuple = prefix;
-    const after = rest;
-    out.push((value) => {
-      const items = value as unknown[];
-      const n = Math.min(tuple.length, items.length);
-      for (let i = 0; i < n; i++) if (!tuple[i](items[i])) return false;
-      if (after !== undefined) {
-        for (let i = tuple.length; i < items.length; i++) if (!after(items[i])) return false;
-      }
-      return true;
-    });
-  }
-  if (has("minItems")) {
-    const min = number(schema.minItems, "minItems");
-    out.push((value) => (value as unknown[]).length >= min);
-  }
-  if (has("maxItems")) {
-    const max = number(schema.maxItems, "maxItems");
-    out.push((value) => (value as unknown[]).length <= max);
-  }
-  if (has("uniqueItems")) {
-    if (typeof schema.uniqueItems !== "boolean") {
-      throw new Unsupported("uniqueItems that is not a boolean");
-    }
-    if (schema.uniqueItems) out.push((value) => allDistinct(value as unknown[]));
-  }
-  if (has("contains")) {
-    const inner = compileSchema(schema.contains, context);
-    let min = 1;
-    let max = Number.MAX_SAFE_INTEGER;
-    if (context.dialect === "2020-12") {
-      if (typeof schema.minContains === "number" && has("minContains")) min = schema.minContains;
-      if (typeof schema.maxContains === "number" && has("maxContains")) max = schema.maxContains;
-    }
-    out.push((value) => {
-      let matches = 0;
-      for (const item of value as unknown[]) if (inner(item)) matches++;
-      return matches >= min && matches <= max;
-    });
-  }
-  return out;
-}
-
-// ---- Objects ----
-
-function objectChecks(
-  schema: Record<string, unknown>,
-  has: (k: string) => boolean,
-  context: Context,
-): Check[] {
-  const out: Check[] = [];
-  if (has("required")) {
-    const required = stringList(schema.required, "required");
-    if (required.length > 0) {
-      out.push((value) => {
-        for (const name of required) if (!Object.hasOwn(value as object, name)) return false;
-        return true;
-      });
-    }
-  }
-  const properties = new Map<string, Check>();
-  if (has("properties")) {
-    if (!isObject(schema.properties)) throw new Unsupported("properties that is not an object");
-    for (const [name, sub] of Object.entries(schema.properties)) {
-      properties.set(name, compileSchema(sub, context));
-    }
-  }
-  const patterns: [Matcher, Check][] = [];
-  if (has("patternProperties")) {
-    if (!isObject(schema.patternProperties)) {
-      throw new Unsupported("patternProperties that is not an object");
-    }
-    for (const [source, sub] of Object.entries(schema.patternProperties)) {
-      patterns.push([pattern(source), compileSchema(sub, context)]);
-    }
-  }
-  const additional = has("additionalProperties")
-    ? compileSchema(schema.additionalProperties, context)
-    : undefined;
-  out.push(...propertyChecks(properties, patterns, additional));
-  if (has("propertyNames")) {
-    const names = compileSchema(schema.propertyNames, context);
-    out.push((value) => {
-      for (const name of Object.keys(value as object)) if (!names(name)) return false;
-      return true;
-    });
-  }
-  if (has("minProperties")) {
-    const min = number(schema.minProperties, "minProperties");
-    out.push((value) => Object.keys(value as object).length >= min);
-  }
-  if (has("maxProperties")) {
-    const max = number(schema.maxProperties, "maxProperties");
-    out.push((value) => Object.keys(value as object).length <= max);
-  }
-  if (has("dependentRequired")) out.push(...dependencies(schema.dependentRequired, false, context));
-  if (has("dependentSchemas")) out.push(...dependencies(schema.dependentSchemas, true, context));
-  if (has("dependencies")) out.push(...dependencies(schema.dependencies, undefined, context));
-  return out;
-}
-
-function propertyChecks(
-  properties: Map<string, Check>,
-  patterns: [Matcher, Check][],
-  additional: Check | undefined,
-): Check[] {
-  if (patterns.length === 0 && additional === undefined) {
-    if (properties.size === 0) return [];
-    const entries = [...properties];
-    return [(value) => {
-      const object = value as Record<string, unknown>;
-      for (const [name, check] of entries) {
-        if (Object.hasOwn(object, name) && !check(object[name])) return false;
-      }
-      return true;
-    }];
-  }
-  if (patterns.length === 0 && additional === NEVER) {
-    // The common closed object: known names only.
-    return [(value) => {
-      const object = value as Record<string, unknown>;
-      for (const name of Object.keys(object)) {
-        const check = properties.get(name);
-        if (check === undefined || !check(object[name])) return false;
-      }
-      return true;
-    }];
-  }
-  return [(value) => {
-    const object = value as Record<string, unknown>;
-    for (const name of Object.keys(object)) {
-      const item = object[name];
-      const check = properties.get(name);
-      let known = check !== undefined;
-      if (check !== undefined && !check(item)) return false;
-      for (const [matcher, sub] of patterns) {
-        if (testPattern(matcher, name)) {
-          known = true;
-          if (!sub(item)) return false;
-        }
-      }
-      if (!known && additional !== undefined && !additional(item)) return false;
-    }
-    return true;
-  }];
-}
-
-/**
- * `dependentRequired` (`schemas` false), `dependentSchemas` (true) or draft-07
- * `dependencies` (undefined: each entry an array of names or a schema).
- */
-function dependencies(value: unknown, schemas: boolean | undefined, context: Context): Check[] {
-  if (!isObject(value)) throw new Unsupported("a dependency keyword that is not an object");
-  const out: Check[] = [];
-  for (const [trigger, dependency] of Object.entries(value)) {
-    if (schemas === false || (schemas === undefined && Array.isArray(dependency))) {
-      const names = stringList(dependency, "a dependency");
-      out.push((object) =>
-        !Object.hasOwn(object as object, trigger) ||
-        names.every((name) => Object.hasOwn(object as object, name))
-      );
-    } else {
-      const check = compileSchema(dependency, context);
-      out.push((object) => !Object.hasOwn(object as object, trigger) || check(object));
-    }
-  }
-  return out;
 }

@@ -19,8 +19,8 @@ export type FastCheck = (instance: unknown) => boolean | undefined;
 
 /** The fast path's decision for one schema. */
 export type FastPlan =
-  | { check: FastCheck; reason?: undefined }
-  | { check?: undefined; reason: string };
+  | { check: FastCheck; patterns: boolean; reason?: undefined }
+  | { check?: undefined; patterns?: undefined; reason: string };
 
 /**
  * Compiles the fast check of a schema that Hyperjump has already compiled
@@ -30,13 +30,15 @@ export function planFastPath(schema: unknown, options: SupportOptions): FastPlan
   const reason = unsupportedReason(schema, options);
   if (reason !== undefined) return { reason };
   let check: (value: unknown) => boolean;
+  let patterns: boolean;
   try {
-    check = compileDocument(schema as never, fastDialect(options.dialect)!);
+    ({ check, patterns } = compileDocument(schema as never, fastDialect(options.dialect)!));
   } catch (error) {
     if (error instanceof Unsupported) return { reason: error.message };
     return { reason: `the fast compile failed (${(error as Error)?.message ?? String(error)})` };
   }
   return {
+    patterns,
     check: (instance) => {
       try {
         return check(instance);
