@@ -19,7 +19,7 @@ import { type PatternRecord, swapPatternRecord } from "./_pattern_record.ts";
 import { instanceProblem } from "./_instance_check.ts";
 import { isPlainObject } from "./_json_pointer.ts";
 import { lazyInvalid, lazyValidationError } from "./_lazy_failures.ts";
-import type { FastCheck } from "./_fast/mod.ts";
+import type { FastCheck, FastPlan } from "./_fast/mod.ts";
 import type { JsonSchema } from "./tool.ts";
 
 /** Everything a compiled schema is made of. */
@@ -32,10 +32,11 @@ export interface CompiledSchemaParts {
   interpreter: Interpreter;
   /** Whether Hyperjump evaluates it with a budget. */
   fansOut: boolean;
-  /** The fast check, when the schema has one. */
-  fast: FastCheck | undefined;
-  /** Whether the fast check runs patterns (their results are then recorded for the failures). */
-  fastPatterns: boolean;
+  /**
+   * Plans the fast path (generates its code), called on the first check so
+   * that compiling costs what it cost before; undefined when it is off.
+   */
+  planFast: (() => FastPlan) | undefined;
   /** The trusted documents by URI (for the keyword values messages quote). */
   trusted: ReadonlyMap<string, unknown>;
   /** Whether `format` asserts. */
@@ -72,7 +73,10 @@ function recorded<T>(record: PatternRecord, task: () => T): T {
 
 /** Builds the compiled schema. */
 export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
-  const { schema, dialect, interpreter, fansOut, fast, fastPatterns, trusted } = parts;
+  const { schema, dialect, interpreter, fansOut, trusted } = parts;
+  let planFast = parts.planFast;
+  let fast: FastCheck | undefined;
+  let fastPatterns = false;
   const { formatAssertion, maxDepth } = parts;
   const lookup = (base: string): unknown => {
     if (base === ROOT_URI) return schema;
@@ -102,6 +106,12 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
     if (bad !== undefined) {
       if (bad.depth) throw new InstanceDepthError(maxDepth, bad.location);
       return { valid: false, failures: [bad.failure!] };
+    }
+    if (planFast !== undefined) {
+      const plan = planFast();
+      planFast = undefined;
+      fast = plan.check;
+      fastPatterns = plan.patterns ?? false;
     }
     if (fast !== undefined && !fastPatterns) {
       const answer = fast(instance);

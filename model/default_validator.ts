@@ -60,7 +60,12 @@ export const DEFAULT_MAX_DEPTH = 256;
  * - a `$ref` leaving the document is {@linkcode ExternalRefError}: retrieval is
  *   blocked inside Hyperjump, not only by Deno permissions;
  * - each distinct schema is compiled once (failures cached too);
- * - `format` is an annotation unless `formatAssertion` is set for this validator.
+ * - `format` is an annotation unless `formatAssertion` is set for this validator;
+ * - valid/invalid is answered by code generated from the schema when it uses
+ *   only keywords that code answers exactly as Hyperjump does (`fastPath`);
+ *   any other schema is answered by Hyperjump whole. Failures and messages
+ *   always come from Hyperjump, computed when `failures` (or an error's
+ *   `message`/`failures`) is first read, not when the value is checked.
  *
  * @example Seed 004's Example_noParametersTool
  * ```ts
@@ -117,6 +122,7 @@ export class DefaultValidator implements SchemaValidator {
 
   /**
    * Compiles a schema once (cached by dialect and canonical JSON, failures too).
+   * The fast path's code is generated on the first check, not here.
    *
    * @example
    * ```ts
@@ -276,16 +282,15 @@ export class DefaultValidator implements SchemaValidator {
       throw await compileError(error, schema, dialect);
     }
     const formatAssertion = this.#formatAssertion;
-    const plan = this.#fastPath
-      ? planFastPath(schema, { dialect, formatAssertion, fansOut })
+    const planFast = this.#fastPath
+      ? () => planFastPath(schema, { dialect, formatAssertion, fansOut })
       : undefined;
     return compiledSchema({
       schema,
       dialect,
       interpreter,
       fansOut,
-      fast: plan?.check,
-      fastPatterns: plan?.patterns ?? false,
+      planFast,
       trusted: this.#trusted.byUri,
       formatAssertion,
       maxDepth: this.#maxDepth,
