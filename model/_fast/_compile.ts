@@ -343,11 +343,18 @@ class Generator {
     }
     const additional = has("additionalProperties") ? schema.additionalProperties : undefined;
     if (patterns.length === 0 && (additional === undefined || additional === true)) {
-      for (const [name, sub] of properties) {
+      // A JSON value is never undefined: an absent property is a cheap miss,
+      // and only a value found is checked to be the object's own.
+      properties.forEach(([name, sub], i) => {
         const quoted = JSON.stringify(name);
-        const call = this.call(sub, `v[${quoted}]`);
-        if (call !== "true") out.push(`if (hasOwn(v, ${quoted}) && !${call}) return false;`);
-      }
+        const call = this.call(sub, `p${i}`);
+        if (call !== "true") {
+          out.push(
+            `{ const p${i} = v[${quoted}]; ` +
+              `if (p${i} !== undefined && hasOwn(v, ${quoted}) && !${call}) return false; }`,
+          );
+        }
+      });
     } else {
       const cases = properties.map(([name, sub]) =>
         `case ${JSON.stringify(name)}: known = true; if (!${
