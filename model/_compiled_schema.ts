@@ -19,7 +19,7 @@ import { type PatternRecord, swapPatternRecord } from "./_pattern_record.ts";
 import { instanceProblem } from "./_instance_check.ts";
 import { isPlainObject } from "./_json_pointer.ts";
 import { lazyInvalid, lazyValidationError } from "./_lazy_failures.ts";
-import type { FastCheck, FastPlan } from "./_fast/mod.ts";
+import type { FastPlan } from "./_fast/mod.ts";
 import type { JsonSchema } from "./tool.ts";
 
 /** Everything a compiled schema is made of. */
@@ -75,7 +75,7 @@ function recorded<T>(record: PatternRecord, task: () => T): T {
 export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
   const { schema, dialect, interpreter, fansOut, trusted } = parts;
   let planFast = parts.planFast;
-  let fast: FastCheck | undefined;
+  let fast: ((instance: unknown) => boolean) | undefined;
   let fastPatterns = false;
   const { formatAssertion, maxDepth } = parts;
   const lookup = (base: string): unknown => {
@@ -110,24 +110,25 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
     if (planFast !== undefined) {
       const plan = planFast();
       planFast = undefined;
-      fast = plan.check;
+      fast = plan.run;
       fastPatterns = plan.patterns ?? false;
     }
-    if (fast !== undefined && !fastPatterns) {
-      const answer = fast(instance);
-      if (answer === true) return { valid: true };
-      if (answer === false) return lazyInvalid(() => failuresOf(instance, {}));
-    } else if (fast !== undefined) {
-      const record: PatternRecord = {};
-      const previous = swapPatternRecord(record);
+    if (fast !== undefined) {
+      // A throw of the generated check (a bail on a deep $ref chain, an
+      // exhausted stack): Hyperjump answers this value, with its own errors.
       let answer: boolean | undefined;
+      let record: PatternRecord | undefined;
+      let previous: PatternRecord | undefined;
+      if (fastPatterns) previous = swapPatternRecord(record = {});
       try {
         answer = fast(instance);
+      } catch {
+        answer = undefined;
       } finally {
-        swapPatternRecord(previous);
+        if (fastPatterns) swapPatternRecord(previous);
       }
       if (answer === true) return { valid: true };
-      if (answer === false) return lazyInvalid(() => failuresOf(instance, record));
+      if (answer === false) return lazyInvalid(() => failuresOf(instance, record ?? {}));
     }
     return slow(instance);
   };

@@ -19,8 +19,8 @@ export type FastCheck = (instance: unknown) => boolean | undefined;
 
 /** The fast path's decision for one schema. */
 export type FastPlan =
-  | { check: FastCheck; patterns: boolean; reason?: undefined }
-  | { check?: undefined; patterns?: undefined; reason: string };
+  | { check: FastCheck; run: (instance: unknown) => boolean; patterns: boolean; reason?: undefined }
+  | { check?: undefined; run?: undefined; patterns?: undefined; reason: string };
 
 /**
  * Compiles the fast check of a schema that Hyperjump has already compiled
@@ -39,6 +39,8 @@ export function planFastPath(schema: unknown, options: SupportOptions): FastPlan
   }
   return {
     patterns,
+    /** The generated check itself: a throw means "ask Hyperjump" (for callers that catch). */
+    run: check,
     check: (instance) => {
       try {
         return check(instance);
