@@ -26,6 +26,7 @@ import * as Browser from "@hyperjump/browser";
 import type { Output, OutputUnit } from "@hyperjump/json-schema";
 import { InvalidSchemaError, SchemaShapeError, UnsupportedPatternError } from "./errors.ts";
 import { compilePattern, type Matcher, UnboundedPatternError } from "./_regex.ts";
+import { testPattern } from "./_pattern_record.ts";
 import {
   SCHEMA_DIALECT_2020_12,
   SCHEMA_DIALECT_DRAFT_07,
@@ -102,7 +103,8 @@ addKeyword({
   id: "https://json-schema.org/keyword/pattern",
   compile: (schema: SchemaBrowser) => matcherAt(Browser.value(schema), schema),
   interpret: (pattern: Matcher, instance: SchemaBrowser) =>
-    Instance.typeOf(instance) !== "string" || pattern.test(Instance.value(instance) as string),
+    Instance.typeOf(instance) !== "string" ||
+    testPattern(pattern, Instance.value(instance) as string),
 } as never);
 
 addKeyword({
@@ -121,7 +123,7 @@ addKeyword({
     for (const [pattern, schemaUri] of patterns) {
       for (const [nameNode, propertyValue] of Instance.entries(instance)) {
         const name = Instance.value(nameNode) as string;
-        if (pattern.test(name)) {
+        if (testPattern(pattern, name)) {
           if (!interpretSubschema(schemaUri, propertyValue, context)) isValid = false;
           context.evaluatedProperties?.add(name);
         }
@@ -165,7 +167,7 @@ addKeyword({
     let isValid = true;
     for (const [nameNode, property] of Instance.entries(instance)) {
       const name = Instance.value(nameNode) as string;
-      if (names.has(name) || matchers.some((m) => m.test(name))) continue;
+      if (names.has(name) || matchers.some((m) => testPattern(m, name))) continue;
       if (!interpretSubschema(additional, property, context)) isValid = false;
       context.evaluatedProperties?.add(name);
     }

@@ -6,43 +6,18 @@
  * @module
  */
 
-import {
-  EvaluationDepthError,
-  InstanceDepthError,
-  InvalidSchemaError,
-  SchemaValidationError,
-  ToolFoundationError,
-  UnsupportedSchemaError,
-} from "./errors.ts";
+import { InvalidSchemaError } from "./errors.ts";
 import { DEFAULT_MAX_SCHEMA_DEPTH } from "./schema_structure.ts";
 import { analyzeSchemaStructure } from "./_schema_structure.ts";
-import { withPatternMemo } from "./_regex.ts";
-import {
-  type JsonSchema,
-  SCHEMA_DIALECT_2020_12,
-  SCHEMA_DIALECT_DRAFT_07,
-  type Tool,
-} from "./tool.ts";
+import { type JsonSchema, SCHEMA_DIALECT_DRAFT_07, type Tool } from "./tool.ts";
 import { toolId } from "./tool_id.ts";
-import type {
-  CheckResult,
-  CompiledSchema,
-  SchemaInput,
-  SchemaValidator,
-} from "./schema_validator.ts";
-import {
-  BUILTIN_DIALECTS,
-  compileSchema,
-  interpret,
-  type Interpreter,
-  normalizeDialect,
-  ROOT_URI,
-  type TrustedDocument,
-} from "./_hyperjump.ts";
-import { toFailures } from "./_messages.ts";
-import { canonicalJson, checkInstance, parseSchema } from "./_json.ts";
-import { isPlainObject } from "./_json_pointer.ts";
+import type { CompiledSchema, SchemaInput, SchemaValidator } from "./schema_validator.ts";
+import { compileSchema, type Interpreter, normalizeDialect } from "./_hyperjump.ts";
+import { canonicalJson, parseSchema } from "./_json.ts";
 import { compileError } from "./_compile_error.ts";
+import { TrustedDocuments } from "./_trusted_documents.ts";
+import { compiledSchema } from "./_compiled_schema.ts";
+import { planFastPath } from "./_fast/mod.ts";
 
 /** Options of a {@linkcode DefaultValidator}. */
 export interface DefaultValidatorOptions {
@@ -63,6 +38,13 @@ export interface DefaultValidatorOptions {
    * See `checkSchemaStructure`, which every schema passes before it is compiled.
    */
   maxSchemaDepth?: number;
+  /**
+   * Answer valid/invalid with plain JavaScript checks compiled from the schema
+   * when it uses only keywords they answer exactly as Hyperjump does (default
+   * `true`); `false` sends every check to Hyperjump. Either way, failures and
+   * messages come from Hyperjump, and only when they are read.
+   */
+  fastPath?: boolean;
 }
 
 /** The default instance nesting limit. */
@@ -78,7 +60,12 @@ export const DEFAULT_MAX_DEPTH = 256;
  * - a `$ref` leaving the document is {@linkcode ExternalRefError}: retrieval is
  *   blocked inside Hyperjump, not only by Deno permissions;
  * - each distinct schema is compiled once (failures cached too);
- * - `format` is an annotation unless `formatAssertion` is set for this validator.
+ * - `format` is an annotation unless `formatAssertion` is set for this validator;
+ * - valid/invalid is answered by code generated from the schema when it uses
+ *   only keywords that code answers exactly as Hyperjump does (`fastPath`);
+ *   any other schema is answered by Hyperjump whole. Failures and messages
+ *   always come from Hyperjump, computed when `failures` (or an error's
+ *   `message`/`failures`) is first read, not when the value is checked.
  *
  * @example Seed 004's Example_noParametersTool
  * ```ts
@@ -110,9 +97,9 @@ export const DEFAULT_MAX_DEPTH = 256;
  * ```
  */
 export class DefaultValidator implements SchemaValidator {
-  readonly #trusted: TrustedDocument[];
-  readonly #trustedByUri: Map<string, unknown>;
+  readonly #trusted: TrustedDocuments;
   readonly #formatAssertion: boolean;
+  readonly #fastPath: boolean;
   readonly #maxDepth: number;
   readonly #cacheSize: number;
   readonly #maxSchemaDepth: number;
@@ -129,36 +116,13 @@ export class DefaultValidator implements SchemaValidator {
     this.#maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.#cacheSize = options.cacheSize ?? 1000;
     this.#maxSchemaDepth = options.maxSchemaDepth ?? DEFAULT_MAX_SCHEMA_DEPTH;
-    this.#trustedByUri = new Map();
-    this.#trusted = [];
-    for (const uri of Object.keys(options.schemas ?? {}).sort()) {
-      let schema: JsonSchema;
-      try {
-        schema = structuredClone(options.schemas![uri]);
-      } catch (cause) {
-        throw new InvalidSchemaError(`trusted document ${uri} cannot be copied`, { cause });
-      }
-      const key = normalizeDialect(uri);
-      if (typeof schema !== "boolean" && !isPlainObject(schema)) {
-        throw new InvalidSchemaError(`trusted document ${uri} is not a schema object`);
-      }
-      this.#trustedByUri.set(key, schema);
-      if (isPlainObject(schema) && typeof schema.$id === "string") {
-        try {
-          this.#trustedByUri.set(normalizeDialect(new URL(schema.$id, uri).href), schema);
-        } catch { /* a non-URL $id: only the key identifies the document */ }
-      }
-    }
-    const seen = new Set<unknown>();
-    for (const [uri, schema] of this.#trustedByUri) {
-      if (seen.has(schema)) continue;
-      seen.add(schema);
-      this.#trusted.push({ uri, schema });
-    }
+    this.#fastPath = options.fastPath ?? true;
+    this.#trusted = new TrustedDocuments(options.schemas);
   }
 
   /**
    * Compiles a schema once (cached by dialect and canonical JSON, failures too).
+   * The fast path's code is generated on the first check, not here.
    *
    * @example
    * ```ts
@@ -188,7 +152,7 @@ export class DefaultValidator implements SchemaValidator {
       parsed = parseSchema(schema);
       ({ fansOut } = analyzeSchemaStructure(parsed, {
         maxDepth: this.#maxSchemaDepth,
-        documents: Object.fromEntries(this.#trustedByUri) as Record<string, JsonSchema>,
+        documents: Object.fromEntries(this.#trusted.byUri) as Record<string, JsonSchema>,
         draft07: typeof parsed === "object" && typeof parsed.$schema === "string" &&
           normalizeDialect(parsed.$schema) === normalizeDialect(SCHEMA_DIALECT_DRAFT_07),
       }));
@@ -309,112 +273,27 @@ export class DefaultValidator implements SchemaValidator {
     );
   }
 
-  #dialectOf(schema: JsonSchema): string {
-    if (typeof schema === "boolean" || schema.$schema === undefined) return SCHEMA_DIALECT_2020_12;
-    if (typeof schema.$schema !== "string") {
-      throw new InvalidSchemaError("`$schema` must be a string (a dialect URI)");
-    }
-    const dialect = normalizeDialect(schema.$schema);
-    if (BUILTIN_DIALECTS.has(dialect)) return dialect;
-    const meta = this.#trustedByUri.get(dialect);
-    if (meta !== undefined && isPlainObject(meta)) {
-      const base = typeof meta.$schema === "string"
-        ? normalizeDialect(meta.$schema)
-        : SCHEMA_DIALECT_2020_12;
-      if (BUILTIN_DIALECTS.has(base)) return dialect;
-    }
-    const supported = [
-      SCHEMA_DIALECT_2020_12,
-      "http://json-schema.org/draft-07/schema#",
-      "http://json-schema.org/draft-07/schema",
-      ...this.#trusted.filter((d) => isMetaSchema(d.schema)).map((d) => d.uri),
-    ];
-    throw new UnsupportedSchemaError(schema.$schema, supported);
-  }
-
-  /** The trusted documents, the dialect's meta-schema marked when it declares no vocabulary. */
-  #trustedFor(dialect: string): TrustedDocument[] {
-    if (BUILTIN_DIALECTS.has(dialect)) return this.#trusted;
-    return this.#trusted.map((doc) => {
-      if (normalizeDialect(doc.uri) !== dialect && this.#trustedByUri.get(dialect) !== doc.schema) {
-        return doc;
-      }
-      const meta = doc.schema as Record<string, unknown>;
-      if (meta.$vocabulary !== undefined) return doc;
-      const base = typeof meta.$schema === "string"
-        ? normalizeDialect(meta.$schema)
-        : SCHEMA_DIALECT_2020_12;
-      return { ...doc, uri: dialect, dialectBase: base };
-    });
-  }
-
   async #compile(schema: JsonSchema, fansOut: boolean): Promise<CompiledSchema> {
-    const dialect = this.#dialectOf(schema);
+    const dialect = this.#trusted.dialectOf(schema);
     let interpreter: Interpreter;
     try {
-      interpreter = await compileSchema(schema, this.#trustedFor(dialect));
+      interpreter = await compileSchema(schema, this.#trusted.for(dialect));
     } catch (error) {
       throw await compileError(error, schema, dialect);
     }
-    const lookup = (base: string): unknown => {
-      if (base === ROOT_URI) return schema;
-      if (isPlainObject(schema) && typeof schema.$id === "string") {
-        try {
-          if (new URL(schema.$id, ROOT_URI).href.split("#")[0] === base) return schema;
-        } catch { /* not a URL */ }
-      }
-      return this.#trustedByUri.get(base);
-    };
     const formatAssertion = this.#formatAssertion;
-    const maxDepth = this.#maxDepth;
-    const evaluate = (instance: unknown): CheckResult => {
-      if (interpret(interpreter, instance, "FLAG", formatAssertion, fansOut).valid) {
-        return { valid: true };
-      }
-      const output = interpret(interpreter, instance, "DETAILED", formatAssertion, fansOut);
-      const failures = toFailures(
-        output.valid ? [] : output.errors ?? [],
-        instance,
-        lookup,
-        ROOT_URI,
-      );
-      return { valid: false, failures };
-    };
-    const check = (instance: unknown): CheckResult => {
-      const bad = checkInstance(instance, maxDepth);
-      if (bad !== undefined) {
-        if (bad.depth) throw new InstanceDepthError(maxDepth, bad.location);
-        return { valid: false, failures: [bad.failure!] };
-      }
-      try {
-        // The invalid path evaluates twice (answer, then failures); each
-        // pattern runs once per long string.
-        return withPatternMemo(() => evaluate(instance));
-      } catch (error) {
-        if (error instanceof RangeError) {
-          throw new EvaluationDepthError("validating the value", { cause: error });
-        }
-        if (error instanceof ToolFoundationError) throw error;
-        // Hyperjump failing on a schema it accepted: the schema's problem, typed.
-        throw new InvalidSchemaError(
-          `the schema could not be evaluated (${(error as Error)?.message ?? String(error)})`,
-          { cause: error },
-        );
-      }
-    };
-    return {
+    const planFast = this.#fastPath
+      ? () => planFastPath(schema, { dialect, formatAssertion, fansOut })
+      : undefined;
+    return compiledSchema({
+      schema,
       dialect,
-      check,
-      assert(instance: unknown, subject?: string): void {
-        const result = check(instance);
-        if (!result.valid) {
-          throw new SchemaValidationError(result.failures, { subject, instance });
-        }
-      },
-    };
+      interpreter,
+      fansOut,
+      planFast,
+      trusted: this.#trusted.byUri,
+      formatAssertion,
+      maxDepth: this.#maxDepth,
+    });
   }
-}
-
-function isMetaSchema(schema: unknown): boolean {
-  return isPlainObject(schema) && schema.$vocabulary !== undefined;
 }

@@ -4,15 +4,22 @@
  * documents, and checks that without them every refRemote case fails with
  * `ExternalRefError`. Exits non-zero on any unexpected result.
  *
- * Usage: deno task conformance [suite-dir]
+ * Usage: deno task conformance [--fast-path=off] [suite-dir]
  * The suite directory defaults to $JSON_SCHEMA_TEST_SUITE, then
- * ../shared/json-schema-test-suite.
+ * ../shared/json-schema-test-suite. `--fast-path=off` (or the environment
+ * variable FAST_PATH=off) validates with `fastPath: false`: every answer from
+ * Hyperjump; by default the validator's fast path answers wherever it can.
  *
  * @module
  */
 
 import { DefaultValidator, ExternalRefError, type JsonSchema } from "../../mod.ts";
 import { SKIPS } from "./skips.ts";
+import { type FastCheck, planFastPath } from "../../model/_fast/mod.ts";
+import { analyzeSchemaStructure } from "../../model/_schema_structure.ts";
+
+const args = Deno.args.filter((a) => !a.startsWith("--fast-path="));
+const fastPath = !Deno.args.includes("--fast-path=off") && Deno.env.get("FAST_PATH") !== "off";
 
 interface Case {
   description: string;
@@ -66,8 +73,11 @@ async function runDialect(root: string, name: keyof typeof DIALECTS): Promise<nu
     const remote = await readJson(`${root}/remotes/${path}`) as JsonSchema;
     schemas[`http://localhost:1234/${path}`] = withDialect(remote, dialect.uri);
   }
-  const withRemotes = new DefaultValidator({ schemas, cacheSize: 10_000 });
-  const withoutRemotes = new DefaultValidator();
+  const withRemotes = new DefaultValidator({ schemas, cacheSize: 10_000, fastPath });
+  const withoutRemotes = new DefaultValidator({ fastPath });
+  // Hyperjump alone, to compare each answer of the fast path with.
+  const reference = new DefaultValidator({ schemas, cacheSize: 10_000, fastPath: false });
+  let fastGroups = 0, fastCases = 0, fastAnswered = 0, groupsTotal = 0;
   const files = (await walk(`${root}/tests/${name}`)).filter((f) => !f.includes("/"));
   let passed = 0, failed = 0, skipped = 0, remotePassed = 0, remoteTotal = 0, blocked = 0;
   let unexpected = 0, remoteSkipped = 0;
@@ -83,7 +93,46 @@ async function runDialect(root: string, name: keyof typeof DIALECTS): Promise<nu
       } catch (error) {
         compileError = error;
       }
+      let fast: FastCheck | undefined;
+      let expected: Awaited<ReturnType<DefaultValidator["compile"]>> | undefined;
+      groupsTotal++;
+      if (fastPath && compiled !== undefined) {
+        expected = await reference.compile(schema);
+        fast = planFastPath(schema, {
+          dialect: compiled.dialect,
+          formatAssertion: false,
+          fansOut: analyzeSchemaStructure(schema, { documents: schemas }).fansOut,
+        }).check;
+        if (fast !== undefined) fastGroups++;
+      }
       for (const test of group.tests) {
+        if (fast !== undefined && expected !== undefined) {
+          // The proof: the fast path's own answer equals Hyperjump's, case by case.
+          fastCases++;
+          let answer: boolean | undefined, truth: boolean | string;
+          try {
+            answer = fast(test.data);
+          } catch (error) {
+            answer = undefined;
+            console.log(`FAST PATH THREW: ${name}/${file} | ${group.description}: ${error}`);
+            unexpected++;
+          }
+          try {
+            truth = expected.check(test.data).valid;
+          } catch (error) {
+            truth = String(error);
+          }
+          if (answer !== undefined) {
+            fastAnswered++;
+            if (answer !== truth) {
+              unexpected++;
+              console.log(
+                `FAST PATH DIFFERS: ${name}/${file} | ${group.description} | ${test.description}: ` +
+                  `fast ${answer}, Hyperjump ${truth}`,
+              );
+            }
+          }
+        }
         const skip = SKIPS.find((s) =>
           s.dialect === name && s.file === file && s.group === group.description &&
           (s.test === undefined || s.test === test.description)
@@ -144,6 +193,12 @@ async function runDialect(root: string, name: keyof typeof DIALECTS): Promise<nu
       } fail with ExternalRefError without them, ` +
       `${skipped} in the skip list`,
   );
+  if (fastPath) {
+    console.log(
+      `${name}: the fast path compiled ${fastGroups}/${groupsTotal} schemas and answered ` +
+        `${fastAnswered}/${fastCases} of their cases itself, each as Hyperjump does`,
+    );
+  }
   if (passed < dialect.minimum) {
     console.log(`BELOW MINIMUM: ${name} passes ${passed}, needs ${dialect.minimum}`);
     unexpected++;
@@ -158,7 +213,7 @@ async function runDialect(root: string, name: keyof typeof DIALECTS): Promise<nu
  * Printed, never counted in the result.
  */
 async function optionalRegex(root: string, name: keyof typeof DIALECTS): Promise<void> {
-  const validator = new DefaultValidator({ formatAssertion: true, cacheSize: 10_000 });
+  const validator = new DefaultValidator({ formatAssertion: true, cacheSize: 10_000, fastPath });
   for (const file of ["ecmascript-regex.json", "non-bmp-regex.json"]) {
     let groups: Group[];
     try {
@@ -191,8 +246,9 @@ async function optionalRegex(root: string, name: keyof typeof DIALECTS): Promise
   }
 }
 
-const root = Deno.args[0] ?? Deno.env.get("JSON_SCHEMA_TEST_SUITE") ??
+const root = args[0] ?? Deno.env.get("JSON_SCHEMA_TEST_SUITE") ??
   new URL("../../../shared/json-schema-test-suite", import.meta.url).pathname;
+console.log(`fast path: ${fastPath ? "on" : "off"}`);
 let unexpected = 0;
 for (const name of Object.keys(DIALECTS) as (keyof typeof DIALECTS)[]) {
   unexpected += await runDialect(root, name);

@@ -1,0 +1,220 @@
+// The validator against ajv (allErrors) in the same run, as ratios, on the
+// bench's seed schemas and on every MCP tool schema the tests use (~1,640 real
+// servers' schemas, see _validator_corpus.ts): valid and invalid instances,
+// calls alternating across schemas (as a gateway's do) and in a per-schema hot
+// loop, and compile time per schema. Prints Markdown tables.
+//
+//   deno run --allow-read --allow-env bench/validator_compare.ts [--quick] [--fast-path=off]
+//
+// `--fast-path=off` measures DefaultValidator with `fastPath: false` (Hyperjump
+// for every answer). Each figure is the best of several repetitions, ours and
+// ajv's interleaved so that both see the same machine load.
+import Ajv from "ajv";
+import Ajv2020 from "ajv/dist/2020.js";
+import {
+  type CompiledSchema,
+  DefaultValidator,
+  type DefaultValidatorOptions,
+} from "../model/mod.ts";
+import { corpus, type CorpusCase } from "./_validator_corpus.ts";
+
+const quick = Deno.args.includes("--quick");
+const fastPath = !Deno.args.includes("--fast-path=off");
+const REPEAT = quick ? 3 : 5;
+const BUDGET_MS = quick ? 150 : 400;
+const WARM_CALLS = quick ? 100 : 500;
+
+type AjvValidate = ((value: unknown) => boolean) & { errors?: { message?: string }[] | null };
+type AjvInstance = { compile(schema: unknown): AjvValidate };
+type AjvClass = new (options: Record<string, unknown>) => AjvInstance;
+
+const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;
+const ajvOptions = { allErrors: true, strict: false, validateFormats: false };
+const newAjv = (): { d7: AjvInstance; d2020: AjvInstance } => ({
+  d7: new (Ajv as unknown as AjvClass)(ajvOptions),
+  d2020: new (Ajv2020 as unknown as AjvClass)(ajvOptions),
+});
+
+function ajvCompile(ajv: ReturnType<typeof newAjv>, schema: unknown): AjvValidate {
+  const draft07 = typeof schema === "object" && schema !== null &&
+    DRAFT_07.test(String((schema as Record<string, unknown>).$schema ?? ""));
+  return (draft07 ? ajv.d7 : ajv.d2020).compile(schema);
+}
+
+function options(): DefaultValidatorOptions {
+  return {
+    cacheSize: 100_000,
+    ...(fastPath ? {} : { fastPath: false }),
+  } as DefaultValidatorOptions;
+}
+
+interface Ready {
+  ours: CompiledSchema;
+  ajv: AjvValidate;
+  valid: unknown;
+  invalid: unknown;
+}
+
+async function prepare(cases: CorpusCase[]): Promise<{ ready: Ready[]; dropped: number }> {
+  const validator = new DefaultValidator(options());
+  const ajv = newAjv();
+  const byText = new Map<string, AjvValidate>();
+  const ready: Ready[] = [];
+  let dropped = 0;
+  for (const c of cases) {
+    try {
+      const ours = await validator.compile(c.schema as never);
+      const text = JSON.stringify(c.schema);
+      let check = byText.get(text);
+      if (check === undefined) byText.set(text, check = ajvCompile(ajv, c.schema));
+      const agree = ours.check(c.valid).valid && check(c.valid) &&
+        !ours.check(c.invalid).valid && !check(c.invalid);
+      if (agree) ready.push({ ours, ajv: check, valid: c.valid, invalid: c.invalid });
+      else dropped++;
+    } catch {
+      dropped++;
+    }
+  }
+  return { ready, dropped };
+}
+
+let sink = 0;
+
+/** Microseconds per call of `run` (which makes `calls` calls), best of REPEAT, paired. */
+function paired(
+  calls: number,
+  perSchema: number,
+  ours: () => void,
+  theirs: () => void,
+): { ours: number; ajv: number } {
+  // Warm up both until each schema's checker has run WARM_CALLS times (a
+  // gateway's steady state: generated code tiers up per function) and for at
+  // least BUDGET_MS / 4; then rounds so that one measurement takes about
+  // BUDGET_MS / REPEAT.
+  for (const f of [ours, theirs]) {
+    const until = performance.now() + BUDGET_MS / 4;
+    for (let done = 0; done < WARM_CALLS || performance.now() < until; done += perSchema) f();
+  }
+  const t0 = performance.now();
+  ours();
+  const once = Math.max(performance.now() - t0, 0.001);
+  const rounds = Math.max(1, Math.round(BUDGET_MS / REPEAT / once));
+  let best = { ours: Infinity, ajv: Infinity };
+  for (let r = 0; r < REPEAT; r++) {
+    let start = performance.now();
+    for (let i = 0; i < rounds; i++) ours();
+    const a = (performance.now() - start) * 1000 / (rounds * calls);
+    start = performance.now();
+    for (let i = 0; i < Math.max(1, rounds * 4); i++) theirs();
+    const b = (performance.now() - start) * 1000 / (Math.max(1, rounds * 4) * calls);
+    best = { ours: Math.min(best.ours, a), ajv: Math.min(best.ajv, b) };
+  }
+  return best;
+}
+
+function readOurs(ready: Ready, kind: "valid" | "invalid", messages: boolean): void {
+  const result = ready.ours.check(ready[kind]);
+  if (result.valid) sink++;
+  else if (messages) { for (const f of result.failures) sink += f.message.length; }
+  else sink--;
+}
+
+function readAjv(ready: Ready, kind: "valid" | "invalid", messages: boolean): void {
+  if (ready.ajv(ready[kind])) sink++;
+  else if (messages) { for (const e of ready.ajv.errors ?? []) sink += String(e.message).length; }
+  else sink--;
+}
+
+interface Row {
+  what: string;
+  ours: number;
+  ajv: number;
+}
+
+function measure(ready: Ready[]): Row[] {
+  const rows: Row[] = [];
+  const modes: [string, "valid" | "invalid", boolean][] = [
+    ["valid", "valid", false],
+    ["invalid, answer only", "invalid", false],
+    ["invalid, failures and messages read", "invalid", true],
+  ];
+  for (const [label, kind, messages] of modes) {
+    const alternating = paired(
+      ready.length,
+      1,
+      () => {
+        for (const r of ready) readOurs(r, kind, messages);
+      },
+      () => {
+        for (const r of ready) readAjv(r, kind, messages);
+      },
+    );
+    rows.push({ what: `${label}, alternating`, ...alternating });
+    const HOT = 50;
+    const hot = paired(
+      ready.length * HOT,
+      HOT,
+      () => {
+        for (const r of ready) for (let i = 0; i < HOT; i++) readOurs(r, kind, messages);
+      },
+      () => {
+        for (const r of ready) for (let i = 0; i < HOT; i++) readAjv(r, kind, messages);
+      },
+    );
+    rows.push({ what: `${label}, per-schema hot loop`, ...hot });
+  }
+  return rows;
+}
+
+async function compileTimes(cases: CorpusCase[]): Promise<Row> {
+  const distinct = [...new Map(cases.map((c) => [JSON.stringify(c.schema), c.schema])).values()];
+  let best = { ours: Infinity, ajv: Infinity };
+  for (let r = 0; r < (quick ? 1 : 3); r++) {
+    const validator = new DefaultValidator(options());
+    let start = performance.now();
+    for (const schema of distinct) await validator.compile(schema as never).catch(() => undefined);
+    const ours = (performance.now() - start) * 1000 / distinct.length;
+    const ajv = newAjv();
+    start = performance.now();
+    for (const schema of distinct) {
+      try {
+        ajvCompile(ajv, schema);
+      } catch { /* counted in the time anyway */ }
+    }
+    const theirs = (performance.now() - start) * 1000 / distinct.length;
+    best = { ours: Math.min(best.ours, ours), ajv: Math.min(best.ajv, theirs) };
+  }
+  return { what: `compile, per distinct schema (${distinct.length})`, ...best };
+}
+
+function table(title: string, rows: Row[]): string {
+  const lines = [
+    `### ${title}`,
+    "",
+    "| what | toolfoundation (µs/call) | ajv allErrors (µs/call) | ratio (x ajv) |",
+    "| --- | ---: | ---: | ---: |",
+  ];
+  for (const row of rows) {
+    lines.push(
+      `| ${row.what} | ${row.ours.toFixed(3)} | ${row.ajv.toFixed(3)} | ${
+        (row.ours / row.ajv).toFixed(2)
+      } |`,
+    );
+  }
+  return lines.join("\n");
+}
+
+const { seeds, real } = await corpus();
+// The first compile in a process compiles Hyperjump's meta-schema: not part of the figures.
+await new DefaultValidator().compile({ type: "object" });
+const out: string[] = [`fast path: ${fastPath ? "on" : "off"}`, ""];
+for (
+  const [title, cases] of [["bench seed schemas", seeds], ["real MCP tool schemas", real]] as const
+) {
+  const compile = await compileTimes(cases as CorpusCase[]);
+  const { ready, dropped } = await prepare(cases as CorpusCase[]);
+  const rows = [...measure(ready), compile];
+  out.push(table(`${title}: ${ready.length} schema/instance pairs (${dropped} dropped)`, rows), "");
+}
+console.log(out.join("\n"));
+if (sink === 0.5) console.log(sink);

@@ -1,0 +1,583 @@
+// Private: compiles a schema that the fast path supports (see _support.ts)
+// into one generated JavaScript function per schema object, straight-line
+// code that answers valid/invalid exactly as Hyperjump does, keyword by
+// keyword (each rule below mirrors the Hyperjump 1.18.0 keyword of the same
+// name). Only numbers (checked finite), JSON-quoted names and indexes into a
+// table of values are ever written into the code. Anything unexpected throws
+// Unsupported, and the whole schema then stays on Hyperjump.
+
+import { compilePattern, type Matcher } from "../_regex.ts";
+import { testPattern } from "../_pattern_record.ts";
+import { allDistinct, jsonMembership } from "./_json_equal.ts";
+
+/** A compiled check: whether the value is valid. May throw {@linkcode FastPathBail}. */
+export type Check = (value: unknown) => boolean;
+
+/** The schema uses something the fast path cannot do exactly; the reason says what. */
+export class Unsupported extends Error {}
+
+/** Thrown while checking when this one value must be answered by Hyperjump instead. */
+export class FastPathBail extends Error {}
+
+/** Nested `$ref` evaluations beyond which a value is handed to Hyperjump (its own limits apply). */
+export const MAX_REF_NESTING = 128;
+
+/** Largest generated source accepted (bigger schemas stay on Hyperjump). */
+const MAX_SOURCE = 2_000_000;
+
+type Schema = Record<string, unknown> | boolean;
+type Dialect = "2020-12" | "draft-07";
+
+const TYPES = new Set(["null", "boolean", "object", "array", "number", "string", "integer"]);
+const TYPE_TESTS: Record<string, string> = {
+  null: "v === null",
+  boolean: 'typeof v === "boolean"',
+  string: 'typeof v === "string"',
+  number: 'typeof v === "number"',
+  integer: '(typeof v === "number" && Number.isInteger(v))',
+  array: "Array.isArray(v)",
+  object: '(typeof v === "object" && v !== null && !Array.isArray(v))',
+};
+
+/** A compiled document and whether it runs any pattern. */
+export interface CompiledDocument {
+  /** The check (resets its `$ref` nesting count on each call). */
+  check: Check;
+  /** Whether any pattern runs (`pattern`, `patternProperties`). */
+  patterns: boolean;
+}
+
+/** Compiles a whole document. */
+export function compileDocument(root: Schema, dialect: Dialect): CompiledDocument {
+  const generator = new Generator(root, dialect);
+  const entry = generator.call(root, "v");
+  while (generator.pending.length > 0) generator.generate(...generator.pending.pop()!);
+  const source = `${
+    generator.code.join("\n")
+  }\nreturn function check(v) { st.n = 0; return ${entry}; };`;
+  if (source.length > MAX_SOURCE) throw new Unsupported("a schema too large to generate code for");
+  const state = { n: 0 };
+  let check: Check;
+  try {
+    check = new Function("c", "hasOwn", "tp", "cp", "st", "Bail", source)(
+      generator.constants,
+      Object.hasOwn,
+      testPattern,
+      codePoints,
+      state,
+      FastPathBail,
+    );
+  } catch (error) {
+    // e.g. code generation disallowed by the host (a content security policy).
+    throw new Unsupported(`generated code that does not run (${(error as Error)?.message})`);
+  }
+  return { check, patterns: generator.patterns };
+}
+
+/** Numbers written into the code: finite (checked), printed exactly. */
+function literal(value: number): string {
+  return Object.is(value, -0) ? "0" : String(value);
+}
+
+class Generator {
+  readonly code: string[] = [];
+  readonly constants: unknown[] = [];
+  readonly pending: [Record<string, unknown>, number][] = [];
+  patterns = false;
+  readonly #ids = new Map<object, number>();
+  readonly #refs = new Set<number>();
+  readonly #root: Schema;
+  readonly #dialect: Dialect;
+
+  constructor(root: Schema, dialect: Dialect) {
+    this.#root = root;
+    this.#dialect = dialect;
+  }
+
+  /** An expression: whether `arg` is valid against `schema`. */
+  call(schema: unknown, arg: string): string {
+    if (schema === true) return "true";
+    if (schema === false) return "false";
+    return `s${this.#id(schema)}(${arg})`;
+  }
+
+  #id(schema: unknown): number {
+    if (!isObject(schema)) throw new Unsupported("a subschema that is not an object or a boolean");
+    let id = this.#ids.get(schema);
+    if (id === undefined) {
+      this.#ids.set(schema, id = this.#ids.size);
+      this.pending.push([schema, id]);
+    }
+    return id;
+  }
+
+  #constant(value: unknown): string {
+    this.constants.push(value);
+    return `c[${this.constants.length - 1}]`;
+  }
+
+  #pattern(source: unknown): string {
+    this.patterns = true;
+    return this.#constant(pattern(source));
+  }
+
+  /** An expression: `arg` against the schema a local `$ref` names, counting nesting. */
+  #ref(ref: unknown, arg: string): string {
+    if (typeof ref !== "string" || !ref.startsWith("#")) {
+      throw new Unsupported(`a $ref outside the document: ${String(ref)}`);
+    }
+    const target = resolvePointer(ref, this.#root);
+    if (typeof target === "boolean") return String(target);
+    const id = this.#id(target);
+    if (!this.#refs.has(id)) {
+      this.#refs.add(id);
+      this.code.push(
+        `function r${id}(v) { if (++st.n > ${MAX_REF_NESTING}) throw new Bail(); ` +
+          `const t = s${id}(v); st.n--; return t; }`,
+      );
+    }
+    return `r${id}(${arg})`;
+  }
+
+  generate(schema: Record<string, unknown>, id: number): void {
+    const body = this.#body(schema);
+    this.code.push(`function s${id}(v) {\n${body.join("\n")}\nreturn true;\n}`);
+  }
+
+  #body(schema: Record<string, unknown>): string[] {
+    const dialect = this.#dialect;
+    if (dialect === "draft-07" && "$ref" in schema) {
+      // Draft-07: `$ref` hides its siblings.
+      return [`return ${this.#ref(schema.$ref, "v")};`];
+    }
+    const evaluated = EVALUATED[dialect];
+    const ignored = dialect === "2020-12" ? IGNORED_2020_12 : IGNORED_DRAFT_07;
+    for (const keyword of Object.keys(schema)) {
+      if (!evaluated.has(keyword) && !ignored.has(keyword) && keyword.startsWith("$")) {
+        // `$`-keywords the fast path does not know (anchors, dynamic references...)
+        // were refused by the document scan; anything left here is a surprise.
+        throw new Unsupported(`the keyword ${keyword}`);
+      }
+    }
+    const has = (keyword: string) => evaluated.has(keyword) && Object.hasOwn(schema, keyword);
+    const out: string[] = [];
+    const fail = (condition: string) => out.push(`if (${condition}) return false;`);
+    if (has("type")) {
+      const types = typeof schema.type === "string" ? [schema.type] : schema.type;
+      if (
+        !Array.isArray(types) || types.length === 0 ||
+        types.some((t) => typeof t !== "string" || !TYPES.has(t))
+      ) {
+        throw new Unsupported("a type that is not a known type name or a list of them");
+      }
+      fail(`!(${(types as string[]).map((t) => TYPE_TESTS[t]).join(" || ")})`);
+    }
+    if (has("enum")) {
+      if (!Array.isArray(schema.enum) || holdsRef(schema.enum)) {
+        throw new Unsupported("an enum that is not a plain array");
+      }
+      fail(`!${this.#constant(jsonMembership(schema.enum))}(v)`);
+    }
+    if (has("const")) {
+      if (holdsRef(schema.const)) throw new Unsupported("a const holding a $ref");
+      fail(`!${this.#constant(jsonMembership([schema.const]))}(v)`);
+    }
+    if (has("$ref")) fail(`!${this.#ref(schema.$ref, "v")}`);
+    if (has("allOf")) {
+      for (const sub of list(schema.allOf, "allOf")) fail(`!${this.call(sub, "v")}`);
+    }
+    if (has("anyOf")) {
+      const branches = list(schema.anyOf, "anyOf").map((sub) => this.call(sub, "v"));
+      fail(`!(${branches.length > 0 ? branches.join(" || ") : "false"})`);
+    }
+    if (has("oneOf")) {
+      const branches = list(schema.oneOf, "oneOf").map((sub) => this.call(sub, "v"));
+      out.push(
+        `{ let n = 0; ${
+          branches.map((b) => `if (${b} && ++n > 1) return false;`).join(" ")
+        } if (n !== 1) return false; }`,
+      );
+    }
+    if (has("not")) fail(this.call(schema.not, "v"));
+    if (has("if") && (has("then") || has("else"))) {
+      const condition = this.call(schema.if, "v");
+      const then = has("then") ? this.call(schema.then, "v") : "true";
+      const otherwise = has("else") ? this.call(schema.else, "v") : "true";
+      fail(`(${condition} ? !${then} : !${otherwise})`);
+    }
+    const strings = this.#strings(schema, has);
+    if (strings.length > 0) out.push('if (typeof v === "string") {', ...strings, "}");
+    const numbers = this.#numbers(schema, has);
+    if (numbers.length > 0) out.push('if (typeof v === "number") {', ...numbers, "}");
+    const arrays = this.#arrays(schema, has);
+    if (arrays.length > 0) out.push("if (Array.isArray(v)) {", ...arrays, "}");
+    const objects = this.#objects(schema, has);
+    if (objects.length > 0) {
+      out.push('if (typeof v === "object" && v !== null && !Array.isArray(v)) {', ...objects, "}");
+    }
+    return out;
+  }
+
+  #strings(schema: Record<string, unknown>, has: (k: string) => boolean): string[] {
+    const out: string[] = [];
+    if (has("minLength")) {
+      // At least length/2 code points: only short strings need counting.
+      const min = literal(number(schema.minLength, "minLength"));
+      out.push(
+        `if (!(v.length >= 2 * ${min} || (v.length >= ${min} && cp(v) >= ${min}))) return false;`,
+      );
+    }
+    if (has("maxLength")) {
+      const max = literal(number(schema.maxLength, "maxLength"));
+      out.push(
+        `if (!(v.length <= ${max} || (v.length <= 2 * ${max} && cp(v) <= ${max}))) return false;`,
+      );
+    }
+    if (has("pattern")) out.push(`if (!tp(${this.#pattern(schema.pattern)}, v)) return false;`);
+    return out;
+  }
+
+  #numbers(schema: Record<string, unknown>, has: (k: string) => boolean): string[] {
+    const out: string[] = [];
+    const bound = (keyword: string, failing: string) => {
+      if (has(keyword)) {
+        out.push(`if (v ${failing} ${literal(number(schema[keyword], keyword))}) return false;`);
+      }
+    };
+    bound("minimum", "<");
+    bound("maximum", ">");
+    bound("exclusiveMinimum", "<=");
+    bound("exclusiveMaximum", ">=");
+    if (has("multipleOf")) {
+      // Hyperjump's rule, tolerance included.
+      const factor = literal(number(schema.multipleOf, "multipleOf"));
+      out.push(
+        `{ const r = v % ${factor}; if (!(Math.abs(0 - r) < 1.19209290e-7 || ` +
+          `Math.abs(${factor} - r) < 1.19209290e-7)) return false; }`,
+      );
+    }
+    return out;
+  }
+
+  #arrays(schema: Record<string, unknown>, has: (k: string) => boolean): string[] {
+    const out: string[] = [];
+    let prefix: unknown[] = [];
+    let rest: unknown = undefined;
+    if (this.#dialect === "2020-12") {
+      if (has("prefixItems")) prefix = list(schema.prefixItems, "prefixItems");
+      if (has("items")) {
+        if (Array.isArray(schema.items)) throw new Unsupported("an items array in 2020-12");
+        rest = schema.items;
+      }
+    } else if (has("items")) {
+      if (Array.isArray(schema.items)) {
+        prefix = schema.items;
+        if (has("additionalItems")) rest = schema.additionalItems;
+      } else {
+        rest = schema.items;
+      }
+    }
+    prefix.forEach((sub, i) => {
+      const call = this.call(sub, `v[${i}]`);
+      if (call !== "true") out.push(`if (v.length > ${i} && !${call}) return false;`);
+    });
+    if (rest !== undefined) {
+      const call = this.call(rest, "v[i]");
+      if (call === "false") out.push(`if (v.length > ${prefix.length}) return false;`);
+      else if (call !== "true") {
+        out.push(`for (let i = ${prefix.length}; i < v.length; i++) if (!${call}) return false;`);
+      }
+    }
+    if (has("minItems")) {
+      out.push(`if (v.length < ${literal(number(schema.minItems, "minItems"))}) return false;`);
+    }
+    if (has("maxItems")) {
+      out.push(`if (v.length > ${literal(number(schema.maxItems, "maxItems"))}) return false;`);
+    }
+    if (has("uniqueItems")) {
+      if (typeof schema.uniqueItems !== "boolean") {
+        throw new Unsupported("uniqueItems that is not a boolean");
+      }
+      if (schema.uniqueItems) out.push(`if (!${this.#constant(allDistinct)}(v)) return false;`);
+    }
+    if (has("contains")) {
+      let min = 1;
+      let max = Number.MAX_SAFE_INTEGER;
+      if (this.#dialect === "2020-12") {
+        if (has("minContains") && typeof schema.minContains === "number") {
+          min = number(schema.minContains, "minContains");
+        }
+        if (has("maxContains") && typeof schema.maxContains === "number") {
+          max = number(schema.maxContains, "maxContains");
+        }
+      }
+      out.push(
+        `{ let m = 0; for (let j = 0; j < v.length; j++) if (${
+          this.call(schema.contains, "v[j]")
+        }) m++; if (m < ${literal(min)} || m > ${literal(max)}) return false; }`,
+      );
+    }
+    return out;
+  }
+
+  #objects(schema: Record<string, unknown>, has: (k: string) => boolean): string[] {
+    const out: string[] = [];
+    if (has("required")) {
+      for (const name of stringList(schema.required, "required")) {
+        out.push(`if (!hasOwn(v, ${JSON.stringify(name)})) return false;`);
+      }
+    }
+    const properties: [string, unknown][] = [];
+    if (has("properties")) {
+      if (!isObject(schema.properties)) throw new Unsupported("properties that is not an object");
+      properties.push(...Object.entries(schema.properties));
+    }
+    const patterns: [string, unknown][] = [];
+    if (has("patternProperties")) {
+      if (!isObject(schema.patternProperties)) {
+        throw new Unsupported("patternProperties that is not an object");
+      }
+      for (const [source, sub] of Object.entries(schema.patternProperties)) {
+        patterns.push([this.#pattern(source), sub]);
+      }
+    }
+    const additional = has("additionalProperties") ? schema.additionalProperties : undefined;
+    if (patterns.length === 0 && (additional === undefined || additional === true)) {
+      // A JSON value is never undefined: an absent property is a cheap miss,
+      // and only a value found is checked to be the object's own.
+      properties.forEach(([name, sub], i) => {
+        const quoted = JSON.stringify(name);
+        const call = this.call(sub, `p${i}`);
+        if (call !== "true") {
+          out.push(
+            `{ const p${i} = v[${quoted}]; ` +
+              `if (p${i} !== undefined && hasOwn(v, ${quoted}) && !${call}) return false; }`,
+          );
+        }
+      });
+    } else {
+      const cases = properties.map(([name, sub]) =>
+        `case ${JSON.stringify(name)}: known = true; if (!${
+          this.call(sub, "x")
+        }) return false; break;`
+      );
+      const matches = patterns.map(([matcher, sub]) =>
+        `if (tp(${matcher}, k)) { known = true; if (!${this.call(sub, "x")}) return false; }`
+      );
+      const rest = additional === undefined ? "true" : this.call(additional, "x");
+      out.push(
+        "for (const k of Object.keys(v)) { const x = v[k]; let known = false;",
+        cases.length > 0 ? `switch (k) { ${cases.join(" ")} }` : "",
+        ...matches,
+        rest === "true" ? "" : `if (!known && !${rest}) return false;`,
+        "}",
+      );
+    }
+    if (has("propertyNames")) {
+      const call = this.call(schema.propertyNames, "k");
+      if (call !== "true") out.push(`for (const k of Object.keys(v)) if (!${call}) return false;`);
+    }
+    if (has("minProperties")) {
+      out.push(
+        `if (Object.keys(v).length < ${
+          literal(number(schema.minProperties, "minProperties"))
+        }) return false;`,
+      );
+    }
+    if (has("maxProperties")) {
+      out.push(
+        `if (Object.keys(v).length > ${
+          literal(number(schema.maxProperties, "maxProperties"))
+        }) return false;`,
+      );
+    }
+    if (has("dependentRequired")) this.#dependencies(schema.dependentRequired, false, out);
+    if (has("dependentSchemas")) this.#dependencies(schema.dependentSchemas, true, out);
+    if (has("dependencies")) this.#dependencies(schema.dependencies, undefined, out);
+    return out;
+  }
+
+  /**
+   * `dependentRequired` (`schemas` false), `dependentSchemas` (true) or draft-07
+   * `dependencies` (undefined: each entry an array of names or a schema).
+   */
+  #dependencies(value: unknown, schemas: boolean | undefined, out: string[]): void {
+    if (!isObject(value)) throw new Unsupported("a dependency keyword that is not an object");
+    for (const [trigger, dependency] of Object.entries(value)) {
+      const quoted = JSON.stringify(trigger);
+      if (schemas === false || (schemas === undefined && Array.isArray(dependency))) {
+        const names = stringList(dependency, "a dependency");
+        if (names.length === 0) continue;
+        const all = names.map((name) => `hasOwn(v, ${JSON.stringify(name)})`).join(" && ");
+        out.push(`if (hasOwn(v, ${quoted}) && !(${all})) return false;`);
+      } else {
+        out.push(`if (hasOwn(v, ${quoted}) && !${this.call(dependency, "v")}) return false;`);
+      }
+    }
+  }
+}
+
+function list(value: unknown, keyword: string): unknown[] {
+  if (!Array.isArray(value)) throw new Unsupported(`${keyword} that is not an array`);
+  return value;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function number(value: unknown, keyword: string): number {
+  if (typeof value !== "number" || !Number.isFinite(value)) {
+    throw new Unsupported(`${keyword} that is not a number`);
+  }
+  return value;
+}
+
+function stringList(value: unknown, keyword: string): string[] {
+  if (!Array.isArray(value) || value.some((item) => typeof item !== "string")) {
+    throw new Unsupported(`${keyword} that is not an array of strings`);
+  }
+  return value as string[];
+}
+
+function pattern(source: unknown): Matcher {
+  if (typeof source !== "string") throw new Unsupported("a pattern that is not a string");
+  // Same engine, same cached matcher as the Hyperjump keywords (compiled there first).
+  return compilePattern(source);
+}
+
+/** Whether a JSON value contains an object with a `$ref` key (Hyperjump reads those as references). */
+function holdsRef(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(holdsRef);
+  if (isObject(value)) return "$ref" in value || Object.values(value).some(holdsRef);
+  return false;
+}
+
+// ---- References ----
+
+function resolvePointer(ref: string, root: Schema): Schema {
+  let fragment: string;
+  try {
+    fragment = decodeURIComponent(ref.slice(1));
+  } catch {
+    throw new Unsupported(`a $ref that is not a valid URI fragment: ${ref}`);
+  }
+  if (fragment !== "" && !fragment.startsWith("/")) {
+    throw new Unsupported(`a $ref to an anchor: ${ref}`);
+  }
+  let current: unknown = root;
+  if (fragment !== "") {
+    for (const raw of fragment.slice(1).split("/")) {
+      const token = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+      if (Array.isArray(current)) {
+        if (!/^(0|[1-9][0-9]*)$/.test(token) || Number(token) >= current.length) {
+          throw new Unsupported(`a $ref that does not resolve: ${ref}`);
+        }
+        current = current[Number(token)];
+      } else if (isObject(current) && Object.hasOwn(current, token)) {
+        current = current[token];
+      } else {
+        throw new Unsupported(`a $ref that does not resolve: ${ref}`);
+      }
+    }
+  }
+  if (typeof current !== "boolean" && !isObject(current)) {
+    throw new Unsupported(`a $ref to something that is not a schema: ${ref}`);
+  }
+  return current;
+}
+
+const IGNORED_2020_12 = new Set(["$schema", "$id", "$comment", "$defs", "format"]);
+const IGNORED_DRAFT_07 = new Set(["$schema", "$id", "$comment", "$defs", "definitions", "format"]);
+/** The keywords each dialect evaluates; any other keyword is an annotation to Hyperjump. */
+const EVALUATED = {
+  "2020-12": new Set([
+    "$ref",
+    "type",
+    "enum",
+    "const",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "multipleOf",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "maxLength",
+    "minLength",
+    "pattern",
+    "prefixItems",
+    "items",
+    "contains",
+    "minContains",
+    "maxContains",
+    "maxItems",
+    "minItems",
+    "uniqueItems",
+    "properties",
+    "patternProperties",
+    "additionalProperties",
+    "required",
+    "propertyNames",
+    "maxProperties",
+    "minProperties",
+    "dependentRequired",
+    "dependentSchemas",
+  ]),
+  "draft-07": new Set([
+    "$ref",
+    "type",
+    "enum",
+    "const",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "multipleOf",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "maxLength",
+    "minLength",
+    "pattern",
+    "items",
+    "additionalItems",
+    "contains",
+    "maxItems",
+    "minItems",
+    "uniqueItems",
+    "properties",
+    "patternProperties",
+    "additionalProperties",
+    "required",
+    "propertyNames",
+    "maxProperties",
+    "minProperties",
+    "dependencies",
+  ]),
+} as const;
+
+/** Code points of `text`, as `[...text].length` counts them. */
+export function codePoints(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--;
+        i++;
+      }
+    }
+  }
+  return count;
+}

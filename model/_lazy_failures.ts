@@ -1,0 +1,80 @@
+// Private: invalid results and SchemaValidationErrors whose failures (and the
+// error's message) are computed when first read, not when the value is
+// checked. Once read, they are plain data properties like any other.
+
+import { SchemaValidationError, type ValidationFailure } from "./errors.ts";
+import type { CheckResult } from "./schema_validator.ts";
+
+function settle<T>(target: object, key: string, value: T, enumerable: boolean): T {
+  Object.defineProperty(target, key, { value, writable: true, enumerable, configurable: true });
+  return value;
+}
+
+/**
+ * `{ valid: false, failures }` with `failures` computed (once) on first read,
+ * then an own data property. A class rather than accessors defined on a plain
+ * object: creating one costs what creating `{ valid: false }` costs.
+ */
+class InvalidResult {
+  /** Always `false`. */
+  readonly valid = false as const;
+  #compute: () => ValidationFailure[];
+
+  constructor(compute: () => ValidationFailure[]) {
+    this.#compute = compute;
+  }
+
+  /** The failures, computed by Hyperjump on first read. */
+  get failures(): ValidationFailure[] {
+    return settle(this, "failures", this.#compute(), true);
+  }
+
+  set failures(value: ValidationFailure[]) {
+    settle(this, "failures", value, true);
+  }
+
+  /** The same JSON as `{ valid: false, failures }`. */
+  toJSON(): { valid: false; failures: ValidationFailure[] } {
+    return { valid: false, failures: this.failures };
+  }
+}
+
+/** An invalid result whose failures are computed (once) on first read. */
+export function lazyInvalid(compute: () => ValidationFailure[]): CheckResult {
+  return new InvalidResult(compute);
+}
+
+/**
+ * A {@linkcode SchemaValidationError} whose `failures` and `message` (and so
+ * its `stack`, which V8 formats on first read) are computed on first read of
+ * either, exactly as the constructor would have built them.
+ */
+export function lazyValidationError(
+  failures: () => readonly ValidationFailure[],
+  subject: string | undefined,
+  instance: unknown,
+): SchemaValidationError {
+  const error = new SchemaValidationError([], { subject, instance });
+  let built: SchemaValidationError | undefined;
+  const build = (): SchemaValidationError => {
+    if (built === undefined) {
+      built = new SchemaValidationError(failures(), { subject, instance });
+      settle(error, "failures", built.failures, true);
+      settle(error, "message", built.message, false);
+    }
+    return built;
+  };
+  Object.defineProperty(error, "failures", {
+    get: () => build().failures,
+    set: (value: readonly ValidationFailure[]) => settle(error, "failures", value, true),
+    enumerable: true,
+    configurable: true,
+  });
+  Object.defineProperty(error, "message", {
+    get: () => build().message,
+    set: (value: string) => settle(error, "message", value, false),
+    enumerable: false,
+    configurable: true,
+  });
+  return error;
+}
