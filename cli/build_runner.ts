@@ -20,6 +20,7 @@ import type { Manifest, ManifestEndpoint, ResolvedTool } from "./manifest.ts";
 import { moduleHandler } from "./module_tool.ts";
 import { resolvePath } from "./permissions.ts";
 import { Redactor, resolveSecrets } from "./secrets.ts";
+import { importServerTools, resolvedServer } from "./server_tools.ts";
 
 /** Options of {@linkcode buildRunner}. */
 export interface BuildRunnerOptions {
@@ -202,7 +203,11 @@ export async function buildRunner(
         e.server,
         serverConfig(
           manifest,
-          resolveSecrets(endpoint(manifest.servers, e.server), lookup, redactor),
+          resolveSecrets(
+            resolvedServer(manifest, e.server, { env: lookup, redactor }),
+            lookup,
+            redactor,
+          ),
           { redact },
         ),
       );
@@ -251,6 +256,20 @@ export async function buildRunner(
         }
       }
     }
+  }
+  // Server tools the manifest does not list (`server:tool`): imported, filtered, locked.
+  try {
+    await importServerTools(runner, manifest, {
+      tools: options.tools,
+      env: lookup,
+      redactor,
+      signal: options.signal,
+      configured: servers,
+      ...(options.importTimeoutMs === undefined ? {} : { timeoutMs: options.importTimeoutMs }),
+    });
+  } catch (error) {
+    await closeWithin(runner, options.runner?.closeTimeoutMs ?? 5000);
+    throw error;
   }
   return runner;
 }

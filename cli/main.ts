@@ -43,6 +43,8 @@ const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
   ["validate", () => import("./commands/inspect.ts").then((m) => m.validateCommand)],
   ["convert", () => import("./commands/inspect.ts").then((m) => m.convertCommand)],
   ["permissions", () => import("./commands/inspect.ts").then((m) => m.permissionsCommand)],
+  ["import", () => import("./commands/import.ts").then((m) => m.importCommand)],
+  ["lock", () => import("./commands/lock.ts").then((m) => m.lockCommand)],
 ]);
 
 /**

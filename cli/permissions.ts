@@ -18,6 +18,9 @@ import {
 import { secretReferences } from "./secrets.ts";
 import { inheritedEnvNames } from "../run/child_env.ts";
 import { moduleToolDeno } from "./_module_deno.ts";
+import { serversFor } from "./server_ids.ts";
+import { lockPath } from "./lock.ts";
+import { inputVariable, variableReferences } from "./variables.ts";
 
 /** The Deno permission kinds the CLI may need. */
 export type PermissionName = "read" | "write" | "net" | "run" | "env";
@@ -134,6 +137,10 @@ function endpointNeeds(
   for (const v of secretReferences(e)) {
     needs.push({ name: "env", value: v, reason: `${reason} references \${env:${v}}` });
   }
+  for (const v of variableReferences(e)) { // ${env:NAME:-default}, ${input:ID}
+    const value = v.kind === "env" ? v.name : inputVariable(v.name);
+    needs.push({ name: "env", value, reason: `${reason} references \${${v.kind}:${v.name}}` });
+  }
   if (e.command !== undefined) {
     // The process gets exactly these variables from ours (run/child_env.ts); reading
     // them needs env access to each, or, for `inheritEnv: all`, to everything.
@@ -216,6 +223,10 @@ export function planPermissions(
   const providers = new Set<string>();
   const modules: string[] = [];
   for (const t of tools) addToolNeeds(manifest, t, needs, servers, providers, modules);
+  for (const s of serversFor(manifest, options.tools)) servers.add(s); // server:tool IDs
+  if (servers.size > 0) {
+    needs.push({ name: "read", value: lockPath(manifest.path), reason: "the lock file" });
+  }
   for (const s of [...servers].sort()) {
     if (Object.hasOwn(manifest.servers, s)) {
       needs.push(...endpointNeeds("server", s, manifest.servers[s], true));

@@ -13,7 +13,7 @@ import { type RegisteredTool, ToolRegistry } from "./registry.ts";
 import type { RunResult } from "./result.ts";
 import type { ImportMcpToolsOptions, ImportMcpToolsResult, McpServerConfig } from "./mcp.ts";
 import type { StreamEvent } from "./stream.ts";
-import type { ChainResult, ChainStep, ChainStreamEvent } from "./chain.ts";
+import type { ChainInputOptions, ChainResult, ChainStep, ChainStreamEvent } from "./chain.ts";
 import type { ChainOptions, RunnerOptions, RunOptions } from "./runner_options.ts";
 import { Backends } from "./_backends.ts";
 import type { Execute } from "./_hooks.ts";
@@ -294,7 +294,10 @@ export class Runner {
    * @param options Signal and per-step deadline.
    * @returns Every step result so far.
    */
-  runChain(steps: readonly ChainStep[], options?: ChainOptions): Promise<ChainResult> {
+  runChain(
+    steps: readonly ChainStep[],
+    options?: ChainOptions & ChainInputOptions,
+  ): Promise<ChainResult> {
     return runChainSteps(this.#exec, steps, options);
   }
 
@@ -320,7 +323,7 @@ export class Runner {
    */
   runChainStream(
     steps: readonly ChainStep[],
-    options?: ChainOptions,
+    options?: ChainOptions & ChainInputOptions,
   ): AsyncIterable<ChainStreamEvent> {
     return streamChain(this.#exec, steps, options);
   }

@@ -11,8 +11,11 @@ import type { Manifest } from "../manifest.ts";
 import { planPermissions } from "../permissions.ts";
 import { Redactor } from "../secrets.ts";
 import { DefaultValidator } from "../../model/mod.ts";
-import { checkChains } from "../_chain_check.ts";
+import { checkChainInput, checkChains } from "../_chain_check.ts";
 import { checkToolSchemas } from "../_tool_checks.ts";
+import { serverOfId, serverToolTimeout } from "../server_ids.ts";
+import { ToolChangedError } from "../errors.ts";
+import { reportChanged } from "./_server_tools.ts";
 import {
   MANIFEST_OPTIONS,
   openManifest,
@@ -127,7 +130,8 @@ export function deadlineOf(
   cli: number | undefined,
   step?: number,
 ): number | undefined {
-  return cli ?? step ?? manifest.tools.find((t) => t.id === toolId)?.entry.timeoutMs;
+  return cli ?? step ?? manifest.tools.find((t) => t.id === toolId)?.entry.timeoutMs ??
+    serverToolTimeout(manifest, toolId);
 }
 
 type Line = ReturnType<typeof progressLine>;
@@ -252,7 +256,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
     const cliTimeout = parseTimeout(values.timeout);
     const manifest = await openManifest(path, values);
-    if (!manifest.tools.some((t) => t.id === id)) {
+    if (!manifest.tools.some((t) => t.id === id) && serverOfId(manifest, id) === undefined) {
       throw new UsageError(
         `unknown tool ${JSON.stringify(id)}; tools: ${
           manifest.tools.map((t) => t.id).join(", ") || "none"
@@ -277,7 +281,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       async (runner, signal, line) => {
         // What is left of the deadline after connecting and listing (when the
         // tool's schemas came from its server).
-        const listed = manifest.tools.some((t) => t.id === id && t.schemaFromServer);
+        const listed = manifest.tools.some((t) => t.id === id && t.schemaFromServer) ||
+          serverOfId(manifest, id) !== undefined;
         const timeoutMs = listed
           ? Math.max(1, Math.round(deadlineMs - (performance.now() - started)))
           : deadlineMs;
@@ -311,6 +316,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       },
     );
   } catch (error) {
+    if (error instanceof ToolChangedError) return reportChanged(io, error);
     return report(io, redactor, error);
   }
 }
@@ -322,7 +328,13 @@ export async function chainCommand(argv: string[], io: CliIo): Promise<number> {
     const { values, positionals } = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { timeout: { type: "string" }, events: { type: "boolean" }, ...MANIFEST_OPTIONS },
+      options: {
+        timeout: { type: "string" },
+        events: { type: "boolean" },
+        args: { type: "string" },
+        "args-file": { type: "string" },
+        ...MANIFEST_OPTIONS,
+      },
     });
     const [path, name, ...extra] = positionals;
     if (name === undefined) {
@@ -341,7 +353,8 @@ export async function chainCommand(argv: string[], io: CliIo): Promise<number> {
     }
     const chain = manifest.chains[name];
     const ids = [...new Set(chain.steps.map((s) => s.tool))];
-    requirePermissions(planPermissions(manifest, { tools: ids }));
+    const chainReads = values["args-file"] === undefined ? [] : [values["args-file"]];
+    requirePermissions(planPermissions(manifest, { tools: ids, extraReads: chainReads }));
     // Nothing runs when a step is certain to fail.
     const validator = new DefaultValidator();
     const issues = [
@@ -349,8 +362,13 @@ export async function chainCommand(argv: string[], io: CliIo): Promise<number> {
       ...await checkChains(manifest, validator, name),
     ];
     if (issues.length > 0) throw new ManifestError(issues);
+    const input = values.args === undefined && values["args-file"] === undefined
+      ? undefined
+      : await readArguments(io, values);
+    await checkChainInput(name, chain, input, validator);
     const steps = chain.steps.map((s) => ({
       toolId: s.tool,
+      ...(s.id === undefined ? {} : { id: s.id }),
       args: s.args ?? {},
       usePrevious: s.usePrevious ?? false,
       timeoutMs: deadlineOf(manifest, s.tool, cliTimeout, s.timeoutMs),
@@ -365,10 +383,10 @@ export async function chainCommand(argv: string[], io: CliIo): Promise<number> {
       async (runner, signal) => {
         let result: ChainResult;
         if (!values.events) {
-          result = await runner.runChain(steps, { signal });
+          result = await runner.runChain(steps, { signal, input });
         } else {
           let final: ChainResult | undefined;
-          for await (const event of runner.runChainStream(steps, { signal })) {
+          for await (const event of runner.runChainStream(steps, { signal, input })) {
             let data: unknown = event.data;
             if (event.kind === "step_finished") data = stepJson(event.data);
             if (event.kind === "done") data = { ok: true, result: event.data.structured ?? null };
@@ -388,6 +406,7 @@ export async function chainCommand(argv: string[], io: CliIo): Promise<number> {
       },
     );
   } catch (error) {
+    if (error instanceof ToolChangedError) return reportChanged(io, error);
     return report(io, redactor, error);
   }
 }
