@@ -11,6 +11,7 @@ import {
   commandProvider,
   httpProvider,
   type McpServerConfig,
+  type RetryOptions,
   Runner,
   type RunnerOptions,
   type ToolProvider,
@@ -31,7 +32,7 @@ export interface BuildRunnerOptions {
   /** Remembers resolved secrets so output can be scrubbed. */
   redactor?: Redactor;
   /** Passed on to the Runner (timeouts, output validation mode, ...). */
-  runner?: Omit<RunnerOptions, "handlers" | "providers" | "mcpServers">;
+  runner?: Omit<RunnerOptions & RetryOptions, "handlers" | "providers" | "mcpServers">;
   /** Cancels connecting to MCP servers whose tools take their schemas from the server. */
   signal?: AbortSignal;
   /** Wait between SIGTERM and SIGKILL when a command provider is stopped (default: the provider's). */

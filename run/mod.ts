@@ -31,6 +31,7 @@
 
 // Errors, by class: every one extends RunError and has a stable `code`.
 export {
+  ChainReferenceError,
   ExecutionError,
   InputValidationError,
   NoBackendError,
@@ -82,6 +83,7 @@ export type {
   StreamEvent,
 } from "./stream.ts";
 export type {
+  ChainInputOptions,
   ChainResult,
   ChainStep,
   ChainStepNotRun,
@@ -90,6 +92,19 @@ export type {
 } from "./chain.ts";
 export type { ChainOptions, RunnerOptions, RunOptions } from "./runner_options.ts";
 export { Runner } from "./runner.ts";
+export {
+  DEFAULT_RETRY_POLICY,
+  type RetryEvent,
+  type RetryOptions,
+  type RetryPolicy,
+} from "./retry.ts";
+export {
+  isReference,
+  type ParsedReference,
+  parseReference,
+  resolveReferences,
+  type StepReference,
+} from "./chain_pointer.ts";
 
 // The model types the runner refers to (Tool, ToolBackend, SchemaValidator, ...)
 // are exported by "@toolfoundation/core/model".

@@ -22,6 +22,8 @@ import { importMcpTools } from "./_mcp_import.ts";
 import { Pipeline } from "./_pipeline.ts";
 import { streamRun } from "./_stream_run.ts";
 import { runChainSteps, streamChain } from "./_chain_run.ts";
+import type { RetryOptions } from "./retry.ts";
+import { withRetries } from "./_retry.ts";
 
 /**
  * Runs tools on local handlers, external providers and MCP servers.
@@ -58,13 +60,15 @@ export class Runner {
   readonly #pipeline: Pipeline;
   readonly #closeTimeoutMs: number;
   readonly #timeoutMs: number;
+  readonly #retry: RetryOptions;
 
   /**
    * Creates the instance.
    *
-   * @param options Registry, validation, deadline, backend order and backends.
+   * @param options Registry, validation, deadline, backend order, backends and retries.
    */
-  constructor(options: RunnerOptions = {}) {
+  constructor(options: RunnerOptions & RetryOptions = {}) {
+    this.#retry = { retry: options.retry, onRetry: options.onRetry };
     this.#registry = options.registry ?? new ToolRegistry();
     this.#backends = new Backends(options);
     this.#pipeline = new Pipeline(this.#registry, this.#backends, this.#inFlight, options);
@@ -230,7 +234,7 @@ export class Runner {
    * @throws {RunError} One of the run error classes, by `code`.
    */
   run(toolId: string, args?: Record<string, unknown>, options?: RunOptions): Promise<RunResult> {
-    return this.#pipeline.execute(toolId, args, options, undefined);
+    return this.#exec(toolId, args, options, undefined);
   }
 
   /**
@@ -345,6 +349,22 @@ export class Runner {
     await Promise.allSettled([this.#backends.close(), abandoned]);
   }
 
+  // Every execution goes through the retry loop (idempotent tools only, see retry.ts).
   readonly #exec: Execute = (toolId, args, options, hooks) =>
-    this.#pipeline.execute(toolId, args, options, hooks);
+    withRetries(
+      (timeoutMs) =>
+        this.#pipeline.execute(
+          toolId,
+          args,
+          timeoutMs === undefined ? options : { ...options, timeoutMs },
+          hooks,
+        ),
+      {
+        ...this.#retry,
+        toolId,
+        tool: this.#registry.get(toolId)?.tool,
+        timeoutMs: options?.timeoutMs ?? this.#timeoutMs,
+        signal: options?.signal,
+      },
+    );
 }

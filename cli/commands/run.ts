@@ -215,7 +215,20 @@ async function execute(
       signal,
       killGraceMs: CLI_KILL_GRACE_MS,
       importTimeoutMs: deadlineMs,
-      runner: { closeTimeoutMs: CLOSE_AFTER_FAILURE_MS },
+      runner: {
+        closeTimeoutMs: CLOSE_AFTER_FAILURE_MS,
+        onRetry: (event) =>
+          events
+            ? io.stderr(
+              `${jsonText({ kind: "retry", toolId: event.toolId, data: event }, redactor)}\n`,
+            )
+            : diagnose(
+              io,
+              redactor,
+              "retry",
+              `${event.toolId}: ${event.reason}; attempt ${event.attempt} in ${event.delayMs} ms`,
+            ),
+      },
       onModuleLog: (toolId, text) => logs.write(toolId, text),
     })
   );
