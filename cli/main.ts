@@ -45,6 +45,7 @@ const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
   ["permissions", () => import("./commands/inspect.ts").then((m) => m.permissionsCommand)],
   ["import", () => import("./commands/import.ts").then((m) => m.importCommand)],
   ["lock", () => import("./commands/lock.ts").then((m) => m.lockCommand)],
+  ["mcp", () => import("./commands/mcp.ts").then((m) => m.mcpCommand)],
 ]);
 
 /**
