@@ -4,7 +4,9 @@
 // as manifests as they are, and `import` turns them into YAML manifests.
 import assert from "node:assert/strict";
 import { cli, flagsFor, readFlags } from "./_cli.ts";
-import { EVERYTHING, FILESYSTEM, MEMORY } from "../run/_mcp_servers.ts";
+import { EVERYTHING, FILESYSTEM, MEMORY, startEverythingHttp } from "../run/_mcp_servers.ts";
+import { parseManifest } from "../../cli/manifest.ts";
+import { mcpServerConfig } from "../../cli/server_tools.ts";
 
 const DENO = Deno.execPath();
 const run = (pkg: string, ...args: string[]) => ["run", "-A", "--no-config", pkg, ...args];
@@ -241,4 +243,33 @@ Deno.test("import writes an equivalent YAML manifest with comments; it lists the
   const offline = await cli(["list", out, "--offline"], { flags: readFlags(out) });
   assert.equal(offline.code, 0, offline.stderr);
   assert.match(offline.stderr, /servers not contacted: everything, remote/);
+});
+
+Deno.test("type http in a VS Code file reaches a Streamable HTTP server; type sse maps to the sse transport", async () => {
+  const server = await startEverythingHttp();
+  try {
+    const dir = await tempDir({
+      ".vscode/mcp.json": JSON.stringify({
+        servers: {
+          web: { type: "http", url: server.url, headers: { "X-Test": "${env:TF_HDR:-none}" } },
+        },
+      }),
+    });
+    const path = `${dir}/.vscode/mcp.json`;
+    const flags = await flagsFor(path);
+    const out = await cli(["run", path, "web:echo", "--args", '{"message":"over http"}'], {
+      flags,
+    });
+    assert.equal(out.code, 0, out.stderr);
+    assert.match(out.stdout, /Echo: over http/);
+  } finally {
+    await server.stop();
+  }
+  const manifest = await parseManifest(
+    JSON.stringify({ mcpServers: { old: { type: "sse", url: "http://127.0.0.1:9/sse" } } }),
+    { path: "/tmp/x/.mcp.json" },
+  );
+  assert.equal(manifest.config, "claude");
+  const config = mcpServerConfig(manifest, manifest.servers.old, (t) => t);
+  assert.deepEqual(config, { transport: "sse", url: "http://127.0.0.1:9/sse", headers: undefined });
 });
