@@ -96,7 +96,7 @@ const KEPT = ["command", "args", "env", "cwd", "url", "headers"] as const;
  * const { manifest, pointer } = translateConfig({
  *   mcpServers: { api: { type: "http", url: "${API_URL:-http://127.0.0.1:3001/mcp}" } },
  * }, "/work");
- * assert.deepEqual(manifest.servers, {
+ * assert.deepEqual({ ...manifest.servers as object }, {
  *   api: { type: "http", url: "${env:API_URL:-http://127.0.0.1:3001/mcp}" },
  * });
  * assert.equal(pointer("/servers/api/url"), "/mcpServers/api/url");

@@ -92,6 +92,7 @@ export type {
 } from "./chain.ts";
 export type { ChainOptions, RunnerOptions, RunOptions } from "./runner_options.ts";
 export { Runner } from "./runner.ts";
+export { McpSession, type McpSessionOptions } from "./mcp_session.ts";
 export {
   DEFAULT_RETRY_POLICY,
   type RetryEvent,
@@ -102,6 +103,7 @@ export {
   isReference,
   type ParsedReference,
   parseReference,
+  type ReferenceContext,
   resolveReferences,
   type StepReference,
 } from "./chain_pointer.ts";
