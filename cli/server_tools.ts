@@ -159,9 +159,11 @@ export async function importServerTools(
     const before = new Map(runner.registry.list().map((e) => [e.id, e]));
     let imported;
     try {
-      const server = resolvedServer(manifest, name, { ...options, given });
+      const server = manifest.servers[name];
       if (!options.configured?.has(name)) {
-        await runner.setMcpServer(name, mcpServerConfig(manifest, server, redact));
+        // Variables (and inputs, asked for at most once) only for servers configured here.
+        const resolved = resolvedServer(manifest, name, { ...options, given });
+        await runner.setMcpServer(name, mcpServerConfig(manifest, resolved, redact));
       }
       ({ imported } = await runner.importMcpTools(name, {
         namespace: name,

@@ -273,3 +273,27 @@ Deno.test("type http in a VS Code file reaches a Streamable HTTP server; type ss
   const config = mcpServerConfig(manifest, manifest.servers.old, (t) => t);
   assert.deepEqual(config, { transport: "sse", url: "http://127.0.0.1:9/sse", headers: undefined });
 });
+
+Deno.test("an override's timeoutMs is the deadline of that server tool; the server's own applies to the rest", async () => {
+  const fake = new URL("../fixtures/run/mcp_fake_server.ts", import.meta.url).pathname;
+  const dir = await tempDir({
+    "tools.yaml": [
+      "version: 1",
+      "servers:",
+      "  fake:",
+      `    command: ${JSON.stringify(DENO)}`,
+      `    args: [run, -A, --no-config, ${JSON.stringify(fake)}, normal]`,
+      "    timeoutMs: 600000",
+      "    tools:",
+      "      sleep: { name: nap, timeoutMs: 8000 }",
+    ].join("\n"),
+  });
+  const path = `${dir}/tools.yaml`;
+  const flags = await flagsFor(path);
+  const started = performance.now();
+  const out = await cli(["run", path, "fake:nap"], { flags });
+  assert.equal(out.code, 1, out.stderr);
+  // One deadline covers starting, listing and the call: what is left of 8000 ms.
+  assert.match(out.stderr, /\[timeout\] tool "fake:nap" timed out after \d+ ms/);
+  assert.ok(performance.now() - started < 120_000, "the override's 8 s, not the server's 10 min");
+});
