@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { localBackend, type ModelErrorCode } from "../../model/mod.ts";
 import {
+  ChainReferenceError,
   ExecutionError,
   InputValidationError,
   NoBackendError,
@@ -31,6 +32,7 @@ const CODES: Record<RunErrorCode, true> = {
   cancelled: true,
   permission_denied: true,
   output_too_large: true,
+  chain_reference: true,
 };
 
 Deno.test("every run error class is a RunError with a code of RunErrorCode, each code used", () => {
@@ -52,6 +54,7 @@ Deno.test("every run error class is a RunError with a code of RunErrorCode, each
     new OutputTooLargeError(1),
     new RunTimeoutError(1),
     new RunCancelledError(),
+    new ChainReferenceError("args/a: nothing at /x"),
   ];
   for (const error of errors) {
     assert.ok(error instanceof RunError);
