@@ -23,7 +23,7 @@ Options:
 
 Exit codes:
   0 ok, 1 tool or validation failure, 2 usage or manifest error,
-  3 missing permission, 4 server tool changed since it was locked, 130 interrupted
+  3 missing permission, 130 interrupted, 4 a server tool changed since it was locked
 
 A manifest may also be a Claude Desktop / Claude Code (.mcp.json), Cursor or
 VS Code MCP configuration file, as it is.

@@ -107,11 +107,11 @@ export interface ManifestTool extends Partial<Tool> {
 
 /**
  * A value taken from the chain's input or an earlier step's result:
- * `{ $from: "input/city" }` or `{ $from: "steps/0/structured/id" }` (see
+ * `{ $from: "input/city" }` or `{ $from: "steps/0/id" }` (see
  * `run/chain_pointer.ts`).
  */
 export interface StepValue {
-  /** Where the value comes from: `input<pointer>` or `steps/<index|id><pointer>`. */
+  /** Where the value comes from: `input<pointer>` or `steps/<index|id><pointer>` (into its structured result). */
   $from: string;
 }
 

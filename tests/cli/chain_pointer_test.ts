@@ -72,7 +72,7 @@ Deno.test("validate rejects a reference to a later step, a missing one, and a ty
   );
   assert.match(out.stderr, /steps\/3\/args\/a\/\$from: "steps\/nope": there is no step "nope"/);
   assert.match(out.stderr, /"input\/x": the chain declares no inputSchema/);
-  assert.match(out.stderr, /tools\.yaml:11:\d+: \/chains\/wrong\/steps\/0\/args\/a\/\$from/); // located
+  assert.match(out.stderr, /tools\.yaml:10:45: \/chains\/wrong\/steps\/0\/args\/a\/\$from/); // located
   // chain refuses it too, before anything runs.
   const chain = await cli(["chain", path, "wrong"], { flags: readFlags(path) });
   assert.equal(chain.code, 2);
