@@ -199,7 +199,7 @@ function grantNeeds(
  *   { path: "tools.yaml" },
  * );
  * assert.deepEqual(formatFlags(planPermissions(manifest)), [
- *   "--allow-read=tools.yaml",
+ *   "--allow-read=tools.yaml,tools.yaml.lock",
  *   "--allow-net=127.0.0.1:3001",
  *   "--allow-env=LOG_STREAM,LOG_TOKENS",
  * ]);
