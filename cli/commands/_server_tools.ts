@@ -9,7 +9,8 @@ import type { ToolChangedError } from "../errors.ts";
 import type { Manifest, ResolvedTool } from "../manifest.ts";
 import { planPermissions } from "../permissions.ts";
 import type { Redactor } from "../secrets.ts";
-import { discoverTools, type ServerReport } from "../server_tools.ts";
+import type { ServerReport } from "../server_tools.ts";
+import { discoverTools } from "../_server_discovery.ts";
 import { parseTimeout, requirePermissions, withInterrupt } from "./_shared.ts";
 
 /** Exit code of a tool refused because it changed since it was locked. */
