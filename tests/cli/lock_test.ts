@@ -32,6 +32,9 @@ async function setup(): Promise<{ dir: string; path: string; tools: string }> {
       `    args: [run, --allow-read, --no-config, ${JSON.stringify(SERVER)}, ${
         JSON.stringify(tools)
       }]`,
+      "chains:",
+      "  note:",
+      "    steps: [{ tool: notes:send, args: { to: ann } }]",
     ].join("\n"),
   );
   return { dir, path, tools };
@@ -79,6 +82,9 @@ Deno.test("a tool whose description and schema changed is refused with the diffe
   assert.match(refused.stderr, /inputSchema\/properties\/to\/maxLength: added 9999/);
   assert.match(refused.stderr, /annotations\/readOnlyHint: false -> true/);
   assert.match(refused.stderr, /lock .*tools\.yaml/);
+  const chain = await cli(["chain", path, "note"], { flags: await flagsFor(path, "note") });
+  assert.equal(chain.code, 4, chain.stderr);
+  assert.match(chain.stderr, /notes:send/);
   // list refuses too (exit 4); the new tool is not exposed and is reported, as is the removed one.
   const list = await cli(["list", path], { flags });
   assert.equal(list.code, 4, list.stderr);

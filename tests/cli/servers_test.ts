@@ -297,3 +297,26 @@ Deno.test("an override's timeoutMs is the deadline of that server tool; the serv
   assert.match(out.stderr, /\[timeout\] tool "fake:nap" timed out after \d+ ms/);
   assert.ok(performance.now() - started < 120_000, "the override's 8 s, not the server's 10 min");
 });
+
+Deno.test("a configuration file's problems are located in the file itself; unknown placeholders are errors", async () => {
+  const text = [
+    "{",
+    '  "mcpServers": {',
+    '    "nothing": { "args": [] },',
+    '    "odd": { "command": "x", "env": { "A": "${not a name}" } },',
+    '    "sse": { "type": "sse" }',
+    "  }",
+    "}",
+  ].join("\n");
+  const error = await parseManifest(text, { path: "/tmp/w/.mcp.json" }).catch((e) => e);
+  assert.equal(error.code, "invalid_manifest");
+  const where = error.issues.map((i: { line: number; path: string }) => `${i.line} ${i.path}`);
+  assert.ok(where.some((w: string) => w.startsWith("3 /servers/nothing")), where.join("; "));
+  assert.ok(where.includes("4 /servers/odd/env"), where.join("; "));
+  assert.ok(where.some((w: string) => w.startsWith("5 /servers/sse")), where.join("; "));
+  // A manifest with version: 1 is never taken for a configuration file.
+  const manifest = await parseManifest("version: 1\nservers: { a: { command: x } }\n", {
+    path: "m.yaml",
+  });
+  assert.equal(manifest.config, undefined);
+});
