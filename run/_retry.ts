@@ -15,8 +15,10 @@ const TRANSPORT_NAMES = new Set([
   "BrokenPipe",
   "UnexpectedEof",
 ]);
+// Not "connection closed": that is how a stdio server that died mid-call shows,
+// and a process that crashed on a call is not restarted to run it again.
 const TRANSPORT_TEXT =
-  /connection (reset|refused|closed|aborted)|ECONNRESET|ECONNREFUSED|socket hang up|error sending request|unexpected eof|network error|fetch failed/i;
+  /connection (reset|refused|aborted)|ECONNRESET|ECONNREFUSED|socket hang up|error sending request|network error|fetch failed/i;
 
 /** Codes of errors that are never retried, whatever their cause says. */
 const FINAL = new Set([

@@ -1,8 +1,9 @@
 /**
  * Retries where they are safe: a call to an idempotent tool (annotation
  * `idempotentHint: true` or `readOnlyHint: true`) that fails on the way
- * (a transport failure: connection refused, reset or closed; or HTTP 429,
- * 502, 503, 504) is tried again with exponential backoff and full jitter,
+ * (a transport failure: an HTTP request that could not be sent or whose
+ * connection was refused or reset; or HTTP 429, 502, 503, 504; not a stdio
+ * server that died during the call) is tried again with exponential backoff and full jitter,
  * waiting at least what `Retry-After` asks when the failure carries it, and
  * only while the call's deadline leaves room. A tool error (MCP `isError`),
  * invalid input or output, a timeout or a cancellation is never retried.
