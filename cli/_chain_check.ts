@@ -3,9 +3,10 @@
 // and `usePrevious` steps whose schema can never accept `previous`.
 
 import type { DefaultValidator, ValidationFailure } from "../model/mod.ts";
-import { isNonArrayObject } from "../model/_json_pointer.ts";
-import type { ManifestIssue } from "./errors.ts";
-import type { Manifest, ResolvedTool } from "./manifest.ts";
+import { isNonArrayObject, unescapePointerToken } from "../model/_json_pointer.ts";
+import { type ManifestIssue, UsageError } from "./errors.ts";
+import type { Manifest, ManifestChain, ResolvedTool } from "./manifest.ts";
+import { parseReference, referencedStep, referencesIn } from "../run/chain_pointer.ts";
 
 /** Keywords whose outcome may depend on other properties (e.g. on `previous`). */
 const CONDITIONAL = new Set([
@@ -142,8 +143,21 @@ export async function checkChains(
         }
       };
       const at = `/chains/${name}/steps/${i}`;
-      const args = step.args ?? {};
-      const failures = step.usePrevious === true ? certainFailures(check, args) : [...check(args)];
+      // Arguments that come from references are checked by checkReferences.
+      const args = { ...(step.args ?? {}) };
+      const referenced = new Set<string>();
+      for (const r of referencesIn(step.args ?? {})) {
+        const key = unescapePointerToken(r.at.split("/")[1] ?? "");
+        referenced.add(key);
+        delete args[key];
+      }
+      const failures = (step.usePrevious === true ? certainFailures(check, args) : [...check(args)])
+        .filter((f) =>
+          ![...referenced].some((k) =>
+            f.instanceLocation.startsWith(`/${k}`) ||
+            (f.keyword === "required" && f.message.includes(`'${k}'`))
+          )
+        );
       for (const f of failures) {
         push(
           `${at}/args${f.instanceLocation}`,
@@ -166,5 +180,112 @@ export async function checkChains(
       }
     }
   }
+  for (const [name, chain] of Object.entries(manifest.chains)) {
+    if (only !== undefined && name !== only) continue;
+    checkReferences(name, chain, tools, push);
+  }
   return issues.sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+/** The schema at a JSON Pointer into an instance (following properties and items), if known. */
+function schemaAt(schema: Schema | undefined, pointer: string): Schema | undefined {
+  let current = schema;
+  for (const raw of pointer === "" ? [] : pointer.slice(1).split("/")) {
+    if (current === undefined) return undefined;
+    const token = unescapePointerToken(raw);
+    const properties = asSchema(current.properties);
+    if (properties !== undefined && Object.hasOwn(properties, token)) {
+      current = asSchema(properties[token]);
+    } else if (/^(0|[1-9][0-9]*)$/.test(token) && asSchema(current.items) !== undefined) {
+      current = asSchema(current.items);
+    } else return undefined;
+  }
+  return current;
+}
+
+/**
+ * References in step arguments: well-formed, to a step that exists and runs
+ * earlier, and, where the earlier step's output schema (or the chain's input
+ * schema) says the type, of a type the argument accepts.
+ */
+function checkReferences(
+  name: string,
+  chain: ManifestChain,
+  tools: Map<string, ResolvedTool>,
+  push: (pointer: string, message: string) => void,
+): void {
+  const ids = chain.steps.map((s) => s.id);
+  chain.steps.forEach((step, i) => {
+    const seen = ids.indexOf(step.id);
+    if (step.id !== undefined && seen !== i) {
+      push(
+        `/chains/${name}/steps/${i}/id`,
+        `step id ${JSON.stringify(step.id)} is also step ${seen}'s`,
+      );
+    }
+    for (const r of referencesIn(step.args ?? {})) {
+      const where = `/chains/${name}/steps/${i}/args${r.at}`;
+      const ref = parseReference(r.from);
+      if (ref === undefined) {
+        push(
+          `${where}/$from`,
+          `${JSON.stringify(r.from)}: write input/<pointer> or steps/<index or id>/<pointer>`,
+        );
+        continue;
+      }
+      let source: Schema | undefined;
+      let label: string;
+      if (ref.source === "input") {
+        source = chain.inputSchema as Schema | undefined;
+        label = "the chain's input schema";
+        if (source === undefined) {
+          push(`${where}/$from`, `${JSON.stringify(r.from)}: the chain declares no inputSchema`);
+          continue;
+        }
+      } else {
+        const target = referencedStep(ref, ids, i);
+        if ("problem" in target) {
+          push(`${where}/$from`, `${JSON.stringify(r.from)}: ${target.problem}`);
+          continue;
+        }
+        const from = tools.get(chain.steps[target.index].tool);
+        source = from?.schemaFromServer ? undefined : from?.tool.outputSchema as Schema | undefined;
+        label = `the output schema of step ${target.index} (${from?.id})`;
+      }
+      const given = types(schemaAt(source, ref.pointer));
+      const tool = tools.get(step.tool);
+      const input = tool?.schemaFromServer ? undefined : tool?.tool.inputSchema as Schema;
+      const wanted = types(schemaAt(input, r.at));
+      if (given !== undefined && wanted !== undefined && !overlaps(given, wanted)) {
+        push(
+          `${where}/$from`,
+          `${JSON.stringify(r.from)} is ${[...given].join(" or ")} by ${label}, but tool ${
+            JSON.stringify(step.tool)
+          } wants ${[...wanted].join(" or ")} at ${r.at}`,
+        );
+      }
+    }
+  });
+}
+
+/**
+ * Checks a chain's input (`chain ... --args`) against its `inputSchema`.
+ *
+ * @throws {UsageError} Listing every failure (a chain without inputSchema takes any input).
+ */
+export async function checkChainInput(
+  name: string,
+  chain: ManifestChain,
+  input: unknown,
+  validator: DefaultValidator,
+): Promise<void> {
+  if (chain.inputSchema === undefined) return;
+  const compiled = await validator.compile(chain.inputSchema);
+  const result = compiled.check(input ?? {});
+  if (result.valid) return;
+  throw new UsageError(
+    `the input of chain ${JSON.stringify(name)} does not match its inputSchema: ${
+      result.failures.map((f) => `${f.instanceLocation || "/"}: ${f.message}`).join("; ")
+    }`,
+  );
 }

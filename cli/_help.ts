@@ -19,6 +19,9 @@ Commands:
   permissions <manifest> [id]    Print the Deno flags a tool, a chain or the whole manifest needs
   respond <manifest> --format f  Run a model response's tool calls (stdin); print the answer messages
   auth login|status|logout       OAuth for HTTP servers: log in (browser), show or delete stored tokens
+  import <file> [--out f.yaml]   Turn a Claude/Cursor/VS Code MCP config into a YAML manifest
+  lock <manifest>                Pin the servers' tool definitions in <manifest>.lock
+  mcp <manifest> <server> <what> ping, resources, read <uri>, prompts, prompt <name> (JSON)
 
 Options:
   -h, --help       Show help (also: <command> --help, help <command>)
@@ -26,7 +29,11 @@ Options:
 
 Exit codes:
   0 ok, 1 tool or validation failure, 2 usage or manifest error,
-  3 missing permission, 4 a server needs a login (auth login), 130 interrupted
+  3 missing permission, 4 a server needs a login (auth login),
+  5 a server tool changed since it was locked, 130 interrupted
+
+A manifest may also be a Claude Desktop / Claude Code (.mcp.json), Cursor or
+VS Code MCP configuration file, as it is.
 
 Results go to stdout as JSON; diagnostics, warnings and progress go to stderr.
 Set NO_COLOR to turn colour off.
@@ -81,6 +88,9 @@ step certain to fail (arguments its tool's schema rejects) is refused before
 anything runs (exit 2).
 
 Options:
+  --args <json>    The chain's input (checked against its inputSchema); steps take
+                   values from it with {$from: input/<pointer>}
+  --args-file <f>  Read the chain's input from a JSON file
   --timeout <ms>   Deadline of each step, 1 to 2147483647; overrides the step's and
                    the tool's timeoutMs (default: those, else 60000)
   --events         Write step and run events to stderr as JSON Lines
@@ -89,8 +99,14 @@ Options:
 `,
   list: `Usage: toolfoundation list <manifest>
 
-Prints the manifest's tools (id, backend, description) and chains as JSON.
-Connects to nothing.
+Prints the manifest's tools (id, backend, description) and chains as JSON,
+with every tool of its servers (server:tool; connecting under the same
+permissions and deadline as run), and a line per server.
+
+Options:
+  --offline        Contact no server: only the tools the manifest lists
+  --keep-going     A server that cannot be used is a warning, not an error
+  --timeout <ms>   Deadline of connecting to and listing one server (default 60000)
 `,
   validate: `Usage: toolfoundation validate <manifest> [--target ${FORMATS.join("|")}] [--strict]
 
@@ -107,7 +123,33 @@ when the manifest is invalid (located as file:line:column).
   convert: `Usage: toolfoundation convert <manifest> --to <format> [--strict]
 
 Converts every tool with a schema to ${FORMATS.slice(0, -1).join(", ")}
-or ${FORMATS.at(-1)}. JSON on stdout; every feature-loss warning on stderr.
+or ${FORMATS.at(-1)}, the servers' tools included (--offline, --keep-going,
+--timeout as for list). JSON on stdout; every feature-loss warning on stderr.
+`,
+  import: `Usage: toolfoundation import <file> [--out manifest.yaml] [--force]
+
+Reads a Claude Desktop / Claude Code (.mcp.json), Cursor or VS Code MCP
+configuration file and prints (or writes to --out; --force replaces a file)
+the equivalent YAML manifest, with comments. Variables become \${env:NAME},
+\${env:NAME:-default} and \${input:ID}.
+`,
+  lock: `Usage: toolfoundation lock <manifest> [--timeout <ms>]
+
+Connects to every server of the manifest and writes <manifest>.lock: each
+tool's definition (name, description, schemas, annotations) and its sha-256.
+From then on run, chain, list, validate and convert refuse a tool whose
+definition changed (exit 5, showing what changed) and do not expose new tools
+until lock runs again.
+`,
+  mcp: `Usage: toolfoundation mcp <manifest> <server> <action> [uri|name] [options]
+
+Actions: ping; resources (resources and resource templates); read <uri>;
+prompts; prompt <name> [--args '{"arg":"value"}']. Prints the server's answer
+as JSON, content whole (text, blobs, embedded resources).
+
+Options:
+  --args <json>    Prompt arguments (strings)
+  --timeout <ms>   Deadline of connecting and of each request (default 60000)
 `,
   permissions: `Usage: toolfoundation permissions <manifest> [toolId|chain]
 

@@ -12,6 +12,7 @@ export const EXIT = {
   usage: 2,
   permission: 3,
   login: 4,
+  changed: 5,
   interrupted: 130,
 } as const;
 

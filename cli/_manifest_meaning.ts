@@ -6,7 +6,8 @@ import { isNonArrayObject } from "../model/_json_pointer.ts";
 import { BUILTINS, getBuiltin } from "./builtins.ts";
 import type { ManifestIssue } from "./errors.ts";
 import type { ManifestTool, ResolvedTool } from "./manifest.ts";
-import { malformedReferences } from "./secrets.ts";
+import { unknownPlaceholders } from "./variables.ts";
+import { checkServers } from "./_manifest_servers.ts";
 
 /** A problem before its position is known. */
 export type UnplacedIssue = Omit<ManifestIssue, "file" | "line" | "column">;
@@ -64,7 +65,7 @@ export function checkMeaning(
           : Object.values(raw(v)).concat(Array.isArray(v) ? v : []);
         for (const s of strings) {
           if (typeof s !== "string") continue;
-          for (const bad of malformedReferences(s)) {
+          for (const bad of unknownPlaceholders(s)) {
             issues.push({
               path: `/${kind}/${name}/${key}`,
               message: `${bad} is not a secret reference; write \${env:NAME}`,
@@ -74,6 +75,7 @@ export function checkMeaning(
       }
     }
   }
+  checkServers(servers, issues);
   const resolved: ResolvedTool[] = [];
   const seen = new Map<string, number>();
   const entries = Array.isArray(m.tools) ? m.tools : [];
@@ -158,7 +160,9 @@ export function checkMeaning(
     const steps = Array.isArray(raw(chain).steps) ? raw(chain).steps as unknown[] : [];
     steps.forEach((s, i) => {
       const step = raw(s);
-      if (typeof step.tool === "string" && !seen.has(step.tool)) {
+      const server = typeof step.tool === "string" ? step.tool.split(":")[0] : "";
+      const ofServer = step.tool !== server && Object.hasOwn(servers, server); // server:tool
+      if (typeof step.tool === "string" && !seen.has(step.tool) && !ofServer) {
         issues.push({
           path: `/chains/${name}/steps/${i}/tool`,
           message: `unknown tool ${JSON.stringify(step.tool)}; tools: ${

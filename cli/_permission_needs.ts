@@ -15,6 +15,7 @@ import { inheritedEnvNames } from "../run/child_env.ts";
 import { moduleToolDeno } from "./_module_deno.ts";
 import { hostOf, resolvePath } from "./_resolve_path.ts";
 import { authNeeds } from "./_auth_needs.ts";
+import { inputVariable, variableReferences } from "./variables.ts";
 
 /** Environment variables the MCP SDK's stdio transport reads (measured). */
 const STDIO_ENV: readonly string[] = [
@@ -65,6 +66,10 @@ export function endpointNeeds(
   if (e.auth !== undefined && e.url !== undefined) needs.push(...authNeeds(e.auth, reason));
   for (const v of secretReferences(e)) {
     needs.push({ name: "env", value: v, reason: `${reason} references \${env:${v}}` });
+  }
+  for (const v of variableReferences(e)) { // ${env:NAME:-default}, ${input:ID}
+    const value = v.kind === "env" ? v.name : inputVariable(v.name);
+    needs.push({ name: "env", value, reason: `${reason} references \${${v.kind}:${v.name}}` });
   }
   if (e.command !== undefined) {
     // The process gets exactly these variables from ours (run/child_env.ts); reading

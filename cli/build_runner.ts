@@ -6,13 +6,14 @@
  * @module
  */
 
-import { Runner, type RunnerOptions } from "../run/mod.ts";
+import { type RetryOptions, Runner, type RunnerOptions } from "../run/mod.ts";
 import { getBuiltin } from "./builtins.ts";
 import type { Manifest } from "./manifest.ts";
 import { moduleHandler } from "./module_tool.ts";
 import { resolvePath } from "./_resolve_path.ts";
 import { Redactor, resolveSecrets } from "./secrets.ts";
 import { backendOf, closeWithin, endpoint, provider, serverConfig } from "./_runner_setup.ts";
+import { importServerTools, resolvedServer } from "./server_tools.ts";
 
 /** Options of {@linkcode buildRunner}. */
 export interface BuildRunnerOptions {
@@ -23,7 +24,7 @@ export interface BuildRunnerOptions {
   /** Remembers resolved secrets so output can be scrubbed. */
   redactor?: Redactor;
   /** Passed on to the Runner (timeouts, output validation mode, ...). */
-  runner?: Omit<RunnerOptions, "handlers" | "providers" | "mcpServers">;
+  runner?: Omit<RunnerOptions & RetryOptions, "handlers" | "providers" | "mcpServers">;
   /** Cancels connecting to MCP servers whose tools take their schemas from the server. */
   signal?: AbortSignal;
   /** Wait between SIGTERM and SIGKILL when a command provider is stopped (default: the provider's). */
@@ -113,7 +114,11 @@ export async function buildRunner(
       servers.add(e.server);
       const config = serverConfig(
         manifest,
-        resolveSecrets(endpoint(manifest.servers, e.server), lookup, redactor),
+        resolveSecrets(
+          resolvedServer(manifest, e.server, { env: lookup, redactor }),
+          lookup,
+          redactor,
+        ),
         { redact },
       );
       if (config.transport !== "stdio" && manifest.servers[e.server]?.auth !== undefined) {
@@ -168,6 +173,20 @@ export async function buildRunner(
         }
       }
     }
+  }
+  // Server tools the manifest does not list (`server:tool`): imported, filtered, locked.
+  try {
+    await importServerTools(runner, manifest, {
+      tools: options.tools,
+      env: lookup,
+      redactor,
+      signal: options.signal,
+      configured: servers,
+      ...(options.importTimeoutMs === undefined ? {} : { timeoutMs: options.importTimeoutMs }),
+    });
+  } catch (error) {
+    await closeWithin(runner, options.runner?.closeTimeoutMs ?? 5000);
+    throw error;
   }
   return runner;
 }

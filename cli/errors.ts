@@ -31,6 +31,8 @@ export type CliErrorCode =
   | "unserializable_result"
   | "usage"
   | "missing_permission"
+  | "server_unavailable"
+  | "tool_changed"
   | Extract<RunErrorCode, "permission_denied">;
 
 /** One problem in a manifest. */
@@ -216,4 +218,81 @@ export class SandboxDeniedError extends PermissionDeniedError {
 export function isSandboxDenial(error: unknown): boolean {
   return error instanceof SandboxDeniedError ||
     (error as { sandbox?: unknown } | null)?.sandbox === true;
+}
+
+/**
+ * An MCP server of the manifest cannot be reached or listed (code
+ * `server_unavailable`, exit code 1); the message names the server.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ServerUnavailableError } from "./errors.ts";
+ *
+ * const error = new ServerUnavailableError("memory", new Error("spawn failed"));
+ * assert.equal(error.code, "server_unavailable");
+ * assert.match(error.message, /server "memory"/);
+ * ```
+ */
+export class ServerUnavailableError extends ToolFoundationError {
+  /** The server's name in the manifest. */
+  readonly server: string;
+
+  /**
+   * Creates the error.
+   *
+   * @param server The server's name.
+   * @param cause Why it failed.
+   */
+  constructor(server: string, cause: unknown) {
+    super(
+      "server_unavailable" satisfies CliErrorCode,
+      `server ${JSON.stringify(server)} cannot be used: ${
+        (cause as Error)?.message ?? String(cause)
+      } (list, validate and convert take --offline to use the manifest alone, --keep-going to skip it)`,
+      { cause },
+    );
+    this.name = "ServerUnavailableError";
+    this.server = server;
+  }
+}
+
+/**
+ * Server tools differ from what the lock file pins (code `tool_changed`, exit
+ * code 5): each changed tool with what changed. Run `lock` again to approve.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ToolChangedError } from "./errors.ts";
+ *
+ * const error = new ToolChangedError([{ server: "s", tool: "echo", changes: ["description: \"a\" -> \"b\""] }], "tools.yaml");
+ * assert.equal(error.code, "tool_changed");
+ * assert.match(error.message, /s:echo/);
+ * ```
+ */
+export class ToolChangedError extends ToolFoundationError {
+  /** The changed tools. */
+  readonly tools: readonly { server: string; tool: string; changes: readonly string[] }[];
+
+  /**
+   * Creates the error.
+   *
+   * @param tools The changed tools and their differences.
+   * @param manifest The manifest (for the `lock` command line).
+   */
+  constructor(
+    tools: readonly { server: string; tool: string; changes: readonly string[] }[],
+    manifest: string,
+  ) {
+    super(
+      "tool_changed" satisfies CliErrorCode,
+      `${tools.length} server tool(s) changed since they were locked; refused:\n${
+        tools.map((t) => `  ${t.server}:${t.tool}\n${t.changes.map((c) => `    ${c}`).join("\n")}`)
+          .join("\n")
+      }\n  to approve the new definitions: toolfoundation lock ${manifest}`,
+    );
+    this.name = "ToolChangedError";
+    this.tools = tools;
+  }
 }

@@ -45,6 +45,9 @@ const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
   ["permissions", () => import("./commands/inspect.ts").then((m) => m.permissionsCommand)],
   ["respond", () => import("./commands/respond.ts").then((m) => m.respondCommand)],
   ["auth", () => import("./commands/auth.ts").then((m) => m.authCommand)],
+  ["import", () => import("./commands/import.ts").then((m) => m.importCommand)],
+  ["lock", () => import("./commands/lock.ts").then((m) => m.lockCommand)],
+  ["mcp", () => import("./commands/mcp.ts").then((m) => m.mcpCommand)],
 ]);
 
 /**

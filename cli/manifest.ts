@@ -12,13 +12,36 @@
 
 import { isAlias, isMap, isSeq, LineCounter, parseDocument, visit } from "yaml";
 import type { Document, Node } from "yaml";
-import { DefaultValidator, type Tool } from "../model/mod.ts";
+import { DefaultValidator } from "../model/mod.ts";
 import { escapePointerToken } from "../model/_json_pointer.ts";
 import { ManifestError, type ManifestIssue } from "./errors.ts";
-import type { InheritEnv } from "../run/child_env.ts";
 import manifestSchema from "./manifest.schema.json" with { type: "json" };
 import { checkMeaning, ownRecord, raw, type UnplacedIssue } from "./_manifest_meaning.ts";
 import { type Position, positionOf } from "./_yaml_position.ts";
+import { decodeManifest, readAtMost, utf8Length } from "./_manifest_bytes.ts";
+import { isConfigFile, stripJsonComments, translateConfig } from "./config_import.ts";
+import type {
+  Manifest,
+  ManifestChain,
+  ManifestEndpoint,
+  ManifestServer,
+} from "./manifest_types.ts";
+import type { ManifestInput } from "./variables.ts";
+
+export type {
+  Manifest,
+  ManifestAuth,
+  ManifestChain,
+  ManifestEndpoint,
+  ManifestGrant,
+  ManifestPermissions,
+  ManifestServer,
+  ManifestStep,
+  ManifestTool,
+  ResolvedTool,
+  ServerToolOverride,
+  StepValue,
+} from "./manifest_types.ts";
 
 /** The largest manifest accepted by default: 4 MiB, checked before parsing. */
 export const DEFAULT_MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
@@ -28,169 +51,6 @@ export const DEFAULT_MAX_MANIFEST_DEPTH = 128;
 
 /** How many alias expansions a manifest may make (YAML "billion laughs" guard). */
 export const MAX_MANIFEST_ALIASES = 100;
-
-/** A server or provider: a command (stdio / subprocess) or an HTTP endpoint. */
-export interface ManifestEndpoint {
-  /** Program to start. */
-  command?: string;
-  /** Its arguments. */
-  args?: string[];
-  /** Extra environment variables (values may be `${env:NAME}`). */
-  env?: Record<string, string>;
-  /** Working directory, relative to the manifest. */
-  cwd?: string;
-  /** HTTP endpoint. */
-  url?: string;
-  /** Extra HTTP headers (values may be `${env:NAME}`). */
-  headers?: Record<string, string>;
-  /**
-   * Variables the process inherits beyond the default set (see `run/child_env.ts`):
-   * a list of names, or `"all"` for the whole environment (never the default).
-   */
-  inheritEnv?: InheritEnv;
-  /** Cap of one result (stdout, response body, MCP message) in bytes (default 10 MiB). */
-  maxOutputBytes?: number;
-  /** OAuth of a Streamable HTTP server (see `toolfoundation auth`). */
-  auth?: ManifestAuth;
-  /** MCP servers: the protocol era (`auto` by default; see `McpProtocol`). */
-  protocol?: "auto" | "legacy" | "2026-07-28";
-}
-
-/** A server's `auth:` block: its OAuth client identity and grant (secrets by variable name). */
-export interface ManifestAuth {
-  /** `authorization_code` (default; `auth login`), `client_credentials` or `cross_app_access`. */
-  grant?: "authorization_code" | "client_credentials" | "cross_app_access";
-  /** A pre-registered client ID (else CIMD or dynamic registration). */
-  clientId?: string;
-  /** The environment variable holding the client secret. */
-  clientSecretEnv?: string;
-  /** The HTTPS URL of this client's metadata document (CIMD). */
-  clientMetadataUrl?: string;
-  /** `none`, `client_secret_basic`, `client_secret_post` or `private_key_jwt`. */
-  tokenEndpointAuthMethod?:
-    | "none"
-    | "client_secret_basic"
-    | "client_secret_post"
-    | "private_key_jwt";
-  /** The environment variable holding the PKCS#8 PEM key of `private_key_jwt`. */
-  privateKeyEnv?: string;
-  /** The JWS algorithm of `private_key_jwt` (default ES256). */
-  signingAlgorithm?: string;
-  /** Scopes asked for when the server names none. */
-  scopes?: string[];
-  /** The expected authorization server issuer; any other is refused. */
-  issuer?: string;
-  /** Hosts (host or host:port) the login and token refresh talk to, for `permissions`. */
-  hosts?: string[];
-  /** The IdP of `cross_app_access`. */
-  crossApp?: {
-    /** The IdP's token endpoint. */
-    idpTokenEndpoint: string;
-    /** The client ID at the IdP. */
-    idpClientId: string;
-    /** The environment variable holding the IdP client secret. */
-    idpClientSecretEnv?: string;
-    /** The environment variable holding the user's ID token. */
-    idTokenEnv: string;
-  };
-}
-
-/** One permission of a module tool: all, none, or a list. */
-export type ManifestGrant = boolean | string[];
-
-/** The Deno permissions a module tool's process gets (none by default). */
-export interface ManifestPermissions {
-  /** Paths (relative to the manifest) it may read. */
-  read?: ManifestGrant;
-  /** Paths (relative to the manifest) it may write. */
-  write?: ManifestGrant;
-  /** Hosts (`host` or `host:port`) it may reach. */
-  net?: ManifestGrant;
-  /** Programs it may run. */
-  run?: ManifestGrant;
-  /** Environment variables it may read. */
-  env?: ManifestGrant;
-}
-
-/** A tool entry: model fields plus exactly one backend. */
-export interface ManifestTool extends Partial<Tool> {
-  /** The tool name. */
-  name: string;
-  /** A built-in handler shipped with the CLI. */
-  builtin?: string;
-  /** A local module path (relative to the manifest), run in a sandboxed child Deno process. */
-  module?: string;
-  /** The module export to call (default `default`). */
-  export?: string;
-  /** Deno permissions of the module tool's process. */
-  permissions?: ManifestPermissions;
-  /** Heap limit of the module tool's process in MB (at least 16; default 512). */
-  memoryMb?: number;
-  /** Cap of the module tool's result (its JSON text) in bytes (default 10 MiB). */
-  maxOutputBytes?: number;
-  /** The MCP server that serves the tool (under the same `name`). */
-  server?: string;
-  /** The provider that serves the tool. */
-  provider?: string;
-  /** The provider's ID for the tool (default: `name`). */
-  providerTool?: string;
-  /** Deadline of one run in milliseconds. */
-  timeoutMs?: number;
-}
-
-/** One step of a chain. */
-export interface ManifestStep {
-  /** The tool ID. */
-  tool: string;
-  /** Arguments. */
-  args?: Record<string, unknown>;
-  /** Put the previous step's result into `args.previous`. */
-  usePrevious?: boolean;
-  /** Deadline of this step in milliseconds. */
-  timeoutMs?: number;
-}
-
-/** A named chain. */
-export interface ManifestChain {
-  /** What it does. */
-  description?: string;
-  /** Its steps, in order. */
-  steps: ManifestStep[];
-}
-
-/** A tool as the manifest resolves it. */
-export interface ResolvedTool {
-  /** The canonical tool ID. */
-  id: string;
-  /** Index in the manifest's `tools`. */
-  index: number;
-  /** The entry as written. */
-  entry: ManifestTool;
-  /** The model tool (for MCP tools without schemas: filled from the server at run time). */
-  tool: Tool;
-  /** Whether the schemas are to come from the MCP server. */
-  schemaFromServer: boolean;
-}
-
-/** A checked manifest. */
-export interface Manifest {
-  /** Absolute path of the manifest file (or a label for text). */
-  path: string;
-  /** Directory that relative paths are resolved against. */
-  dir: string;
-  /** Format version. */
-  version: 1;
-  /** MCP servers by name. */
-  servers: Record<string, ManifestEndpoint>;
-  /** Providers by ID. */
-  providers: Record<string, ManifestEndpoint>;
-  /** Tools in manifest order. */
-  tools: ResolvedTool[];
-  /** Chains by name. */
-  chains: Record<string, ManifestChain>;
-  /** Line and column of a JSON Pointer into the manifest (`key`: of the last token's key). */
-  locate?: (pointer: string, key?: boolean) => { line: number; column: number };
-}
 
 /** Options of {@linkcode parseManifest}. */
 export interface ParseManifestOptions {
@@ -202,6 +62,8 @@ export interface ParseManifestOptions {
   maxBytes?: number;
   /** Deepest nesting (default {@linkcode DEFAULT_MAX_MANIFEST_DEPTH}). */
   maxDepth?: number;
+  /** The workspace of a configuration file, for `${workspaceFolder}` (default: its directory's parent). */
+  workspace?: string;
 }
 
 /** Options of {@linkcode loadManifest}. */
@@ -222,22 +84,6 @@ function tooLarge(file: string, size: number, max: number): ManifestError {
     file,
     `the manifest is ${size} bytes; the limit is ${max} (raise it with --max-manifest-bytes)`,
   );
-}
-
-/** The UTF-8 length of a text. */
-function utf8Length(text: string, limit: number): number {
-  if (text.length * 3 <= limit) return text.length; // cannot exceed the limit
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
 }
 
 /** The first node nested deeper than `max` (iterative), as a JSON Pointer. */
@@ -357,6 +203,18 @@ export async function parseManifest(
         : `cannot read the YAML: ${(cause as Error)?.message ?? cause}`,
     }], { cause });
   }
+  // A Claude, Cursor or VS Code configuration file is read as the manifest it describes.
+  let locate = (pointer: string): string => pointer;
+  let config: Manifest["config"];
+  if (isConfigFile(value)) {
+    const translated = translateConfig(
+      value,
+      options.workspace ?? workspaceOf(options.dir ?? dirname(file)),
+    );
+    value = translated.manifest;
+    locate = translated.pointer;
+    config = translated.flavour;
+  }
   if (!isMap(doc.contents)) {
     issues.push({ path: "", message: "a manifest must be a mapping with `version: 1`" });
   } else {
@@ -380,7 +238,7 @@ export async function parseManifest(
   const tools = checkMeaning(m, issues);
   const located: ManifestIssue[] = issues.map((issue, i) => ({
     file,
-    ...positionOf(doc, counter, issue.path, keyIssues.has(i)),
+    ...positionOf(doc, counter, locate(issue.path), keyIssues.has(i)),
     ...issue,
   })).sort((a, b) => a.line - b.line || a.column - b.column);
   if (located.length > 0) throw new ManifestError(located);
@@ -389,76 +247,26 @@ export async function parseManifest(
     path: file,
     dir,
     version: 1,
-    servers: ownRecord(m.servers) as Record<string, ManifestEndpoint>,
+    servers: ownRecord(m.servers) as Record<string, ManifestServer>,
     providers: ownRecord(m.providers) as Record<string, ManifestEndpoint>,
     tools,
     chains: ownRecord(m.chains) as unknown as Record<string, ManifestChain>,
-    locate: (pointer, key) => positionOf(doc, counter, pointer, key),
+    inputs: ownRecord(m.inputs) as Record<string, ManifestInput>,
+    ...(config === undefined ? {} : { config }),
+    locate: (pointer, key) => positionOf(doc, counter, locate(pointer), key),
   };
+}
+
+/** The workspace of a configuration file in `dir`: its parent for `.vscode`, `.cursor`, ... */
+function workspaceOf(dir: string): string {
+  const base = dir.split(/[\\/]/).pop() ?? "";
+  return base.startsWith(".") && base !== "." && base !== ".." ? dirname(dir) : dir;
 }
 
 /** The directory part of a path, `.` when there is none (never touches the file system). */
 export function dirname(path: string): string {
   const cut = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
   return cut < 0 ? "." : cut === 0 ? "/" : path.slice(0, cut);
-}
-
-/** The first byte that is not valid UTF-8, or -1. */
-function invalidUtf8At(bytes: Uint8Array): number {
-  let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i];
-    let need: number;
-    let min: number;
-    if (b < 0x80) {
-      i++;
-      continue;
-    } else if (b >= 0xc2 && b <= 0xdf) [need, min] = [1, 0x80];
-    else if (b >= 0xe0 && b <= 0xef) [need, min] = [2, 0x800];
-    else if (b >= 0xf0 && b <= 0xf4) [need, min] = [3, 0x10000];
-    else return i;
-    if (i + need >= bytes.length) return i;
-    let cp = b & (0x3f >> need);
-    for (let k = 1; k <= need; k++) {
-      const c = bytes[i + k];
-      if (c === undefined || (c & 0xc0) !== 0x80) return i;
-      cp = (cp << 6) | (c & 0x3f);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
-    i += need + 1;
-  }
-  return -1;
-}
-
-/**
- * Decodes manifest bytes as strict UTF-8.
- *
- * @throws {ManifestError} At the first invalid byte (offset, line and column).
- */
-function decodeManifest(bytes: Uint8Array, file: string): string {
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch (cause) {
-    const at = Math.max(0, invalidUtf8At(bytes));
-    let line = 1;
-    let lineStart = 0;
-    for (let i = 0; i < at; i++) {
-      if (bytes[i] === 0x0a) {
-        line++;
-        lineStart = i + 1;
-      }
-    }
-    const column = new TextDecoder().decode(bytes.subarray(lineStart, at)).length + 1;
-    throw new ManifestError([{
-      file,
-      line,
-      column,
-      path: "",
-      message: `invalid UTF-8 at byte offset ${at} (byte 0x${
-        bytes[at]?.toString(16).padStart(2, "0") ?? "??"
-      }); a manifest must be UTF-8 text`,
-    }], { cause });
-  }
 }
 
 /**
@@ -493,24 +301,8 @@ export async function loadManifest(
   }
   // A file that grew, or a pipe, is caught here: never more than the limit is read.
   if (bytes.length > maxBytes) throw tooLarge(path, bytes.length, maxBytes);
-  return parseManifest(decodeManifest(bytes, path), { path, ...options });
-}
-
-async function readAtMost(file: Deno.FsFile, max: number): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  while (size < max) {
-    const buf = new Uint8Array(Math.min(64 * 1024, max - size));
-    const n = await file.read(buf);
-    if (n === null) break;
-    chunks.push(buf.subarray(0, n));
-    size += n;
-  }
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.length;
-  }
-  return out;
+  let text = decodeManifest(bytes, path);
+  // JSON files may carry comments and trailing commas (VS Code's do).
+  if (/\.json$/i.test(path)) text = stripJsonComments(text);
+  return parseManifest(text, { path, ...options });
 }

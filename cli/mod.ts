@@ -24,13 +24,17 @@ export {
   type ManifestEndpoint,
   type ManifestGrant,
   type ManifestPermissions,
+  type ManifestServer,
   type ManifestStep,
   type ManifestTool,
   MAX_MANIFEST_ALIASES,
   parseManifest,
   type ParseManifestOptions,
   type ResolvedTool,
+  type ServerToolOverride,
+  type StepValue,
 } from "./manifest.ts";
+export { type ManifestInput } from "./variables.ts";
 export {
   commandLines,
   type CommandLinesOptions,

@@ -10,6 +10,8 @@
 
 import type { Manifest } from "./manifest.ts";
 import { addToolNeeds, dedupe, endpointNeeds, ORDER } from "./_permission_needs.ts";
+import { serversFor } from "./server_ids.ts";
+import { lockPath } from "./lock.ts";
 
 /** The Deno permission kinds the CLI may need. */
 export type PermissionName = "read" | "write" | "net" | "run" | "env";
@@ -73,7 +75,7 @@ export function manifestNeeds(path: string): PermissionNeed[] {
  *   { path: "tools.yaml" },
  * );
  * assert.deepEqual(formatFlags(planPermissions(manifest)), [
- *   "--allow-read=tools.yaml",
+ *   "--allow-read=tools.yaml,tools.yaml.lock",
  *   "--allow-net=127.0.0.1:3001",
  *   "--allow-env=LOG_STREAM,LOG_TOKENS",
  * ]);
@@ -97,6 +99,10 @@ export function planPermissions(
   const providers = new Set<string>();
   const modules: string[] = [];
   for (const t of tools) addToolNeeds(manifest, t, needs, servers, providers, modules);
+  for (const s of serversFor(manifest, options.tools)) servers.add(s); // server:tool IDs
+  if (servers.size > 0) {
+    needs.push({ name: "read", value: lockPath(manifest.path), reason: "the lock file" });
+  }
   for (const s of [...servers].sort()) {
     if (Object.hasOwn(manifest.servers, s)) {
       needs.push(...endpointNeeds("server", s, manifest.servers[s], true));

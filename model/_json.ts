@@ -15,7 +15,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** What is wrong with an instance before it reaches the validator, if anything. */
-interface InstanceProblem {
+export interface InstanceProblem {
   /** Set when the value nests deeper than the limit. */
   depth: boolean;
   /** JSON Pointer of the offending value. */

@@ -1,7 +1,14 @@
 // Private: runChain and runChainStream.
 
-import { RunError } from "./errors.ts";
-import type { ChainResult, ChainStep, ChainStepResult, ChainStreamEvent } from "./chain.ts";
+import { ChainReferenceError, RunError } from "./errors.ts";
+import type {
+  ChainInputOptions,
+  ChainResult,
+  ChainStep,
+  ChainStepResult,
+  ChainStreamEvent,
+} from "./chain.ts";
+import { resolveReferences } from "./chain_pointer.ts";
 import { classify, linkedSignal } from "./_execute.ts";
 import { AsyncQueue } from "./_queue.ts";
 import type { Execute, RunHooks } from "./_hooks.ts";
@@ -15,8 +22,20 @@ interface ChainHooks {
   hooks?(index: number, step: ChainStep): RunHooks;
 }
 
-function stepArgs(step: ChainStep, previous: ChainStepResult | undefined): Record<string, unknown> {
-  const args = { ...(step.args ?? {}) };
+function stepArgs(
+  steps: readonly ChainStep[],
+  index: number,
+  results: readonly ChainStepResult[],
+  input: unknown,
+): Record<string, unknown> {
+  const step = steps[index];
+  const previous = results[index - 1];
+  const args = resolveReferences(step.args ?? {}, {
+    input,
+    results: results.map((r) => r.result?.structured),
+    ids: steps.map((s) => s.id),
+    index,
+  });
   if (step.usePrevious && previous?.result !== undefined) {
     args.previous = previous.result.structured;
   }
@@ -26,7 +45,7 @@ function stepArgs(step: ChainStep, previous: ChainStepResult | undefined): Recor
 async function drive(
   execute: Execute,
   steps: readonly ChainStep[],
-  options: ChainOptions | undefined,
+  options: (ChainOptions & ChainInputOptions) | undefined,
   on: ChainHooks,
 ): Promise<ChainResult> {
   if (!Array.isArray(steps)) throw new TypeError("runChain: steps must be an array");
@@ -34,10 +53,21 @@ async function drive(
   let previous: ChainStepResult | undefined;
   for (let index = 0; index < steps.length; index++) {
     const step = steps[index];
-    const args = stepArgs(step, previous);
+    let args: Record<string, unknown>;
+    let failed: RunError | undefined;
+    try {
+      args = stepArgs(steps, index, results, options?.input);
+    } catch (error) {
+      args = { ...(step.args ?? {}) };
+      failed = new ChainReferenceError((error as Error).message, {
+        toolId: step.toolId,
+        cause: error,
+      });
+    }
     on.started?.(index, step, args);
     const record: ChainStepResult = { index, toolId: step.toolId, args };
     try {
+      if (failed !== undefined) throw failed;
       record.result = await execute(step.toolId, args, {
         signal: options?.signal,
         timeoutMs: step.timeoutMs ?? options?.timeoutMs,
@@ -64,7 +94,7 @@ async function drive(
 export function runChainSteps(
   execute: Execute,
   steps: readonly ChainStep[],
-  options: ChainOptions | undefined,
+  options: (ChainOptions & ChainInputOptions) | undefined,
 ): Promise<ChainResult> {
   try {
     return drive(execute, steps, options, {});
@@ -76,7 +106,7 @@ export function runChainSteps(
 export async function* streamChain(
   execute: Execute,
   steps: readonly ChainStep[],
-  options: ChainOptions | undefined,
+  options: (ChainOptions & ChainInputOptions) | undefined,
 ): AsyncGenerator<ChainStreamEvent, void, undefined> {
   const queue = new AsyncQueue<ChainStreamEvent>();
   const stop = new AbortController();

@@ -22,12 +22,24 @@ export interface ChainOptions {
 export interface ChainStep {
   /** The tool to run. */
   toolId: string;
-  /** Its arguments (never mutated). */
+  /** A name later steps may use in references (`{ $from: "steps/<id>/..." }`). */
+  id?: string;
+  /**
+   * Its arguments (never mutated). Any value may be a reference to the chain
+   * input or an earlier step's result: `{ $from: "input/x" }`,
+   * `{ $from: "steps/0/a/b" }` (see `chain_pointer.ts`).
+   */
   args?: Record<string, unknown>;
   /** Put the previous step's `structured` result into `args.previous` (on a copy). */
   usePrevious?: boolean;
   /** A deadline for this step, overriding the chain's per-step default. */
   timeoutMs?: number;
+}
+
+/** Options of a chain run beyond `ChainOptions`: its input. */
+export interface ChainInputOptions {
+  /** The chain's input, for `{ $from: "input/..." }` references. */
+  input?: unknown;
 }
 
 /** What happened to one step. */

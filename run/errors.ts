@@ -45,7 +45,8 @@ export type RunErrorCode =
   | "permission_denied"
   | "output_too_large"
   | "auth_login_required"
-  | "auth_failed";
+  | "auth_failed"
+  | "chain_reference";
 
 /** Options shared by every run error. */
 export interface RunErrorOptions {
@@ -462,5 +463,37 @@ export class RunCancelledError extends RunError {
    */
   constructor(options?: RunErrorOptions) {
     super("cancelled", `tool ${JSON.stringify(options?.toolId ?? "")} was cancelled`, options);
+  }
+}
+
+/**
+ * A chain step's argument takes its value from the chain input or an earlier
+ * step (`{ $from: ... }`) and that value is not there, or the reference names
+ * no earlier step; the step did not run.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ChainReferenceError } from "./errors.ts";
+ *
+ * const error = new ChainReferenceError("args/id: nothing at /id", { toolId: "t" });
+ * assert.equal(error.code, "chain_reference");
+ * ```
+ */
+export class ChainReferenceError extends RunError {
+  /**
+   * Creates the instance.
+   *
+   * @param detail Which reference, and what is wrong.
+   * @param options Tool ID and cause.
+   */
+  constructor(detail: string, options?: RunErrorOptions) {
+    super(
+      "chain_reference",
+      `${
+        options?.toolId === undefined ? "a step" : `tool ${JSON.stringify(options.toolId)}`
+      } did not run: ${detail}`,
+      options,
+    );
   }
 }

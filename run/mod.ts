@@ -31,6 +31,7 @@
 
 // Errors, by class: every one extends RunError and has a stable `code`.
 export {
+  ChainReferenceError,
   ExecutionError,
   InputValidationError,
   NoBackendError,
@@ -87,6 +88,7 @@ export type {
   StreamEvent,
 } from "./stream.ts";
 export type {
+  ChainInputOptions,
   ChainOptions,
   ChainResult,
   ChainStep,
@@ -95,6 +97,21 @@ export type {
   ChainStreamEvent,
 } from "./chain.ts";
 export { Runner, type RunnerOptions, type RunOptions } from "./runner.ts";
+export { McpSession, type McpSessionOptions } from "./mcp_session.ts";
+export {
+  DEFAULT_RETRY_POLICY,
+  type RetryEvent,
+  type RetryOptions,
+  type RetryPolicy,
+} from "./retry.ts";
+export {
+  isReference,
+  type ParsedReference,
+  parseReference,
+  type ReferenceContext,
+  resolveReferences,
+  type StepReference,
+} from "./chain_pointer.ts";
 
 // The model types the runner refers to (Tool, ToolBackend, SchemaValidator, ...)
 // are exported by "@toolfoundation/core/model".

@@ -25,7 +25,13 @@ import type {
   McpServerConfig,
 } from "./mcp.ts";
 import type { StreamEvent } from "./stream.ts";
-import type { ChainOptions, ChainResult, ChainStep, ChainStreamEvent } from "./chain.ts";
+import type {
+  ChainInputOptions,
+  ChainOptions,
+  ChainResult,
+  ChainStep,
+  ChainStreamEvent,
+} from "./chain.ts";
 import { Backends } from "./_backends.ts";
 import type { Execute } from "./_hooks.ts";
 import { InFlight } from "./_in_flight.ts";
@@ -33,6 +39,8 @@ import { importMcpTools } from "./_mcp_import.ts";
 import { Pipeline } from "./_pipeline.ts";
 import { streamRun } from "./_stream_run.ts";
 import { runChainSteps, streamChain } from "./_chain_run.ts";
+import type { RetryOptions } from "./retry.ts";
+import { withRetries } from "./_retry.ts";
 
 /** Options of a {@linkcode Runner}. */
 export interface RunnerOptions {
@@ -115,13 +123,15 @@ export class Runner {
   readonly #pipeline: Pipeline;
   readonly #closeTimeoutMs: number;
   readonly #timeoutMs: number;
+  readonly #retry: RetryOptions;
 
   /**
    * Creates the instance.
    *
-   * @param options Registry, validation, deadline, backend order and backends.
+   * @param options Registry, validation, deadline, backend order, backends and retries.
    */
-  constructor(options: RunnerOptions = {}) {
+  constructor(options: RunnerOptions & RetryOptions = {}) {
+    this.#retry = { retry: options.retry, onRetry: options.onRetry };
     this.#registry = options.registry ?? new ToolRegistry();
     this.#backends = new Backends(options);
     this.#pipeline = new Pipeline(this.#registry, this.#backends, this.#inFlight, options);
@@ -291,7 +301,7 @@ export class Runner {
    * @throws {RunError} One of the run error classes, by `code`.
    */
   run(toolId: string, args?: Record<string, unknown>, options?: RunOptions): Promise<RunResult> {
-    return this.#pipeline.execute(toolId, args, options, undefined);
+    return this.#exec(toolId, args, options, undefined);
   }
 
   /**
@@ -355,7 +365,10 @@ export class Runner {
    * @param options Signal and per-step deadline.
    * @returns Every step result so far.
    */
-  runChain(steps: readonly ChainStep[], options?: ChainOptions): Promise<ChainResult> {
+  runChain(
+    steps: readonly ChainStep[],
+    options?: ChainOptions & ChainInputOptions,
+  ): Promise<ChainResult> {
     return runChainSteps(this.#exec, steps, options);
   }
 
@@ -381,7 +394,7 @@ export class Runner {
    */
   runChainStream(
     steps: readonly ChainStep[],
-    options?: ChainOptions,
+    options?: ChainOptions & ChainInputOptions,
   ): AsyncIterable<ChainStreamEvent> {
     return streamChain(this.#exec, steps, options);
   }
@@ -403,6 +416,22 @@ export class Runner {
     await Promise.allSettled([this.#backends.close(), abandoned]);
   }
 
+  // Every execution goes through the retry loop (idempotent tools only, see retry.ts).
   readonly #exec: Execute = (toolId, args, options, hooks) =>
-    this.#pipeline.execute(toolId, args, options, hooks);
+    withRetries(
+      (timeoutMs) =>
+        this.#pipeline.execute(
+          toolId,
+          args,
+          timeoutMs === undefined ? options : { ...options, timeoutMs },
+          hooks,
+        ),
+      {
+        ...this.#retry,
+        toolId,
+        tool: this.#registry.get(toolId)?.tool,
+        timeoutMs: options?.timeoutMs ?? this.#timeoutMs,
+        signal: options?.signal,
+      },
+    );
 }

@@ -63,7 +63,10 @@ Deno.test("--help, command help and --version exit 0; no or unknown command exit
   for (const c of ["run", "chain", "list", "validate", "convert", "permissions"]) {
     assert.match(help.stdout, new RegExp(`\\n  ${c} `));
   }
-  assert.match(help.stdout, /3 missing permission, 130 interrupted/);
+  assert.match(
+    help.stdout,
+    /3 missing permission, 4 a server needs a login \(auth login\),\n  5 a server tool changed since it was locked, 130 interrupted/,
+  );
   const runHelp = await cli(["run", "--help"]);
   assert.equal(runHelp.code, 0);
   assert.match(runHelp.stdout, /--args-file <file>/);

@@ -9,6 +9,8 @@ import type { CliIo } from "../main.ts";
 import type { Manifest } from "../manifest.ts";
 import type { Redactor } from "../secrets.ts";
 import { report, withInterrupt } from "./_shared.ts";
+import { serverToolTimeout } from "../server_ids.ts";
+import { UsageError } from "../errors.ts";
 
 function progressLine(io: CliIo, events: boolean) {
   let shown = false;
@@ -37,7 +39,8 @@ export function deadlineOf(
   cli: number | undefined,
   step?: number,
 ): number | undefined {
-  return cli ?? step ?? manifest.tools.find((t) => t.id === toolId)?.entry.timeoutMs;
+  return cli ?? step ?? manifest.tools.find((t) => t.id === toolId)?.entry.timeoutMs ??
+    serverToolTimeout(manifest, toolId);
 }
 
 /** The live progress line on stderr. */
@@ -122,7 +125,20 @@ export async function execute(
       signal,
       killGraceMs: CLI_KILL_GRACE_MS,
       importTimeoutMs: deadlineMs,
-      runner: { closeTimeoutMs: CLOSE_AFTER_FAILURE_MS },
+      runner: {
+        closeTimeoutMs: CLOSE_AFTER_FAILURE_MS,
+        onRetry: (event) =>
+          events
+            ? io.stderr(
+              `${jsonText({ kind: "retry", toolId: event.toolId, data: event }, redactor)}\n`,
+            )
+            : diagnose(
+              io,
+              redactor,
+              "retry",
+              `${event.toolId}: ${event.reason}; attempt ${event.attempt} in ${event.delayMs} ms`,
+            ),
+      },
       onModuleLog: (toolId, text) => logs.write(toolId, text),
     })
   );
@@ -141,4 +157,36 @@ export async function execute(
     await closeRunner(runner, code !== EXIT.ok);
     logs.flush();
   }
+}
+
+export async function readArguments(
+  io: CliIo,
+  values: { args?: string; "args-file"?: string },
+): Promise<Record<string, unknown>> {
+  if (values.args !== undefined && values["args-file"] !== undefined) {
+    throw new UsageError("give --args or --args-file, not both");
+  }
+  let text: string;
+  let from: string;
+  if (values.args !== undefined) [text, from] = [values.args, "--args"];
+  else if (values["args-file"] !== undefined) {
+    from = values["args-file"];
+    try {
+      text = await Deno.readTextFile(from);
+    } catch (cause) {
+      throw new UsageError(`cannot read --args-file ${from}: ${(cause as Error).message}`);
+    }
+  } else if (!io.stdinIsTerminal) [text, from] = [await io.readStdin(), "stdin"];
+  else [text, from] = ["", "none"];
+  if (text.trim() === "") return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (cause) {
+    throw new UsageError(`the arguments (${from}) are not valid JSON: ${(cause as Error).message}`);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new UsageError(`the arguments (${from}) must be a JSON object`);
+  }
+  return value as Record<string, unknown>;
 }

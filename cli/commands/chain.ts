@@ -8,7 +8,9 @@ import { ManifestError, UsageError } from "../errors.ts";
 import { planPermissions } from "../permissions.ts";
 import { Redactor } from "../secrets.ts";
 import { DefaultValidator } from "../../model/mod.ts";
-import { checkChains } from "../_chain_check.ts";
+import { checkChainInput, checkChains } from "../_chain_check.ts";
+import { ToolChangedError } from "../errors.ts";
+import { reportChanged } from "./_server_tools.ts";
 import { checkToolSchemas } from "../_tool_checks.ts";
 import {
   MANIFEST_OPTIONS,
@@ -17,7 +19,7 @@ import {
   report,
   requirePermissions,
 } from "./_shared.ts";
-import { deadlineOf, DEFAULT_DEADLINE_MS, execute } from "./_execute.ts";
+import { deadlineOf, DEFAULT_DEADLINE_MS, execute, readArguments } from "./_execute.ts";
 import { chainJson, stepJson } from "./_result_json.ts";
 
 /** `chain <manifest> <chain>` */
@@ -27,7 +29,13 @@ export async function chainCommand(argv: string[], io: CliIo): Promise<number> {
     const { values, positionals } = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { timeout: { type: "string" }, events: { type: "boolean" }, ...MANIFEST_OPTIONS },
+      options: {
+        timeout: { type: "string" },
+        events: { type: "boolean" },
+        args: { type: "string" },
+        "args-file": { type: "string" },
+        ...MANIFEST_OPTIONS,
+      },
     });
     const [path, name, ...extra] = positionals;
     if (name === undefined) {
@@ -46,7 +54,8 @@ export async function chainCommand(argv: string[], io: CliIo): Promise<number> {
     }
     const chain = manifest.chains[name];
     const ids = [...new Set(chain.steps.map((s) => s.tool))];
-    requirePermissions(planPermissions(manifest, { tools: ids }));
+    const chainReads = values["args-file"] === undefined ? [] : [values["args-file"]];
+    requirePermissions(planPermissions(manifest, { tools: ids, extraReads: chainReads }));
     // Nothing runs when a step is certain to fail.
     const validator = new DefaultValidator();
     const issues = [
@@ -54,8 +63,13 @@ export async function chainCommand(argv: string[], io: CliIo): Promise<number> {
       ...await checkChains(manifest, validator, name),
     ];
     if (issues.length > 0) throw new ManifestError(issues);
+    const input = values.args === undefined && values["args-file"] === undefined
+      ? undefined
+      : await readArguments(io, values);
+    await checkChainInput(name, chain, input, validator);
     const steps = chain.steps.map((s) => ({
       toolId: s.tool,
+      ...(s.id === undefined ? {} : { id: s.id }),
       args: s.args ?? {},
       usePrevious: s.usePrevious ?? false,
       timeoutMs: deadlineOf(manifest, s.tool, cliTimeout, s.timeoutMs),
@@ -70,10 +84,10 @@ export async function chainCommand(argv: string[], io: CliIo): Promise<number> {
       async (runner, signal) => {
         let result: ChainResult;
         if (!values.events) {
-          result = await runner.runChain(steps, { signal });
+          result = await runner.runChain(steps, { signal, input });
         } else {
           let final: ChainResult | undefined;
-          for await (const event of runner.runChainStream(steps, { signal })) {
+          for await (const event of runner.runChainStream(steps, { signal, input })) {
             let data: unknown = event.data;
             if (event.kind === "step_finished") data = stepJson(event.data);
             if (event.kind === "done") data = { ok: true, result: event.data.structured ?? null };
@@ -93,6 +107,7 @@ export async function chainCommand(argv: string[], io: CliIo): Promise<number> {
       },
     );
   } catch (error) {
+    if (error instanceof ToolChangedError) return reportChanged(io, error);
     return report(io, redactor, error);
   }
 }

@@ -1,5 +1,6 @@
 // The `list`, `validate`, `convert` and `permissions` commands: they read the
-// manifest and never run a tool or connect to a server.
+// manifest and never run a tool; `list`, `validate` and `convert` connect to
+// the manifest's servers for their tools (not with --offline).
 
 import { parseArgs } from "node:util";
 import { defaultRegistry, type FeatureLossWarning, preflight } from "../../adapter/mod.ts";
@@ -7,7 +8,7 @@ import { DefaultValidator, InvalidSchemaError, ToolFoundationError } from "../..
 import { diagnose, EXIT, printJson } from "../_io.ts";
 import type { CliIo } from "../main.ts";
 import { ManifestError, UsageError } from "../errors.ts";
-import type { Manifest, ResolvedTool } from "../manifest.ts";
+import type { ResolvedTool } from "../manifest.ts";
 import { commandLines, formatFlags, missingPermissions, planPermissions } from "../permissions.ts";
 import { checkChains } from "../_chain_check.ts";
 import {
@@ -17,6 +18,10 @@ import {
   sortIssues,
 } from "../_tool_checks.ts";
 import { MANIFEST_OPTIONS, openManifest, report, withInterrupt } from "./_shared.ts";
+import { Redactor } from "../secrets.ts";
+import { serverOfId } from "../server_ids.ts";
+import { ToolChangedError } from "../errors.ts";
+import { reportChanged, SERVER_OPTIONS, serverTools } from "./_server_tools.ts";
 
 const TARGETS = defaultRegistry().list();
 
@@ -32,7 +37,7 @@ function oneManifest(argv: string[], options: Record<string, { type: "string" | 
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { ...options, ...MANIFEST_OPTIONS },
+    options: { ...options, ...MANIFEST_OPTIONS, ...SERVER_OPTIONS },
   });
   return { values: values as Record<string, string | boolean | undefined>, positionals };
 }
@@ -45,13 +50,19 @@ export async function listCommand(argv: string[], io: CliIo): Promise<number> {
       throw new UsageError(`unexpected argument ${JSON.stringify(positionals[1])}`);
     }
     const manifest = await openManifest(positionals[0], values);
-    printJson(io, undefined, {
-      tools: manifest.tools.map((t) => ({
+    const redactor = new Redactor();
+    const { tools, servers } = await serverTools(io, manifest, values, redactor);
+    printJson(io, redactor, {
+      tools: tools.map((t) => ({
         id: t.id,
         backend: backendLabel(t),
         ...(t.tool.description === undefined ? {} : { description: t.tool.description }),
         ...(t.schemaFromServer ? { schema: "from the server at run time" } : {}),
+        ...(t.tool.annotations === undefined || t.importedFrom === undefined
+          ? {}
+          : { annotations: t.tool.annotations }),
       })),
+      ...(servers.length === 0 ? {} : { servers }),
       chains: Object.entries(manifest.chains).map(([name, c]) => ({
         name,
         ...(c.description === undefined ? {} : { description: c.description }),
@@ -60,12 +71,13 @@ export async function listCommand(argv: string[], io: CliIo): Promise<number> {
     });
     return EXIT.ok;
   } catch (error) {
+    if (error instanceof ToolChangedError) return reportChanged(io, error);
     return report(io, undefined, error);
   }
 }
 
-function withSchemas(manifest: Manifest, io: CliIo): ResolvedTool[] {
-  const skipped = manifest.tools.filter((t) => t.schemaFromServer);
+function withSchemas(tools: readonly ResolvedTool[], io: CliIo): ResolvedTool[] {
+  const skipped = tools.filter((t) => t.schemaFromServer);
   for (const t of skipped) {
     diagnose(
       io,
@@ -74,7 +86,36 @@ function withSchemas(manifest: Manifest, io: CliIo): ResolvedTool[] {
       `${t.id}: its schemas come from server "${t.entry.server}" at run time; not checked here`,
     );
   }
-  return manifest.tools.filter((t) => !t.schemaFromServer);
+  return tools.filter((t) => !t.schemaFromServer);
+}
+
+/** Schemas of server tools that no validator can evaluate: one error line each. */
+async function checkImported(
+  tools: readonly ResolvedTool[],
+  validator: DefaultValidator,
+  io: CliIo,
+): Promise<number> {
+  let failures = 0;
+  for (const t of tools) {
+    if (t.importedFrom === undefined) continue;
+    for (const key of ["inputSchema", "outputSchema"] as const) {
+      const schema = t.tool[key];
+      if (schema === undefined) continue;
+      try {
+        await validator.compile(schema);
+      } catch (error) {
+        if (!(error instanceof ToolFoundationError)) throw error;
+        failures++;
+        diagnose(
+          io,
+          undefined,
+          "error",
+          `${t.id} (server ${JSON.stringify(t.importedFrom)}): ${key}: ${error.message}`,
+        );
+      }
+    }
+  }
+  return failures;
 }
 
 function printWarnings(io: CliIo, id: string, warnings: readonly FeatureLossWarning[]): void {
@@ -120,10 +161,12 @@ export async function validateCommand(argv: string[], io: CliIo): Promise<number
     } else if (moduleNeeds.length > 0) {
       issues.push(...await withInterrupt((signal) => checkModuleTools(manifest, { signal })));
     }
-    issues.push(...await checkChains(manifest, validator));
+    const redactor = new Redactor();
+    const found = await serverTools(io, manifest, values, redactor);
+    issues.push(...await checkChains({ ...manifest, tools: found.tools }, validator));
     if (issues.length > 0) throw new ManifestError(sortIssues(issues));
-    let failures = 0;
-    const tools = withSchemas(manifest, io);
+    let failures = await checkImported(found.tools, validator, io);
+    const tools = withSchemas(found.tools, io);
     if (target !== undefined) {
       const registry = defaultRegistry();
       const converted = tools.map((t) =>
@@ -142,7 +185,7 @@ export async function validateCommand(argv: string[], io: CliIo): Promise<number
         );
       }
     }
-    const summary = `${manifest.tools.length} tool(s), ${
+    const summary = `${found.tools.length} tool(s), ${
       Object.keys(manifest.chains).length
     } chain(s)`;
     if (failures > 0) {
@@ -157,6 +200,7 @@ export async function validateCommand(argv: string[], io: CliIo): Promise<number
     );
     return EXIT.ok;
   } catch (error) {
+    if (error instanceof ToolChangedError) return reportChanged(io, error);
     return report(io, undefined, error);
   }
 }
@@ -180,9 +224,12 @@ export async function convertCommand(argv: string[], io: CliIo): Promise<number>
     // A schema no validator can evaluate is the manifest's error (exit 2, located), as in validate.
     const issues = await checkToolSchemas(manifest, new DefaultValidator());
     if (issues.length > 0) throw new ManifestError(sortIssues(issues));
+    const redactor = new Redactor();
+    const found = await serverTools(io, manifest, values, redactor);
+    if (await checkImported(found.tools, new DefaultValidator(), io) > 0) return EXIT.failure;
     const registry = defaultRegistry();
     const out: unknown[] = [];
-    for (const t of withSchemas(manifest, io)) {
+    for (const t of withSchemas(found.tools, io)) {
       try {
         const result = registry.convert(
           t.tool,
@@ -193,7 +240,7 @@ export async function convertCommand(argv: string[], io: CliIo): Promise<number>
         printWarnings(io, t.id, result.warnings);
         out.push(result.tool);
       } catch (error) {
-        if (error instanceof InvalidSchemaError) {
+        if (error instanceof InvalidSchemaError && t.importedFrom === undefined) {
           // keywordLocation is into the tool (`/inputSchema/...`).
           const where = error.keywordLocation ?? "";
           const inSchema = /^\/(input|output)Schema(\/|$)/.test(where);
@@ -211,9 +258,10 @@ export async function convertCommand(argv: string[], io: CliIo): Promise<number>
         return EXIT.failure;
       }
     }
-    printJson(io, undefined, out);
+    printJson(io, redactor, out);
     return EXIT.ok;
   } catch (error) {
+    if (error instanceof ToolChangedError) return reportChanged(io, error);
     return report(io, undefined, error);
   }
 }
@@ -230,6 +278,9 @@ export async function permissionsCommand(argv: string[], io: CliIo): Promise<num
     if (target !== undefined) {
       if (manifest.tools.some((t) => t.id === target)) {
         tools = [target];
+        command = ["run", path!, target];
+      } else if (serverOfId(manifest, target) !== undefined) {
+        tools = [target]; // a server's tool the manifest does not list
         command = ["run", path!, target];
       } else if (Object.hasOwn(manifest.chains, target)) {
         tools = [...new Set(manifest.chains[target].steps.map((s) => s.tool))];

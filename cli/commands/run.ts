@@ -15,40 +15,11 @@ import {
   report,
   requirePermissions,
 } from "./_shared.ts";
-import { deadlineOf, DEFAULT_DEADLINE_MS, execute } from "./_execute.ts";
+import { deadlineOf, DEFAULT_DEADLINE_MS, execute, readArguments } from "./_execute.ts";
+import { serverOfId } from "../server_ids.ts";
+import { ToolChangedError } from "../errors.ts";
+import { reportChanged } from "./_server_tools.ts";
 import { resultJson } from "./_result_json.ts";
-
-async function readArguments(
-  io: CliIo,
-  values: { args?: string; "args-file"?: string },
-): Promise<Record<string, unknown>> {
-  if (values.args !== undefined && values["args-file"] !== undefined) {
-    throw new UsageError("give --args or --args-file, not both");
-  }
-  let text: string;
-  let from: string;
-  if (values.args !== undefined) [text, from] = [values.args, "--args"];
-  else if (values["args-file"] !== undefined) {
-    from = values["args-file"];
-    try {
-      text = await Deno.readTextFile(from);
-    } catch (cause) {
-      throw new UsageError(`cannot read --args-file ${from}: ${(cause as Error).message}`);
-    }
-  } else if (!io.stdinIsTerminal) [text, from] = [await io.readStdin(), "stdin"];
-  else [text, from] = ["", "none"];
-  if (text.trim() === "") return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (cause) {
-    throw new UsageError(`the arguments (${from}) are not valid JSON: ${(cause as Error).message}`);
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new UsageError(`the arguments (${from}) must be a JSON object`);
-  }
-  return value as Record<string, unknown>;
-}
 
 /** `run <manifest> <toolId>` */
 export async function runCommand(argv: string[], io: CliIo): Promise<number> {
@@ -70,7 +41,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
     const cliTimeout = parseTimeout(values.timeout);
     const manifest = await openManifest(path, values);
-    if (!manifest.tools.some((t) => t.id === id)) {
+    if (!manifest.tools.some((t) => t.id === id) && serverOfId(manifest, id) === undefined) {
       throw new UsageError(
         `unknown tool ${JSON.stringify(id)}; tools: ${
           manifest.tools.map((t) => t.id).join(", ") || "none"
@@ -95,7 +66,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       async (runner, signal, line) => {
         // What is left of the deadline after connecting and listing (when the
         // tool's schemas came from its server).
-        const listed = manifest.tools.some((t) => t.id === id && t.schemaFromServer);
+        const listed = manifest.tools.some((t) => t.id === id && t.schemaFromServer) ||
+          serverOfId(manifest, id) !== undefined;
         const timeoutMs = listed
           ? Math.max(1, Math.round(deadlineMs - (performance.now() - started)))
           : deadlineMs;
@@ -129,6 +101,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       },
     );
   } catch (error) {
+    if (error instanceof ToolChangedError) return reportChanged(io, error);
     return report(io, redactor, error);
   }
 }

@@ -6,6 +6,8 @@ import {
   MissingPermissionError,
   MissingSecretError,
   SandboxDeniedError,
+  ServerUnavailableError,
+  ToolChangedError,
   UnserializableResultError,
   UsageError,
 } from "../../cli/errors.ts";
@@ -18,6 +20,8 @@ const CODES: Record<CliErrorCode, true> = {
   usage: true,
   missing_permission: true,
   permission_denied: true,
+  server_unavailable: true,
+  tool_changed: true,
 };
 
 Deno.test("every CLI error class carries a code of CliErrorCode, each code used by one class", () => {
@@ -31,6 +35,8 @@ Deno.test("every CLI error class carries a code of CliErrorCode, each code used 
       all: ["--allow-read=m.yaml"],
     }),
     new SandboxDeniedError("read /etc", { toolId: "t" }),
+    new ServerUnavailableError("s", new Error("gone")),
+    new ToolChangedError([{ server: "s", tool: "t", changes: ["description: a -> b"] }], "m.yaml"),
   ];
   const codes = errors.map((e) => e.code);
   for (const code of codes) assert.ok(Object.hasOwn(CODES, code), code);

@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { localBackend, type ModelErrorCode } from "../../model/mod.ts";
 import {
+  ChainReferenceError,
   ExecutionError,
   InputValidationError,
   NoBackendError,
@@ -34,6 +35,7 @@ const CODES: Record<RunErrorCode, true> = {
   output_too_large: true,
   auth_login_required: true,
   auth_failed: true,
+  chain_reference: true,
 };
 
 Deno.test("every run error class is a RunError with a code of RunErrorCode, each code used", () => {
@@ -57,6 +59,7 @@ Deno.test("every run error class is a RunError with a code of RunErrorCode, each
     new RunCancelledError(),
     new AuthError("auth_login_required", "log in"),
     new AuthError("auth_failed", "refused"),
+    new ChainReferenceError("args/a: nothing at /x"),
   ];
   for (const error of errors) {
     assert.ok(error instanceof RunError);

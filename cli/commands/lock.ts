@@ -1,0 +1,77 @@
+// The `lock` command: pins the definition of every tool the manifest's
+// servers list (digest and definition) in <manifest>.lock.
+
+import { parseArgs } from "node:util";
+import { Runner } from "../../run/mod.ts";
+import { diagnose, EXIT } from "../_io.ts";
+import type { CliIo } from "../main.ts";
+import { ServerUnavailableError, UsageError } from "../errors.ts";
+import { type LockFile, lockPath, lockTools } from "../lock.ts";
+import type { Tool } from "../../model/mod.ts";
+import { planPermissions } from "../permissions.ts";
+import { Redactor } from "../secrets.ts";
+import { mcpServerConfig, resolvedServer } from "../server_tools.ts";
+import {
+  MANIFEST_OPTIONS,
+  openManifest,
+  parseTimeout,
+  report,
+  requirePermissions,
+  withInterrupt,
+} from "./_shared.ts";
+
+/** `lock <manifest> [--timeout ms]` */
+export async function lockCommand(argv: string[], io: CliIo): Promise<number> {
+  const redactor = new Redactor();
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { timeout: { type: "string" }, ...MANIFEST_OPTIONS },
+    });
+    const [path, ...extra] = positionals;
+    if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
+    const timeoutMs = parseTimeout(values.timeout) ?? 60_000;
+    const manifest = await openManifest(path, values);
+    const names = Object.keys(manifest.servers);
+    if (names.length === 0) throw new UsageError(`${path} has no servers; nothing to lock`);
+    const plan = planPermissions(manifest, { tools: names.map((n) => `${n}:\u0000`) });
+    const file = lockPath(manifest.path);
+    plan.needs.push({ name: "write", value: file, reason: "the lock file" });
+    requirePermissions(plan);
+    const runner = new Runner({ redact: (t) => redactor.redact(t), closeTimeoutMs: 150 });
+    const lock: LockFile = { version: 1, servers: {} };
+    const given = new Map<string, string>();
+    try {
+      await withInterrupt(async (signal) => {
+        for (const name of names) {
+          try {
+            const server = resolvedServer(manifest, name, { redactor, given });
+            await runner.setMcpServer(
+              name,
+              mcpServerConfig(manifest, server, (t) => redactor.redact(t)),
+            );
+            const { imported } = await runner.importMcpTools(name, {
+              namespace: null,
+              signal,
+              timeoutMs: server.timeoutMs ?? timeoutMs,
+            });
+            lock.servers[name] = await lockTools(imported.map((e) => e.tool as Tool));
+          } catch (error) {
+            const code = (error as { code?: unknown })?.code;
+            if (code === "cancelled" || code === "missing_secret" || code === "usage") throw error;
+            throw new ServerUnavailableError(name, error);
+          }
+        }
+      });
+    } finally {
+      await Promise.race([runner.close().catch(() => {}), new Promise((r) => setTimeout(r, 2000))]);
+    }
+    await Deno.writeTextFile(file, `${JSON.stringify(lock, null, 2)}\n`);
+    const count = Object.values(lock.servers).reduce((n, s) => n + Object.keys(s).length, 0);
+    diagnose(io, redactor, "ok", `locked ${count} tool(s) of ${names.length} server(s) in ${file}`);
+    return EXIT.ok;
+  } catch (error) {
+    return report(io, redactor, error);
+  }
+}

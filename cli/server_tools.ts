@@ -1,0 +1,291 @@
+/**
+ * Servers' tools as first-class tools: a manifest's server imports every tool
+ * it lists, namespaced by the server's name (`server:tool`), minus what its
+ * `include`, `exclude` and `annotations` filters leave out and what the lock
+ * file does not approve, with the per-tool overrides applied (name,
+ * description, timeout, idempotence; the schemas stay the server's).
+ *
+ * @module
+ */
+
+import { localBackend, mcpBackend, type Tool } from "../model/mod.ts";
+import type { McpServerConfig, Runner } from "../run/mod.ts";
+import { ServerUnavailableError, ToolChangedError, UsageError } from "./errors.ts";
+import { compareWithLock, describeDifference, type LockFile, lockPath, readLock } from "./lock.ts";
+import type { Manifest, ManifestServer, ResolvedTool } from "./manifest_types.ts";
+import { resolvePath } from "./_resolve_path.ts";
+import type { Redactor } from "./secrets.ts";
+import { exposedTool, filteredOut } from "./server_filter.ts";
+import { askOnTerminal, resolveVariables } from "./variables.ts";
+import { serverOfId, serversFor } from "./server_ids.ts";
+
+export { serverOfId, serversFor, serverToolTimeout } from "./server_ids.ts";
+
+/** What happened to one server. */
+export interface ServerReport {
+  /** The server's name. */
+  server: string;
+  /** `ok`, `skipped` (`--offline`) or `failed` (with `--keep-going`). */
+  status: "ok" | "skipped" | "failed";
+  /** Why it failed. */
+  error?: unknown;
+  /** The tools it exposes (imported ones and those the manifest lists for it). */
+  tools: ResolvedTool[];
+  /** Every tool the server listed, as listed (no namespace). */
+  listed: Tool[];
+  /** Listed tools left out, with the reason (filters, lock). */
+  left: { name: string; reason: string }[];
+  /** Lock findings: tools changed (refused), new (not exposed), removed. */
+  lock?: { changed: string[]; added: string[]; removed: string[] };
+}
+
+/** Options of {@linkcode importServerTools}. */
+export interface ServerToolsOptions {
+  /** Tool IDs wanted (default: every server's tools). */
+  tools?: readonly string[];
+  /** Reads environment variables. */
+  env?: (name: string) => string | undefined;
+  /** Remembers resolved secrets. */
+  redactor: Redactor;
+  /** Cancels connecting and listing. */
+  signal?: AbortSignal;
+  /** Deadline of connecting and listing one server, ms (default: the runner's). */
+  timeoutMs?: number;
+  /** Servers the runner is already configured for (not configured again). */
+  configured?: ReadonlySet<string>;
+  /** On a server that cannot be used: report it and go on (default: throw). */
+  keepGoing?: boolean;
+  /** Refuse changed tools that are not wanted too (default: only wanted ones). */
+  strictLock?: boolean;
+}
+
+/** The run library's configuration of a manifest server (variables resolved). */
+export function mcpServerConfig(
+  manifest: Manifest,
+  server: ManifestServer,
+  redact: (text: string) => string,
+): McpServerConfig {
+  const cap = server.maxOutputBytes === undefined ? {} : { maxOutputBytes: server.maxOutputBytes };
+  if (server.url !== undefined) {
+    // `sse`: the legacy HTTP+SSE transport (the run library's "sse" transport).
+    const transport = server.type === "sse" ? "sse" : "http";
+    return { transport, url: server.url, headers: server.headers, ...cap } as McpServerConfig;
+  }
+  return {
+    transport: "stdio",
+    command: server.command!,
+    args: server.args,
+    env: server.env,
+    cwd: server.cwd === undefined ? undefined : resolvePath(manifest.dir, server.cwd),
+    ...(server.inheritEnv === undefined ? {} : { inheritEnv: server.inheritEnv }),
+    ...cap,
+    redact,
+  };
+}
+
+/** A server entry with its variables (`${env:...}`, `${input:...}`) resolved. */
+export function resolvedServer(
+  manifest: Manifest,
+  name: string,
+  options: Pick<ServerToolsOptions, "env" | "redactor"> & { given?: Map<string, string> },
+): ManifestServer {
+  const server = manifest.servers[name];
+  const { tools: _t, include: _i, exclude: _e, annotations: _a, ...endpoint } = server;
+  return {
+    ...server,
+    ...resolveVariables(endpoint, {
+      env: options.env ?? ((n) => Deno.env.get(n)),
+      redactor: options.redactor,
+      inputs: manifest.inputs,
+      ask: askOnTerminal,
+      given: options.given,
+    }),
+  };
+}
+
+const lockCache = new WeakMap<Manifest, Promise<LockFile | undefined>>();
+
+function lockOf(manifest: Manifest): Promise<LockFile | undefined> {
+  let found = lockCache.get(manifest);
+  if (found === undefined) {
+    found = readLock(lockPath(manifest.path));
+    lockCache.set(manifest, found);
+  }
+  return found;
+}
+
+/** The tool's name on the server, for an exposed ID of that server. */
+function originalName(server: ManifestServer, exposed: string): string {
+  for (const [original, o] of Object.entries(server.tools ?? {})) {
+    if (o.name === exposed) return original;
+  }
+  return exposed;
+}
+
+/**
+ * Lists the servers' tools on a runner and registers the exposed ones
+ * (filters, lock and overrides applied); tools left out are removed from
+ * its registry. Tools the manifest lists itself keep their definitions.
+ *
+ * @param runner The runner (servers not in `configured` are configured here).
+ * @param manifest The checked manifest.
+ * @param options Which tools, secrets, deadline, what to do on failure.
+ * @returns One report per server.
+ * @throws {ServerUnavailableError} When a server cannot be used (without `keepGoing`).
+ * @throws {ToolChangedError} When a wanted tool differs from the lock file.
+ */
+export async function importServerTools(
+  runner: Runner,
+  manifest: Manifest,
+  options: ServerToolsOptions,
+): Promise<ServerReport[]> {
+  const wanted = options.tools === undefined ? undefined : new Set(options.tools);
+  const involved = serversFor(manifest, options.tools);
+  const lock = involved.length === 0 ? undefined : await lockOf(manifest);
+  // Servers are listed for tools the manifest does not list itself, and, when
+  // there is a lock file, to compare: a tool with its schema in the manifest
+  // alone needs no listing.
+  const dynamic = options.tools?.filter((id) => !manifest.tools.some((t) => t.id === id));
+  const names = lock !== undefined || dynamic === undefined
+    ? involved
+    : serversFor(manifest, dynamic);
+  const reports: ServerReport[] = [];
+  const refused: { server: string; tool: string; changes: string[] }[] = [];
+  const given = new Map<string, string>();
+  const redact = (text: string) => options.redactor.redact(text);
+  for (const name of names) {
+    const report: ServerReport = { server: name, status: "ok", tools: [], listed: [], left: [] };
+    reports.push(report);
+    const before = new Map(runner.registry.list().map((e) => [e.id, e]));
+    let imported;
+    try {
+      const server = manifest.servers[name];
+      if (!options.configured?.has(name)) {
+        // Variables (and inputs, asked for at most once) only for servers configured here.
+        const resolved = resolvedServer(manifest, name, { ...options, given });
+        await runner.setMcpServer(name, mcpServerConfig(manifest, resolved, redact));
+      }
+      ({ imported } = await runner.importMcpTools(name, {
+        namespace: name,
+        signal: options.signal,
+        ...(options.timeoutMs === undefined && server.timeoutMs === undefined
+          ? {}
+          : { timeoutMs: server.timeoutMs ?? options.timeoutMs }),
+      }));
+    } catch (error) {
+      if ((error as { code?: unknown })?.code === "cancelled") throw error;
+      if ((error as { code?: unknown })?.code === "missing_secret") throw error;
+      if ((error as { code?: unknown })?.code === "usage") throw error;
+      const wrapped = new ServerUnavailableError(name, error);
+      if (!options.keepGoing) throw wrapped;
+      report.status = "failed";
+      report.error = wrapped;
+      continue;
+    }
+    // Tools the manifest lists itself keep their own definitions and backends.
+    for (const [id, entry] of before) {
+      if (!imported.some((e) => e.id === id)) continue;
+      runner.registry.remove(id);
+      runner.registry.add(entry.tool, entry.backends);
+    }
+    const entry = manifest.servers[name];
+    const listedTools = imported.map((e) => ({ ...e.tool, namespace: undefined }) as Tool);
+    for (const t of listedTools) delete (t as { namespace?: string }).namespace;
+    report.listed = listedTools;
+    if (lock !== undefined) {
+      const found = await compareWithLock(lock.servers[name], listedTools);
+      report.lock = {
+        changed: found.changed.map((c) => c.name),
+        added: found.added,
+        removed: found.removed,
+      };
+      for (const c of found.changed) {
+        const exposedId = `${name}:${entry.tools?.[c.name]?.name ?? c.name}`;
+        const explicit = manifest.tools.filter((t) =>
+          t.entry.server === name && t.entry.name === c.name
+        );
+        const isWanted = wanted === undefined || wanted.has(exposedId) ||
+          explicit.some((t) => wanted.has(t.id));
+        if (isWanted || options.strictLock) {
+          refused.push({
+            server: name,
+            tool: c.name,
+            changes: c.differences.map(describeDifference),
+          });
+        }
+      }
+    }
+    const changed = new Set(report.lock?.changed ?? []);
+    const added = new Set(report.lock?.added ?? []);
+    for (const listed of listedTools) {
+      const id = `${name}:${listed.name}`;
+      const keep = before.has(id); // the manifest lists it itself
+      const reason = changed.has(listed.name)
+        ? "changed since it was locked (run lock to approve)"
+        : added.has(listed.name)
+        ? "new since the lock file was written (run lock to approve)"
+        : filteredOut(entry, listed);
+      if (reason !== undefined) {
+        report.left.push({ name: listed.name, reason });
+        if (!keep) runner.registry.remove(id);
+        continue;
+      }
+      if (keep) continue;
+      const exposed = exposedTool(name, entry, listed);
+      const exposedId = `${name}:${exposed.name}`;
+      if (wanted !== undefined && !wanted.has(exposedId)) {
+        runner.registry.remove(id);
+        continue;
+      }
+      if (exposed.name !== listed.name) {
+        // Calls still go to the server's name: the renamed tool delegates.
+        const handler = `${name}:${listed.name}\u2192${exposed.name}`;
+        runner.setHandler(handler, async (args, ctx) => {
+          const result = await runner.run(id, args, {
+            signal: ctx.signal,
+            timeoutMs: 0,
+            onProgress: (p) => ctx.progress(p),
+          });
+          return result.structured;
+        });
+        runner.registry.add(exposed, localBackend(handler));
+      } else if (exposed !== listed) {
+        runner.registry.remove(id);
+        runner.registry.add(exposed, mcpBackend(name));
+      }
+      const timeoutMs = entry.tools?.[listed.name]?.timeoutMs ?? entry.timeoutMs;
+      report.tools.push({
+        id: exposedId,
+        index: -1,
+        entry: {
+          name: exposed.name,
+          namespace: name,
+          server: name,
+          ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        },
+        tool: exposed,
+        schemaFromServer: false,
+        importedFrom: name,
+      });
+    }
+    // A wanted ID of this server that is not exposed: say why.
+    for (const id of wanted ?? []) {
+      if (serverOfId(manifest, id) !== name || runner.registry.has(id)) continue;
+      if (manifest.tools.some((t) => t.id === id)) continue;
+      const original = originalName(entry, id.slice(name.length + 1));
+      const left = report.left.find((l) => l.name === original);
+      if (left === undefined && changed.has(original)) continue;
+      if (refused.some((r) => r.server === name && r.tool === original)) continue;
+      const exposed = report.tools.map((t) => t.id).join(", ") || "none";
+      throw new UsageError(
+        left === undefined
+          ? `unknown tool ${JSON.stringify(id)}: server ${JSON.stringify(name)} lists no tool ${
+            JSON.stringify(original)
+          }; its tools: ${exposed}`
+          : `tool ${JSON.stringify(id)} is not exposed: ${left.reason}`,
+      );
+    }
+  }
+  if (refused.length > 0) throw new ToolChangedError(refused, manifest.path);
+  return reports;
+}
