@@ -65,7 +65,7 @@ Deno.test("--help, command help and --version exit 0; no or unknown command exit
   }
   assert.match(
     help.stdout,
-    /3 missing permission, 4 a server needs a login \(auth login\),\n  5 a server tool changed since it was locked, 130 interrupted/,
+    /3 missing permission, 4 a server needs a login \(auth login\),\n {2}5 a server tool changed since it was locked, 130 interrupted/,
   );
   const runHelp = await cli(["run", "--help"]);
   assert.equal(runHelp.code, 0);
