@@ -13,6 +13,7 @@ Commands:
   validate <manifest>            Check the manifest and its tool schemas [--target openai|anthropic|gemini]
   convert <manifest> --to <fmt>  Convert the tools to mcp|openai|openai-responses|anthropic|gemini
   permissions <manifest> [id]    Print the Deno flags a tool, a chain or the whole manifest needs
+  serve <manifest> --stdio|--http HOST:PORT  Serve the manifest as one MCP server
 
 Options:
   -h, --help       Show help (also: <command> --help, help <command>)
@@ -27,6 +28,34 @@ Set NO_COLOR to turn colour off.
 `;
 
 export const HELP: ReadonlyMap<string, string> = new Map(Object.entries({
+  serve: `Usage: toolfoundation serve <manifest> (--stdio | --http HOST:PORT) [options]
+
+Serves the manifest's tools, chains and upstream servers as one MCP server.
+Every call is checked: arguments against the input schema before anything
+runs, results against the output schema, deadlines and output caps as in run.
+HTTP (endpoint /mcp) is stateless unless --sessions; it binds 127.0.0.1 unless
+told, and another interface needs --token-env or --oauth-issuer.
+
+Options:
+  --stdio                  Serve on stdin/stdout
+  --http HOST:PORT         Serve Streamable HTTP at http://HOST:PORT/mcp
+  --prefix SERVER=PREFIX   Prefix the tools of an MCP server (repeatable)
+  --sessions               Keep sessions (resumable streams) for 2025-era clients
+  --token-env NAME         Require "Authorization: Bearer $NAME" (repeatable)
+  --oauth-issuer URL       OAuth resource-server mode: JWTs of this issuer
+  --oauth-resource URL     This server's resource URL (the tokens' audience)
+  --oauth-jwks URL         The issuer's JWKS (default: from its metadata)
+  --oauth-scope TOOL=S     Scopes a tool needs (repeatable)
+  --allow-host NAME        Accept this Host header (repeatable)
+  --allow-origin ORIGIN    Accept this Origin (repeatable)
+  --max-body-bytes N       Request body limit (default 4194304)
+  --max-concurrent N       Requests in flight per client (default 16)
+  --timeout MS             Deadline of every call (overrides the manifest)
+  --log-args               Put the arguments into the access log
+  --max-manifest-bytes N   Refuse larger manifests
+
+One JSON access-log line per call goes to stderr.
+`,
   run: `Usage: toolfoundation run <manifest> <toolId> [options]
 
 Runs one tool and prints its structured result as JSON on stdout. An MCP

@@ -43,6 +43,7 @@ const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
   ["validate", () => import("./commands/inspect.ts").then((m) => m.validateCommand)],
   ["convert", () => import("./commands/inspect.ts").then((m) => m.convertCommand)],
   ["permissions", () => import("./commands/inspect.ts").then((m) => m.permissionsCommand)],
+  ["serve", () => import("./commands/serve.ts").then((m) => m.serveCommand)],
 ]);
 
 /**

@@ -1,0 +1,80 @@
+import assert from "node:assert/strict";
+import { httpClient, startHttp } from "./_helpers.ts";
+
+Deno.test("serve --http lists local, chain and upstream tools with their schemas exactly as defined", async () => {
+  const served = await startHttp();
+  try {
+    const client = await httpClient(served.url);
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    for (
+      const name of [
+        "add",
+        "greet",
+        "add-twice",
+        "test_simple_text",
+        "json_schema_2020_12_tool",
+        "echo",
+      ]
+    ) {
+      assert.ok(names.includes(name), `${name} in ${names}`);
+    }
+    const schema = tools.find((t) => t.name === "json_schema_2020_12_tool")!.inputSchema;
+    assert.equal(schema.$schema, "https://json-schema.org/draft/2020-12/schema");
+    assert.deepEqual(Object.keys(schema.$defs as object), ["address"]);
+    assert.equal(schema.additionalProperties, false);
+    await client.close();
+  } finally {
+    await served.close();
+  }
+});
+
+Deno.test("serve --http runs a local tool, a module tool, a chain and an upstream tool", async () => {
+  const served = await startHttp();
+  try {
+    const client = await httpClient(served.url);
+    const add = await client.callTool({ name: "add", arguments: { operation: "add", a: 2, b: 3 } });
+    assert.deepEqual(add.structuredContent, { result: 5 });
+    const greet = await client.callTool({ name: "greet", arguments: { name: "Ada" } });
+    assert.deepEqual(greet.structuredContent, { greeting: "hello Ada" });
+    const chain = await client.callTool({ name: "add-twice", arguments: {} });
+    assert.deepEqual(chain.structuredContent, { result: 3 });
+    const echo = await client.callTool({ name: "echo", arguments: { text: "hi" } });
+    assert.deepEqual(echo.structuredContent, { echoed: "hi" });
+    const image = await client.callTool({ name: "test_image_content", arguments: {} });
+    assert.equal((image.content as { type: string }[])[0].type, "image");
+    await client.close();
+    assert.match(
+      served.stderr(),
+      /"event":"tool_call","time":"[^"]+","tool":"add","durationMs":[0-9.]+,"outcome":"ok","caller":"127\.0\.0\.1"/,
+    );
+  } finally {
+    await served.close();
+  }
+});
+
+Deno.test("serve --http answers invalid arguments with isError and our repair message, running nothing", async () => {
+  const served = await startHttp();
+  try {
+    const client = await httpClient(served.url);
+    const local = await client.callTool({ name: "greet", arguments: { name: "" } });
+    assert.equal(local.isError, true);
+    assert.match(
+      (local.content as { text: string }[])[0].text,
+      /invalid arguments for tool "greet": \/name/,
+    );
+    const upstream = await client.callTool({ name: "echo", arguments: { text: 5 } });
+    assert.equal(upstream.isError, true);
+    assert.match(
+      (upstream.content as { text: string }[])[0].text,
+      /invalid arguments for tool "up:echo": \/text/,
+    );
+    await client.close();
+    assert.match(
+      served.stderr(),
+      /"tool":"echo","durationMs":[0-9.]+,"outcome":"invalid_arguments"/,
+    );
+  } finally {
+    await served.close();
+  }
+});
