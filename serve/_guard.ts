@@ -11,8 +11,9 @@ export function jsonError(status: number, message: string, headers: HeadersInit 
 
 /** Whether the Host header names an allowed host (port ignored). */
 export function hostAllowed(request: Request, allowed: ReadonlySet<string>): boolean {
-  const host = request.headers.get("host");
-  if (host === null) return false;
+  // Deno.serve builds request.url from the Host header; a Request built in
+  // code has no Host header, only its URL.
+  const host = request.headers.get("host") ?? new URL(request.url).host;
   let name: string;
   try {
     name = new URL(`http://${host}`).hostname;
