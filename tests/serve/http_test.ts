@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { httpClient, startHttp } from "./_helpers.ts";
+import { httpClient, startHttp, stdioClient } from "./_helpers.ts";
 
 Deno.test("serve --http lists local, chain and upstream tools with their schemas exactly as defined", async () => {
   const served = await startHttp();
@@ -76,5 +76,44 @@ Deno.test("serve --http answers invalid arguments with isError and our repair me
     );
   } finally {
     await served.close();
+  }
+});
+
+Deno.test("serve --http speaks the 2026-07-28 era too (server/discover, then calls with progress)", async () => {
+  const { Client, StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
+  const served = await startHttp();
+  try {
+    const client = new Client({ name: "modern", version: "1" }, {
+      versionNegotiation: { mode: { pin: "2026-07-28" } },
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(served.url)));
+    assert.equal(client.getProtocolEra(), "modern");
+    const { tools } = await client.listTools();
+    assert.ok(tools.some((t) => t.name === "json_schema_2020_12_tool"));
+    const progress: number[] = [];
+    const result = await client.callTool({ name: "test_tool_with_progress", arguments: {} }, {
+      onprogress: (p) => progress.push(p.progress),
+    });
+    assert.equal(result.isError, undefined);
+    const add = await client.callTool({ name: "add", arguments: { operation: "multiply", a: 6, b: 7 } });
+    // The 2026-07-28 era keeps structuredContent only for tools with an output schema.
+    assert.deepEqual(add.content, [{ type: "text", text: '{"result":42}' }]);
+    const echo = await client.callTool({ name: "echo", arguments: { text: "modern" } });
+    assert.deepEqual(echo.structuredContent, { echoed: "modern" });
+    await client.close();
+  } finally {
+    await served.close();
+  }
+});
+
+Deno.test("serve --stdio serves the same tools to an SDK client", async () => {
+  const client = await stdioClient();
+  try {
+    const { tools } = await client.listTools();
+    assert.ok(tools.some((t) => t.name === "greet"));
+    const echo = await client.callTool({ name: "echo", arguments: { text: "pipe" } });
+    assert.deepEqual(echo.structuredContent, { echoed: "pipe" });
+  } finally {
+    await client.close();
   }
 });
