@@ -48,6 +48,8 @@ export interface PlanPermissionsOptions {
   tools?: readonly string[];
   /** Extra files the command reads (e.g. `--args-file`). */
   extraReads?: readonly string[];
+  /** Plan for `serve`: every server (upstreams), the address to listen on, variables read. */
+  serve?: { listen?: string; env?: readonly string[] };
 }
 
 /** Environment variables the MCP SDK's stdio transport reads (measured). */
@@ -216,6 +218,15 @@ export function planPermissions(
   const providers = new Set<string>();
   const modules: string[] = [];
   for (const t of tools) addToolNeeds(manifest, t, needs, servers, providers, modules);
+  if (options.serve !== undefined) {
+    for (const s of Object.keys(manifest.servers)) servers.add(s);
+    if (options.serve.listen !== undefined) {
+      needs.push({ name: "net", value: options.serve.listen, reason: "listening (serve --http)" });
+    }
+    for (const name of options.serve.env ?? []) {
+      needs.push({ name: "env", value: name, reason: "serve --token-env" });
+    }
+  }
   for (const s of [...servers].sort()) {
     if (Object.hasOwn(manifest.servers, s)) {
       needs.push(...endpointNeeds("server", s, manifest.servers[s], true));

@@ -30,6 +30,12 @@ export function parseListen(value: string): { hostname: string; port: number } {
   return { hostname: match[1] ?? match[2] ?? "127.0.0.1", port };
 }
 
+/** The `--allow-net` value of a listen address. */
+function netAddress(listen: { hostname: string; port: number }): string {
+  const host = listen.hostname.includes(":") ? `[${listen.hostname}]` : listen.hostname;
+  return `${host}:${listen.port}`;
+}
+
 function positive(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = /^[0-9]{1,16}$/.test(value.trim()) ? Number(value.trim()) : NaN;
@@ -122,19 +128,12 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     }
     const manifest = await openManifest(path, values);
     const tokenEnv = values["token-env"] ?? [];
-    const plan = planPermissions(manifest);
-    plan.needs.push(
-      ...tokenEnv.map((name) => ({ name: "env" as const, value: name, reason: "--token-env" })),
-    );
-    if (listen !== undefined) {
-      plan.needs.push({
-        name: "net",
-        value: `${
-          listen.hostname.includes(":") ? `[${listen.hostname}]` : listen.hostname
-        }:${listen.port}`,
-        reason: "listening (--http)",
-      });
-    }
+    const plan = planPermissions(manifest, {
+      serve: {
+        ...(listen === undefined ? {} : { listen: netAddress(listen) }),
+        env: tokenEnv,
+      },
+    });
     requirePermissions(plan);
     const serve = await import("../../serve/mod.ts");
     let auth: HttpAuth | undefined;

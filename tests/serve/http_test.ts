@@ -95,7 +95,10 @@ Deno.test("serve --http speaks the 2026-07-28 era too (server/discover, then cal
       onprogress: (p) => progress.push(p.progress),
     });
     assert.equal(result.isError, undefined);
-    const add = await client.callTool({ name: "add", arguments: { operation: "multiply", a: 6, b: 7 } });
+    const add = await client.callTool({
+      name: "add",
+      arguments: { operation: "multiply", a: 6, b: 7 },
+    });
     // The 2026-07-28 era keeps structuredContent only for tools with an output schema.
     assert.deepEqual(add.content, [{ type: "text", text: '{"result":42}' }]);
     const echo = await client.callTool({ name: "echo", arguments: { text: "modern" } });
