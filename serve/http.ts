@@ -19,7 +19,7 @@ import { MemoryEventStore } from "./_event_store.ts";
 import type { AuthOutcome, HttpAuth } from "./auth.ts";
 import { ServeError } from "./errors.ts";
 import type { Gateway } from "./gateway.ts";
-import { createMcpServer, type CreateMcpServerOptions } from "./mcp_server.ts";
+import { createMcpServer, type CreateMcpServerOptions } from "./_mcp_server.ts";
 
 /** The default request body limit: 4 MiB. */
 export const DEFAULT_MAX_BODY_BYTES: number = 4 * 1024 * 1024;

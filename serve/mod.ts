@@ -42,7 +42,7 @@ export {
 } from "./catalog.ts";
 export { type AccessLogEntry, accessLogLine, type CallOutcome } from "./access_log.ts";
 export { type CallContext, Gateway, type GatewayOptions, GatewayProtocolError } from "./gateway.ts";
-export { createMcpServer, type CreateMcpServerOptions } from "./mcp_server.ts";
+export type { CreateMcpServerOptions } from "./_mcp_server.ts";
 export { serveStdio, type ServeStdioOptions, type StdioServing } from "./stdio.ts";
 export {
   type AuthOutcome,

@@ -8,7 +8,7 @@
 import process from "node:process";
 import { serveStdio as sdkServeStdio } from "@modelcontextprotocol/server/stdio";
 import type { Gateway } from "./gateway.ts";
-import { createMcpServer, type CreateMcpServerOptions } from "./mcp_server.ts";
+import { createMcpServer, type CreateMcpServerOptions } from "./_mcp_server.ts";
 
 /** Options of {@linkcode serveStdio}. */
 export type ServeStdioOptions = Omit<CreateMcpServerOptions, "caller" | "transport">;

@@ -1,10 +1,6 @@
-/**
- * A gateway on the wire: a low-level MCP SDK `Server` whose handlers answer
- * from the gateway, so `tools/list` carries every schema exactly as defined
- * and calls pass progress, logging and server-to-client requests through.
- *
- * @module
- */
+// Private: a gateway on the wire: a low-level MCP SDK `Server` whose handlers
+// answer from the gateway, so `tools/list` carries every schema exactly as
+// defined and calls pass progress, logging and server-to-client requests through.
 
 import { ProtocolError, Server, type ServerContext } from "@modelcontextprotocol/server";
 import { type CallContext, type Gateway, GatewayProtocolError } from "./gateway.ts";
@@ -63,28 +59,7 @@ function callContext(ctx: ServerContext, caller: string): CallContext {
   };
 }
 
-/**
- * A low-level MCP server answering from a gateway (one per connection, or
- * one per request when HTTP is stateless).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { Runner } from "@toolfoundation/core/run";
- * import { createMcpServer, Gateway } from "@toolfoundation/core/serve";
- *
- * const runner = new Runner();
- * runner.addLocalTool({ name: "ping", inputSchema: { type: "object" } }, () => "pong");
- * const gateway = await Gateway.create(runner);
- * const server = createMcpServer(gateway);
- * assert.equal(typeof server.connect, "function");
- * await gateway.close();
- * ```
- *
- * @param gateway The gateway.
- * @param options Caller, transport and server info.
- * @returns The server (not connected).
- */
+/** A low-level MCP server answering from a gateway (one per connection, or per request when stateless). */
 export function createMcpServer(gateway: Gateway, options: CreateMcpServerOptions = {}): Server {
   const caller = options.caller ?? "stdio";
   const transport = options.transport ?? "pipe";
