@@ -120,3 +120,46 @@ Deno.test("serve --stdio serves the same tools to an SDK client", async () => {
     await client.close();
   }
 });
+
+Deno.test("serve --http --sessions passes an upstream's sampling request to the client and back", async () => {
+  const served = await startHttp(["--sessions"]);
+  try {
+    const client = await httpClient(served.url, {}, { sampling: {} });
+    client.setRequestHandler("sampling/createMessage", (request) => {
+      const text = (request.params.messages[0].content as { text: string }).text;
+      return Promise.resolve({
+        role: "assistant",
+        model: "test-model",
+        content: { type: "text", text: `echo of ${text}` },
+      });
+    });
+    const result = await client.callTool({ name: "test_sampling", arguments: { prompt: "hi" } });
+    assert.deepEqual(result.content, [{ type: "text", text: "LLM response: echo of hi" }]);
+    await client.close();
+  } finally {
+    await served.close();
+  }
+});
+
+Deno.test("serve --token-env: the access log names the caller, never the token; --log-args adds arguments", async () => {
+  const token = "tok-0123456789abcdef-secret";
+  const served = await startHttp(["--token-env", "SERVE_TOKEN", "--log-args"], {
+    env: { SERVE_TOKEN: token },
+  });
+  try {
+    const denied = await fetch(served.url, { method: "POST", body: "{}" });
+    assert.equal(denied.status, 401);
+    await denied.body?.cancel();
+    const client = await httpClient(served.url, { authorization: `Bearer ${token}` });
+    await client.callTool({ name: "add", arguments: { operation: "add", a: 4, b: 5 } });
+    await client.close();
+    const log = served.stderr();
+    assert.match(
+      log,
+      /"tool":"add".*"outcome":"ok","caller":"bearer","args":\{"operation":"add","a":4,"b":5\}/,
+    );
+    assert.doesNotMatch(log, /tok-0123456789abcdef-secret/);
+  } finally {
+    await served.close();
+  }
+});
