@@ -163,3 +163,39 @@ Deno.test("serve --token-env: the access log names the caller, never the token; 
     await served.close();
   }
 });
+
+Deno.test("serve --http: a tool the manifest does not serve is unknown, even when the upstream has it", async () => {
+  const served = await startHttp();
+  try {
+    const client = await httpClient(served.url);
+    const { tools } = await client.listTools();
+    assert.ok(!tools.some((t) => t.name === "hidden_admin"));
+    await assert.rejects(
+      () => client.callTool({ name: "hidden_admin", arguments: {} }),
+      /Unknown tool: hidden_admin/,
+    );
+    await client.close();
+    assert.match(
+      served.stderr(),
+      /"tool":"hidden_admin","durationMs":[0-9.]+,"outcome":"unknown_tool"/,
+    );
+  } finally {
+    await served.close();
+  }
+});
+
+Deno.test("serve --http runs module tools in the same sandbox as run: no read outside their permissions", async () => {
+  const served = await startHttp();
+  try {
+    const client = await httpClient(served.url);
+    const denied = await client.callTool({
+      name: "read_file",
+      arguments: { path: "/etc/hostname" },
+    });
+    assert.equal(denied.isError, true);
+    assert.match((denied.content as { text: string }[])[0].text, /permission|NotCapable|denied/i);
+    await client.close();
+  } finally {
+    await served.close();
+  }
+});
