@@ -54,7 +54,10 @@ function callContext(ctx: ServerContext, caller: string): CallContext {
     onRequest: async (request) => {
       // deno-lint-ignore no-explicit-any
       const send = ctx.mcpReq.send as any;
-      return await send({ method: request.method, params: request.params ?? {} });
+      return await send(
+        { method: request.method, params: request.params ?? {} },
+        request.signal === undefined ? undefined : { signal: request.signal },
+      );
     },
   };
 }

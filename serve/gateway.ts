@@ -43,6 +43,8 @@ export interface GatewayOptions {
   toolTimeouts?: Readonly<Record<string, number>>;
   /** Largest result of a forwarded call, in bytes of JSON (default 10 MiB). */
   maxOutputBytes?: number;
+  /** Largest result by tool ID (the manifest's `maxOutputBytes` of the tool or its server). */
+  toolMaxOutputBytes?: Readonly<Record<string, number>>;
   /** Receives one entry per call (the access log). */
   onAccess?: (entry: AccessLogEntry) => void;
   /** Puts the arguments into access-log entries (default false). */
@@ -350,7 +352,8 @@ export class Gateway {
       return fail(error);
     }
     const result = raw as McpCallResult;
-    const max = this.#options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+    const max = this.#options.toolMaxOutputBytes?.[target.toolId] ?? this.#options.maxOutputBytes ??
+      DEFAULT_MAX_OUTPUT_BYTES;
     const size = new TextEncoder().encode(JSON.stringify(result)).length;
     if (size > max) {
       return {

@@ -149,14 +149,18 @@ class McpUpstream implements Upstream {
     const client = new sdk.Client(CLIENT_INFO, {
       capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: {} },
     });
-    const forward = (method: string) => async (request: { params?: Record<string, unknown> }) => {
+    const forward = (method: string) =>
+    async (
+      request: { params?: Record<string, unknown> },
+      ctx?: { mcpReq?: { signal?: AbortSignal } },
+    ) => {
       const onRequest = connection.context?.onRequest;
       if (onRequest === undefined) {
         throw Object.assign(new Error(`the client does not support ${method}`), {
           code: -32601,
         });
       }
-      return await onRequest({ method, params: request.params });
+      return await onRequest({ method, params: request.params, signal: ctx?.mcpReq?.signal });
     };
     for (const method of ["sampling/createMessage", "elicitation/create", "roots/list"]) {
       // deno-lint-ignore no-explicit-any

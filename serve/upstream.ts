@@ -50,6 +50,8 @@ export interface UpstreamRequest {
   method: string;
   /** Its parameters, as sent. */
   params?: Record<string, unknown>;
+  /** Aborts when the upstream cancels its request. */
+  signal?: AbortSignal;
 }
 
 /** The downstream side of one forwarded request. */

@@ -177,15 +177,20 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       serve.mcpUpstream(name, serverConfig(manifest, resolveSecrets(endpoint, lookup, redactor)))
     );
     const toolTimeouts: Record<string, number> = {};
+    const toolMaxOutputBytes: Record<string, number> = {};
     for (const t of manifest.tools) {
       const ms = timeoutMs ?? t.entry.timeoutMs;
       if (ms !== undefined) toolTimeouts[t.id] = ms;
+      const server = t.entry.server === undefined ? undefined : manifest.servers[t.entry.server];
+      const cap = t.entry.maxOutputBytes ?? server?.maxOutputBytes;
+      if (cap !== undefined) toolMaxOutputBytes[t.id] = cap;
     }
     const gateway = await serve.Gateway.create(runner, {
       chains: chainsOf(manifest),
       prefixes,
       upstreams,
       toolTimeouts,
+      toolMaxOutputBytes,
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       logArgs: values["log-args"] === true,
       onAccess: (entry) => io.stderr(redactor.redact(serve.accessLogLine(entry))),

@@ -84,7 +84,7 @@ Deno.test("gateway passes progress, logging and sampling of an upstream call thr
 });
 
 Deno.test("gateway checks an upstream result against the output schema and caps its size", async () => {
-  const { gateway, log } = await upstreamGateway({ maxOutputBytes: 1000 });
+  const { gateway, log } = await upstreamGateway({ toolMaxOutputBytes: { "up:huge": 1000 } });
   try {
     const bad = await gateway.callTool("bad_output", {}, { caller: "t" });
     assert.equal(bad.isError, true);
