@@ -22,6 +22,7 @@ Commands:
   import <file> [--out f.yaml]   Turn a Claude/Cursor/VS Code MCP config into a YAML manifest
   lock <manifest>                Pin the servers' tool definitions in <manifest>.lock
   mcp <manifest> <server> <what> ping, resources, read <uri>, prompts, prompt <name> (JSON)
+  serve <manifest> --stdio|--http HOST:PORT  Serve the manifest as one MCP server
 
 Options:
   -h, --help       Show help (also: <command> --help, help <command>)
@@ -54,6 +55,34 @@ tokens.json, else ~/.config/toolfoundation/tokens.json (mode 0600). run and
 chain use and refresh them and never open a browser: when a login is needed
 they exit with code 4 and name the command. status prints what is stored (no
 token values); logout deletes a server's entries.
+`,
+  serve: `Usage: toolfoundation serve <manifest> (--stdio | --http HOST:PORT) [options]
+
+Serves the manifest's tools, chains and upstream servers as one MCP server.
+Every call is checked: arguments against the input schema before anything
+runs, results against the output schema, deadlines and output caps as in run.
+HTTP (endpoint /mcp) is stateless unless --sessions; it binds 127.0.0.1 unless
+told, and another interface needs --token-env or --oauth-issuer.
+
+Options:
+  --stdio                  Serve on stdin/stdout
+  --http HOST:PORT         Serve Streamable HTTP at http://HOST:PORT/mcp
+  --prefix SERVER=PREFIX   Prefix the tools of an MCP server (repeatable)
+  --sessions               Keep sessions (resumable streams) for 2025-era clients
+  --token-env NAME         Require "Authorization: Bearer $NAME" (repeatable)
+  --oauth-issuer URL       OAuth resource-server mode: JWTs of this issuer
+  --oauth-resource URL     This server's resource URL (the tokens' audience)
+  --oauth-jwks URL         The issuer's JWKS (default: from its metadata)
+  --oauth-scope TOOL=S     Scopes a tool needs (repeatable)
+  --allow-host NAME        Accept this Host header (repeatable)
+  --allow-origin ORIGIN    Accept this Origin (repeatable)
+  --max-body-bytes N       Request body limit (default 4194304)
+  --max-concurrent N       Requests in flight per client (default 16)
+  --timeout MS             Deadline of every call (overrides the manifest)
+  --log-args               Put the arguments into the access log
+  --max-manifest-bytes N   Refuse larger manifests
+
+One JSON access-log line per call goes to stderr.
 `,
   run: `Usage: toolfoundation run <manifest> <toolId> [options]
 

@@ -48,6 +48,7 @@ const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
   ["import", () => import("./commands/import.ts").then((m) => m.importCommand)],
   ["lock", () => import("./commands/lock.ts").then((m) => m.lockCommand)],
   ["mcp", () => import("./commands/mcp.ts").then((m) => m.mcpCommand)],
+  ["serve", () => import("./commands/serve.ts").then((m) => m.serveCommand)],
 ]);
 
 /**

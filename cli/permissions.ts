@@ -42,6 +42,8 @@ export interface PlanPermissionsOptions {
   tools?: readonly string[];
   /** Extra files the command reads (e.g. `--args-file`). */
   extraReads?: readonly string[];
+  /** Plan for `serve`: every server (upstreams), the address to listen on, variables read. */
+  serve?: { listen?: string; env?: readonly string[] };
 }
 
 /**
@@ -102,6 +104,15 @@ export function planPermissions(
   for (const s of serversFor(manifest, options.tools)) servers.add(s); // server:tool IDs
   if (servers.size > 0) {
     needs.push({ name: "read", value: lockPath(manifest.path), reason: "the lock file" });
+  }
+  if (options.serve !== undefined) {
+    for (const s of Object.keys(manifest.servers)) servers.add(s);
+    if (options.serve.listen !== undefined) {
+      needs.push({ name: "net", value: options.serve.listen, reason: "listening (serve --http)" });
+    }
+    for (const name of options.serve.env ?? []) {
+      needs.push({ name: "env", value: name, reason: "serve --token-env" });
+    }
   }
   for (const s of [...servers].sort()) {
     if (Object.hasOwn(manifest.servers, s)) {

@@ -269,12 +269,25 @@ export async function convertCommand(argv: string[], io: CliIo): Promise<number>
 /** `permissions <manifest> [toolId|chain]` */
 export async function permissionsCommand(argv: string[], io: CliIo): Promise<number> {
   try {
-    const { values, positionals } = oneManifest(argv, {});
+    const { values, positionals } = oneManifest(argv, {
+      serve: { type: "boolean" },
+      http: { type: "string" },
+      "token-env": { type: "string" },
+    });
     const [path, target, ...extra] = positionals;
     if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
     const manifest = await openManifest(path, values);
     let tools: string[] | undefined;
     let command = ["run", path!, "<toolId>"];
+    const listen = typeof values.http === "string" ? values.http : undefined;
+    const tokenEnv = typeof values["token-env"] === "string" ? [values["token-env"]] : [];
+    const serve = values.serve === true
+      ? { ...(listen ? { listen } : {}), env: tokenEnv }
+      : undefined;
+    if (serve !== undefined) {
+      command = ["serve", path!, ...(listen ? ["--http", listen] : ["--stdio"])];
+      command.push(...tokenEnv.flatMap((name) => ["--token-env", name]));
+    }
     if (target !== undefined) {
       if (manifest.tools.some((t) => t.id === target)) {
         tools = [target];
@@ -289,7 +302,7 @@ export async function permissionsCommand(argv: string[], io: CliIo): Promise<num
         throw new UsageError(`${JSON.stringify(target)} is neither a tool nor a chain of ${path}`);
       }
     }
-    const plan = planPermissions(manifest, { tools });
+    const plan = planPermissions(manifest, { tools, serve });
     const lines = commandLines(plan, { command });
     io.stdout(`${lines.run}\n`);
     io.stdout(`${lines.compile}\n`);

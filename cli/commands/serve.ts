@@ -1,0 +1,244 @@
+// The `serve` command: a manifest as one MCP server over stdio or HTTP.
+
+import { parseArgs } from "node:util";
+import { buildRunner } from "../build_runner.ts";
+import type { McpServerConfig, Runner } from "../../run/mod.ts";
+import { diagnose, EXIT } from "../_io.ts";
+import type { CliIo } from "../main.ts";
+import { UsageError } from "../errors.ts";
+import type { Manifest, ManifestEndpoint } from "../manifest.ts";
+import { planPermissions } from "../permissions.ts";
+import { serverConfig } from "../_runner_setup.ts";
+import { resolvedServer } from "../server_tools.ts";
+import { Redactor, resolveSecrets } from "../secrets.ts";
+import {
+  MANIFEST_OPTIONS,
+  openManifest,
+  parseTimeout,
+  report,
+  requirePermissions,
+} from "./_shared.ts";
+import type { HttpAuth, ServeChain, Upstream } from "../../serve/mod.ts";
+
+/** The listen address of `--http`: `HOST:PORT`, `[V6]:PORT` or `PORT`. */
+export function parseListen(value: string): { hostname: string; port: number } {
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:\[\]]+))?:?([0-9]{1,5})$/.exec(value.trim());
+  const port = match === null ? NaN : Number(match[3]);
+  if (match === null || !(port >= 0 && port <= 65535)) {
+    throw new UsageError(
+      `--http must be HOST:PORT (e.g. 127.0.0.1:8080), got ${JSON.stringify(value)}`,
+    );
+  }
+  return { hostname: match[1] ?? match[2] ?? "127.0.0.1", port };
+}
+
+/** The `--allow-net` value of a listen address. */
+function netAddress(listen: { hostname: string; port: number }): string {
+  const host = listen.hostname.includes(":") ? `[${listen.hostname}]` : listen.hostname;
+  return `${host}:${listen.port}`;
+}
+
+function positive(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = /^[0-9]{1,16}$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) {
+    throw new UsageError(`${flag} must be a positive whole number, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+function pairs(flag: string, values: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const v of values) {
+    const at = v.indexOf("=");
+    if (at <= 0) throw new UsageError(`${flag} must be NAME=VALUE, got ${JSON.stringify(v)}`);
+    out[v.slice(0, at)] = v.slice(at + 1);
+  }
+  return out;
+}
+
+function chainsOf(manifest: Manifest): Record<string, ServeChain> {
+  const out: Record<string, ServeChain> = {};
+  for (const [name, chain] of Object.entries(manifest.chains)) {
+    const inputSchema = (chain as { inputSchema?: ServeChain["inputSchema"] }).inputSchema;
+    out[name] = {
+      ...(chain.description === undefined ? {} : { description: chain.description }),
+      ...(inputSchema === undefined ? {} : { inputSchema }),
+      steps: chain.steps.map((s) => ({
+        toolId: s.tool,
+        ...(s.args === undefined ? {} : { args: s.args }),
+        ...(s.usePrevious === undefined ? {} : { usePrevious: s.usePrevious }),
+        ...(s.timeoutMs === undefined ? {} : { timeoutMs: s.timeoutMs }),
+      })),
+    };
+  }
+  return out;
+}
+
+/** `serve <manifest> --stdio | --http HOST:PORT` */
+export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
+  const redactor = new Redactor();
+  let runner: Runner | undefined;
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        stdio: { type: "boolean" },
+        http: { type: "string" },
+        prefix: { type: "string", multiple: true },
+        sessions: { type: "boolean" },
+        "token-env": { type: "string", multiple: true },
+        "oauth-issuer": { type: "string" },
+        "oauth-resource": { type: "string" },
+        "oauth-jwks": { type: "string" },
+        "oauth-scope": { type: "string", multiple: true },
+        "allow-host": { type: "string", multiple: true },
+        "allow-origin": { type: "string", multiple: true },
+        "max-body-bytes": { type: "string" },
+        "max-concurrent": { type: "string" },
+        "log-args": { type: "boolean" },
+        timeout: { type: "string" },
+        ...MANIFEST_OPTIONS,
+      },
+    });
+    const [path, ...extra] = positionals;
+    if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
+    if ((values.stdio === true) === (values.http !== undefined)) {
+      throw new UsageError("give exactly one of --stdio or --http HOST:PORT; see serve --help");
+    }
+    const listen = values.http === undefined ? undefined : parseListen(values.http);
+    const timeoutMs = parseTimeout(values.timeout);
+    const prefixes = pairs("--prefix", values.prefix ?? []);
+    const toolScopes: Record<string, string[]> = {};
+    for (
+      const [tool, scope] of Object.entries(pairs("--oauth-scope", values["oauth-scope"] ?? []))
+    ) {
+      toolScopes[tool] = scope.split(/[ ,]+/).filter((s) => s !== "");
+    }
+    const manifest = await openManifest(path, values);
+    const tokenEnv = values["token-env"] ?? [];
+    const plan = planPermissions(manifest, {
+      serve: {
+        ...(listen === undefined ? {} : { listen: netAddress(listen) }),
+        env: tokenEnv,
+      },
+    });
+    requirePermissions(plan);
+    const serve = await import("../../serve/mod.ts");
+    let auth: HttpAuth | undefined;
+    if (tokenEnv.length > 0) {
+      const tokens = tokenEnv.map((name) => {
+        const value = Deno.env.get(name);
+        if (value === undefined || value.length < 16) {
+          throw new UsageError(
+            `--token-env ${name}: the variable is ${
+              value === undefined ? "not set" : "shorter than 16 characters"
+            }; set it to a long random token`,
+          );
+        }
+        redactor.add(value, name);
+        return value;
+      });
+      auth = serve.bearerAuth(tokens);
+    }
+    if (values["oauth-issuer"] !== undefined) {
+      if (auth !== undefined) throw new UsageError("give --token-env or --oauth-issuer, not both");
+      const resource = values["oauth-resource"];
+      if (resource === undefined) {
+        throw new UsageError("--oauth-issuer needs --oauth-resource URL (this server's /mcp URL)");
+      }
+      auth = serve.oauthResourceAuth({
+        issuer: values["oauth-issuer"],
+        resource,
+        ...(values["oauth-jwks"] === undefined ? {} : { jwksUrl: values["oauth-jwks"] }),
+        scopesSupported: [...new Set(Object.values(toolScopes).flat())],
+      });
+    }
+    if (listen === undefined && auth !== undefined) {
+      throw new UsageError("--token-env and --oauth-* apply to --http only");
+    }
+    const lookup = (name: string) => Deno.env.get(name);
+    runner = await buildRunner(manifest, {
+      redactor,
+      ...(timeoutMs === undefined ? {} : { runner: { timeoutMs } }),
+    });
+    const redact = (text: string) => redactor.redact(text);
+    const upstreams: Upstream[] = Object.keys(manifest.servers).map((name) =>
+      serve.mcpUpstream(
+        name,
+        serverConfig(
+          manifest,
+          resolveSecrets(
+            resolvedServer(manifest, name, { env: lookup, redactor }),
+            lookup,
+            redactor,
+          ),
+          { redact },
+        ),
+      )
+    );
+    const toolTimeouts: Record<string, number> = {};
+    const toolMaxOutputBytes: Record<string, number> = {};
+    for (const t of manifest.tools) {
+      const ms = timeoutMs ?? t.entry.timeoutMs;
+      if (ms !== undefined) toolTimeouts[t.id] = ms;
+      const server = t.entry.server === undefined ? undefined : manifest.servers[t.entry.server];
+      const cap = t.entry.maxOutputBytes ?? server?.maxOutputBytes;
+      if (cap !== undefined) toolMaxOutputBytes[t.id] = cap;
+    }
+    const gateway = await serve.Gateway.create(runner, {
+      chains: chainsOf(manifest),
+      prefixes,
+      upstreams,
+      toolTimeouts,
+      toolMaxOutputBytes,
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      logArgs: values["log-args"] === true,
+      onAccess: (entry) => io.stderr(redactor.redact(serve.accessLogLine(entry))),
+    });
+    runner = undefined; // the gateway closes it
+    try {
+      if (listen === undefined) {
+        const serving = serve.serveStdio(gateway);
+        await serving.finished;
+        await serving.close();
+        return EXIT.ok;
+      }
+      const serving = await serve.serveHttp(gateway, {
+        ...listen,
+        ...(auth === undefined ? {} : { auth, toolScopes }),
+        allowedHosts: values["allow-host"] ?? [],
+        allowedOrigins: values["allow-origin"] ?? [],
+        sessions: values.sessions === true,
+        ...(values["max-body-bytes"] === undefined
+          ? {}
+          : { maxBodyBytes: positive("--max-body-bytes", values["max-body-bytes"]) }),
+        ...(values["max-concurrent"] === undefined
+          ? {}
+          : { maxConcurrentPerClient: positive("--max-concurrent", values["max-concurrent"]) }),
+      });
+      diagnose(io, redactor, "info", `serving ${manifest.path} at ${serving.url}`);
+      const stop = () => serving.close();
+      try {
+        Deno.addSignalListener("SIGINT", stop);
+        Deno.addSignalListener("SIGTERM", stop);
+      } catch { /* no signals here */ }
+      await serving.finished;
+      return EXIT.ok;
+    } finally {
+      await gateway.close();
+    }
+  } catch (error) {
+    if (
+      (error as { code?: unknown })?.code === "auth_required" ||
+      (error as { code?: unknown })?.code === "name_clash"
+    ) {
+      diagnose(io, redactor, "error", (error as Error).message);
+      return EXIT.usage;
+    }
+    return report(io, redactor, error);
+  } finally {
+    await runner?.close();
+  }
+}

@@ -1,0 +1,98 @@
+// Private: the checks every HTTP request passes before MCP sees it: Host and
+// Origin (DNS rebinding), the body limit, and a concurrency limit per client.
+
+/** A JSON error response. */
+export function jsonError(status: number, message: string, headers: HeadersInit = {}): Response {
+  return new Response(
+    JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message } }),
+    { status, headers: { "content-type": "application/json", ...headers } },
+  );
+}
+
+/** Whether the Host header names an allowed host (port ignored). */
+export function hostAllowed(request: Request, allowed: ReadonlySet<string>): boolean {
+  // Deno.serve builds request.url from the Host header; a Request built in
+  // code has no Host header, only its URL.
+  const host = request.headers.get("host") ?? new URL(request.url).host;
+  let name: string;
+  try {
+    name = new URL(`http://${host}`).hostname;
+  } catch {
+    return false;
+  }
+  return allowed.has(name.toLowerCase());
+}
+
+/** Whether the Origin header (when present) is allowed; browsers send it, other clients do not. */
+export function originAllowed(request: Request, allowed: ReadonlySet<string>): boolean {
+  const origin = request.headers.get("origin");
+  if (origin === null) return true;
+  let parsed: URL;
+  try {
+    parsed = new URL(origin);
+  } catch {
+    return false;
+  }
+  return allowed.has(parsed.origin.toLowerCase()) || allowed.has(parsed.hostname.toLowerCase());
+}
+
+/** Reads a body of at most `max` bytes; `undefined` when it is larger. */
+export async function readLimited(request: Request, max: number): Promise<Uint8Array | undefined> {
+  const declared = Number(request.headers.get("content-length") ?? NaN);
+  if (Number.isFinite(declared) && declared > max) return undefined;
+  if (request.body === null) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+/** Requests in flight per client, with a limit. */
+export class ConcurrencyLimit {
+  readonly #max: number;
+  readonly #inFlight = new Map<string, number>();
+
+  constructor(max: number) {
+    this.#max = max;
+  }
+
+  /** Takes a slot; `false` when the client is at its limit. */
+  acquire(client: string): boolean {
+    const n = this.#inFlight.get(client) ?? 0;
+    if (n >= this.#max) return false;
+    this.#inFlight.set(client, n + 1);
+    return true;
+  }
+
+  /** Gives a slot back. */
+  release(client: string): void {
+    const n = (this.#inFlight.get(client) ?? 1) - 1;
+    if (n <= 0) this.#inFlight.delete(client);
+    else this.#inFlight.set(client, n);
+  }
+}
+
+/** Compares two strings in time independent of where they differ. */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const x = new TextEncoder().encode(a);
+  const y = new TextEncoder().encode(b);
+  let diff = x.length ^ y.length;
+  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0);
+  return diff === 0;
+}

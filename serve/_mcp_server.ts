@@ -1,0 +1,140 @@
+// Private: a gateway on the wire: a low-level MCP SDK `Server` whose handlers
+// answer from the gateway, so `tools/list` carries every schema exactly as
+// defined and calls pass progress, logging and server-to-client requests through.
+
+import { ProtocolError, Server, type ServerContext } from "@modelcontextprotocol/server";
+import { type CallContext, type Gateway, GatewayProtocolError } from "./gateway.ts";
+import { inSpan, markToolError } from "./_telemetry.ts";
+
+/** Options of {@linkcode createMcpServer}. */
+export interface CreateMcpServerOptions {
+  /** Who calls (the access log's `caller`; default `"stdio"`). */
+  caller?: string;
+  /** The transport, for telemetry (default `"pipe"`). */
+  transport?: "pipe" | "tcp";
+  /** The server's name in `serverInfo` (default `"toolfoundation"`). */
+  name?: string;
+  /** Its version (default `"0.1.0"`). */
+  version?: string;
+  /** Instructions for the model, sent in the initialize result. */
+  instructions?: string;
+}
+
+type Params = Record<string, unknown>;
+
+function protocolError(error: unknown): unknown {
+  if (error instanceof GatewayProtocolError) return new ProtocolError(error.code, error.message);
+  const e = error as { code?: unknown; message?: unknown; data?: unknown };
+  if (typeof e?.code === "number") return new ProtocolError(e.code, String(e.message), e.data);
+  return error;
+}
+
+function callContext(ctx: ServerContext, caller: string): CallContext {
+  const token = ctx.mcpReq._meta?.progressToken;
+  return {
+    caller,
+    signal: ctx.mcpReq.signal,
+    ...(token === undefined ? {} : {
+      onProgress: (p: { progress: number; total?: number; message?: string }) => {
+        ctx.mcpReq.notify({
+          method: "notifications/progress",
+          params: { progressToken: token, ...p },
+        }).catch(() => {});
+      },
+    }),
+    onNotification: async (n) => {
+      if (n.method === "notifications/message") {
+        const p = n.params ?? {};
+        // deno-lint-ignore no-explicit-any
+        await ctx.mcpReq.log(p.level as any, p.data, p.logger as string | undefined).catch(
+          () => {},
+        );
+      }
+    },
+    onRequest: async (request) => {
+      // deno-lint-ignore no-explicit-any
+      const send = ctx.mcpReq.send as any;
+      return await send(
+        { method: request.method, params: request.params ?? {} },
+        request.signal === undefined ? undefined : { signal: request.signal },
+      );
+    },
+  };
+}
+
+/** A low-level MCP server answering from a gateway (one per connection, or per request when stateless). */
+export function createMcpServer(gateway: Gateway, options: CreateMcpServerOptions = {}): Server {
+  const caller = options.caller ?? "stdio";
+  const transport = options.transport ?? "pipe";
+  const server = new Server(
+    { name: options.name ?? "toolfoundation", version: options.version ?? "0.1.0" },
+    {
+      capabilities: { tools: {}, logging: {}, ...gateway.capabilities },
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    },
+  );
+  const span = <T>(ctx: ServerContext, target: string | undefined, work: () => Promise<T>) =>
+    inSpan({
+      method: ctx.mcpReq.method,
+      requestId: ctx.mcpReq.id,
+      sessionId: ctx.sessionId,
+      protocolVersion: server.getNegotiatedProtocolVersion(),
+      transport,
+      target,
+    }, async () => {
+      try {
+        return await work();
+      } catch (error) {
+        throw protocolError(error);
+      }
+    });
+  server.setRequestHandler("tools/list", (_request, ctx) =>
+    // deno-lint-ignore no-explicit-any
+    span(ctx, undefined, () => Promise.resolve({ tools: gateway.listTools() as any })));
+  server.setRequestHandler("tools/call", (request, ctx) => {
+    const params = request.params as Params;
+    const name = String(params.name);
+    return inSpan({
+      method: "tools/call",
+      requestId: ctx.mcpReq.id,
+      sessionId: ctx.sessionId,
+      protocolVersion: server.getNegotiatedProtocolVersion(),
+      transport,
+      target: name,
+    }, async (s) => {
+      try {
+        const args = (params.arguments ?? {}) as Params;
+        const result = await gateway.callTool(name, args, callContext(ctx, caller));
+        if (result.isError === true) markToolError(s, "tool_error");
+        // deno-lint-ignore no-explicit-any
+        return result as any;
+      } catch (error) {
+        throw protocolError(error);
+      }
+    });
+  });
+  const forwarded = [
+    ["resources", "resources/list"],
+    ["resources", "resources/templates/list"],
+    ["resources", "resources/read"],
+    ["resources", "resources/subscribe"],
+    ["resources", "resources/unsubscribe"],
+    ["prompts", "prompts/list"],
+    ["prompts", "prompts/get"],
+    ["completions", "completion/complete"],
+  ] as const;
+  const offered = gateway.capabilities as Record<string, { subscribe?: boolean } | undefined>;
+  for (const [capability, method] of forwarded) {
+    if (offered[capability] === undefined) continue;
+    if (method.endsWith("subscribe") && offered.resources?.subscribe !== true) continue;
+    const handler = (request: { params?: Params }, ctx: ServerContext) =>
+      span(
+        ctx,
+        undefined,
+        () => gateway.forward(method, request.params ?? {}, callContext(ctx, caller)),
+      );
+    // deno-lint-ignore no-explicit-any
+    (server.setRequestHandler as any)(method, handler);
+  }
+  return server;
+}

@@ -1,0 +1,54 @@
+// Private: OpenTelemetry spans following the MCP semantic conventions. With
+// no SDK registered (Deno without OTEL_DENO=true) every call is a no-op.
+
+import { type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+
+const tracer = trace.getTracer("toolfoundation-serve", "0.1.0");
+
+/** Attributes of a request span. */
+export interface RequestSpanInfo {
+  method: string;
+  requestId?: string | number;
+  sessionId?: string;
+  protocolVersion?: string;
+  transport: "pipe" | "tcp";
+  target?: string;
+}
+
+/** Runs `work` in a server span named `{method} {target}`. */
+export async function inSpan<T>(
+  info: RequestSpanInfo,
+  work: (span: Span) => Promise<T>,
+): Promise<T> {
+  const name = info.target === undefined ? info.method : `${info.method} ${info.target}`;
+  const attributes: Record<string, string | number> = {
+    "mcp.method.name": info.method,
+    "network.transport": info.transport,
+  };
+  if (info.requestId !== undefined) attributes["jsonrpc.request.id"] = String(info.requestId);
+  if (info.sessionId !== undefined) attributes["mcp.session.id"] = info.sessionId;
+  if (info.protocolVersion !== undefined) {
+    attributes["mcp.protocol.version"] = info.protocolVersion;
+  }
+  if (info.method === "tools/call" && info.target !== undefined) {
+    attributes["gen_ai.tool.name"] = info.target;
+    attributes["gen_ai.operation.name"] = "execute_tool";
+  }
+  return await tracer.startActiveSpan(name, { kind: SpanKind.SERVER, attributes }, async (span) => {
+    try {
+      return await work(span);
+    } catch (error) {
+      span.setAttribute("error.type", (error as { code?: unknown })?.code?.toString() ?? "_OTHER");
+      span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error)?.message });
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+/** Marks a span as failed with a tool error (an `isError` result). */
+export function markToolError(span: Span, outcome: string): void {
+  span.setAttribute("error.type", outcome);
+  span.setStatus({ code: SpanStatusCode.ERROR });
+}

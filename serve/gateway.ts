@@ -1,0 +1,485 @@
+/**
+ * The gateway: the served tools of a runner (and its chains and upstream
+ * servers) with every call checked: arguments against the input schema before
+ * anything runs, results against the output schema, a deadline and an output
+ * cap per tool. Transport-neutral: `createMcpServer` puts it on the wire.
+ *
+ * @module
+ */
+
+import { DefaultValidator, SchemaValidationError, type SchemaValidator } from "../model/mod.ts";
+import {
+  DEFAULT_MAX_OUTPUT_BYTES,
+  InputValidationError,
+  type McpCallResult,
+  type Runner,
+  type RunResult,
+  ToolResultError,
+} from "../run/mod.ts";
+import type { AccessLogEntry, CallOutcome } from "./access_log.ts";
+import { buildCatalog, type ServeChain, type ServedTool } from "./catalog.ts";
+import type {
+  Upstream,
+  UpstreamCallContext,
+  UpstreamCapabilities,
+  UpstreamMethod,
+  UpstreamNotification,
+  UpstreamRequest,
+} from "./upstream.ts";
+
+/** Options of {@linkcode Gateway.create}. */
+export interface GatewayOptions {
+  /** Chains served as tools, by name. */
+  chains?: Readonly<Record<string, ServeChain>>;
+  /** A tool-name prefix per MCP server. */
+  prefixes?: Readonly<Record<string, string>>;
+  /** Upstream servers: their tool calls, resources, prompts and completions are forwarded. */
+  upstreams?: readonly Upstream[];
+  /** Validates forwarded calls (default: a `DefaultValidator`). */
+  validator?: SchemaValidator;
+  /** Default deadline of a call in ms (default 60 000). */
+  timeoutMs?: number;
+  /** Deadlines by tool ID (the manifest's `timeoutMs`). */
+  toolTimeouts?: Readonly<Record<string, number>>;
+  /** Largest result of a forwarded call, in bytes of JSON (default 10 MiB). */
+  maxOutputBytes?: number;
+  /** Largest result by tool ID (the manifest's `maxOutputBytes` of the tool or its server). */
+  toolMaxOutputBytes?: Readonly<Record<string, number>>;
+  /** Receives one entry per call (the access log). */
+  onAccess?: (entry: AccessLogEntry) => void;
+  /** Puts the arguments into access-log entries (default false). */
+  logArgs?: boolean;
+}
+
+/** The downstream side of one call. */
+export interface CallContext {
+  /** Who calls (for the access log). */
+  caller: string;
+  /** Cancels the call. */
+  signal?: AbortSignal;
+  /** Sends progress to the client (only when it asked for progress). */
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** Passes an upstream notification (logging) to the client. */
+  onNotification?: (notification: UpstreamNotification) => void | Promise<void>;
+  /** Passes an upstream's server-to-client request (sampling, elicitation) to the client. */
+  onRequest?: (request: UpstreamRequest) => Promise<Record<string, unknown>>;
+}
+
+/** An MCP error the transport answers with a JSON-RPC error. */
+export class GatewayProtocolError extends Error {
+  /** The JSON-RPC error code. */
+  readonly code: number;
+  /**
+   * Creates the instance.
+   *
+   * @param code The JSON-RPC error code.
+   * @param message The message.
+   */
+  constructor(code: number, message: string) {
+    super(message);
+    this.name = "GatewayProtocolError";
+    this.code = code;
+  }
+}
+
+const INVALID_PARAMS = -32602;
+const METHOD_NOT_FOUND = -32601;
+const RESOURCE_NOT_FOUND = -32002;
+
+function detail(error: unknown): string {
+  if (error instanceof SchemaValidationError) {
+    return error.failures.map((f) => `${f.instanceLocation || "/"}: ${f.message}`).join("; ");
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+function errorResult(text: string): McpCallResult {
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function fromRunResult(result: RunResult): McpCallResult {
+  if (result.mcpResult !== undefined) return result.mcpResult;
+  const value = result.structured;
+  const text = typeof value === "string" ? value : JSON.stringify(value ?? null);
+  return {
+    content: [{ type: "text", text }],
+    ...(isPlainObject(value) ? { structuredContent: value } : {}),
+  };
+}
+
+function outcomeOf(error: unknown): CallOutcome {
+  const code = (error as { code?: unknown })?.code;
+  if (code === "input_validation") return "invalid_arguments";
+  if (code === "output_validation") return "invalid_output";
+  if (code === "timeout" || code === "cancelled" || code === "tool_error") return code;
+  if ((error as { name?: unknown })?.name === "TimeoutError") return "timeout";
+  if ((error as { name?: unknown })?.name === "AbortError") return "cancelled";
+  return "error";
+}
+
+/**
+ * A manifest's tools, chains and upstream servers as one checked MCP surface.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Runner } from "@toolfoundation/core/run";
+ * import { Gateway } from "@toolfoundation/core/serve";
+ *
+ * const runner = new Runner();
+ * runner.addLocalTool({
+ *   name: "add",
+ *   inputSchema: {
+ *     type: "object",
+ *     properties: { a: { type: "number" }, b: { type: "number" } },
+ *     required: ["a", "b"],
+ *   },
+ * }, (args) => ({ sum: (args.a as number) + (args.b as number) }));
+ * const gateway = await Gateway.create(runner);
+ * assert.deepEqual(gateway.listTools().map((t) => t.name), ["add"]);
+ * const ok = await gateway.callTool("add", { a: 1, b: 2 }, { caller: "test" });
+ * assert.deepEqual(ok.structuredContent, { sum: 3 });
+ * const bad = await gateway.callTool("add", { a: 1 }, { caller: "test" });
+ * assert.equal(bad.isError, true);
+ * await gateway.close();
+ * ```
+ */
+export class Gateway {
+  readonly #runner: Runner;
+  readonly #tools: Map<string, ServedTool>;
+  readonly #upstreams: Map<string, Upstream>;
+  readonly #capabilities: Map<string, UpstreamCapabilities>;
+  readonly #options: GatewayOptions;
+  readonly #validator: SchemaValidator;
+  readonly #routes = new Map<string, string>();
+
+  private constructor(
+    runner: Runner,
+    tools: ServedTool[],
+    capabilities: Map<string, UpstreamCapabilities>,
+    options: GatewayOptions,
+  ) {
+    this.#runner = runner;
+    this.#tools = new Map(tools.map((t) => [t.name, t]));
+    this.#upstreams = new Map((options.upstreams ?? []).map((u) => [u.name, u]));
+    this.#capabilities = capabilities;
+    this.#options = options;
+    this.#validator = options.validator ?? new DefaultValidator();
+  }
+
+  /**
+   * Builds the gateway: the catalog (a name clash throws here, at start) and
+   * the capabilities of each upstream (an unreachable one offers only the
+   * tools the runner registered for it).
+   *
+   * @param runner The runner whose registry holds the tools.
+   * @param options Chains, prefixes, upstreams, limits and the access log.
+   * @returns The gateway.
+   * @throws {ServeError} `name_clash` when two tools would share a name.
+   */
+  static async create(runner: Runner, options: GatewayOptions = {}): Promise<Gateway> {
+    const upstreams = options.upstreams ?? [];
+    const tools = buildCatalog(runner.registry, {
+      chains: options.chains,
+      prefixes: options.prefixes,
+      upstreams: new Set(upstreams.map((u) => u.name)),
+    });
+    const capabilities = new Map<string, UpstreamCapabilities>();
+    await Promise.all(upstreams.map(async (u) => {
+      try {
+        capabilities.set(u.name, await u.capabilities(AbortSignal.timeout(30_000)));
+      } catch {
+        capabilities.set(u.name, {});
+      }
+    }));
+    return new Gateway(runner, tools, capabilities, options);
+  }
+
+  /** What the served MCP server offers beyond tools, from its upstreams. */
+  get capabilities(): {
+    resources?: { subscribe?: boolean };
+    prompts?: Record<string, never>;
+    completions?: Record<string, never>;
+  } {
+    const all = [...this.#capabilities.values()];
+    const out: {
+      resources?: { subscribe?: boolean };
+      prompts?: Record<string, never>;
+      completions?: Record<string, never>;
+    } = {};
+    if (all.some((c) => c.resources)) {
+      out.resources = all.some((c) => c.resources?.subscribe) ? { subscribe: true } : {};
+    }
+    if (all.some((c) => c.prompts)) out.prompts = {};
+    if (all.some((c) => c.completions)) out.completions = {};
+    return out;
+  }
+
+  /** The served tools' definitions, exactly as registered (for `tools/list`). */
+  listTools(): Record<string, unknown>[] {
+    return [...this.#tools.values()].map((t) => ({ ...t.definition }));
+  }
+
+  /**
+   * Calls a served tool. Invalid arguments, a tool error, a deadline or an
+   * output problem are `isError` results; an unknown tool throws a
+   * {@linkcode GatewayProtocolError} (JSON-RPC invalid params).
+   *
+   * @param name The served name.
+   * @param args The arguments.
+   * @param context The caller, signal and the ways back to the client.
+   * @returns The MCP result.
+   */
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    context: CallContext,
+  ): Promise<McpCallResult> {
+    const started = performance.now();
+    let outcome: CallOutcome = "ok";
+    try {
+      const served = this.#tools.get(name);
+      if (served === undefined) {
+        outcome = "unknown_tool";
+        throw new GatewayProtocolError(INVALID_PARAMS, `Unknown tool: ${name}`);
+      }
+      const result = await this.#call(served, args, context);
+      if (result.outcome !== "ok") outcome = result.outcome;
+      return result.result;
+    } catch (error) {
+      if (outcome === "ok") outcome = outcomeOf(error);
+      throw error;
+    } finally {
+      this.#options.onAccess?.({
+        time: new Date().toISOString(),
+        tool: name,
+        durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+        outcome,
+        caller: context.caller,
+        ...(this.#options.logArgs ? { args } : {}),
+      });
+    }
+  }
+
+  async #call(
+    served: ServedTool,
+    args: Record<string, unknown>,
+    context: CallContext,
+  ): Promise<{ result: McpCallResult; outcome: CallOutcome }> {
+    const target = served.target;
+    const timeoutMs =
+      (target.kind === "chain" ? undefined : this.#options.toolTimeouts?.[target.toolId]) ??
+        this.#options.timeoutMs ?? 60_000;
+    const fail = (error: unknown) => ({
+      result: (error as { mcpResult?: McpCallResult })?.mcpResult !== undefined &&
+          error instanceof ToolResultError
+        ? error.mcpResult as McpCallResult
+        : errorResult((error as Error)?.message ?? String(error)),
+      outcome: outcomeOf(error),
+    });
+    if (target.kind === "runner") {
+      try {
+        const result = await this.#runner.run(target.toolId, args, {
+          signal: context.signal,
+          timeoutMs,
+          ...(context.onProgress === undefined ? {} : { onProgress: context.onProgress }),
+        });
+        return { result: fromRunResult(result), outcome: "ok" };
+      } catch (error) {
+        return fail(error);
+      }
+    }
+    if (target.kind === "chain") {
+      try {
+        await this.#validator.validateInput(served.tool, args);
+      } catch (failure) {
+        return fail(new InputValidationError(served.name, args, detail(failure)));
+      }
+      const steps = target.steps.map((s, i) =>
+        i === 0 ? { ...s, args: { ...(s.args ?? {}), ...args } } : s
+      );
+      const chain = await this.#runner.runChain(steps, { signal: context.signal, timeoutMs });
+      if (!chain.ok) {
+        const failed = chain.failed!;
+        return fail(
+          Object.assign(
+            new Error(
+              `chain ${
+                JSON.stringify(served.name)
+              } failed at step ${failed.index} (${failed.toolId}): ${failed.error?.message}`,
+            ),
+            { code: failed.error?.code },
+          ),
+        );
+      }
+      const last = chain.steps.at(-1)?.result;
+      return { result: last === undefined ? { content: [] } : fromRunResult(last), outcome: "ok" };
+    }
+    // Forwarded to an upstream: check here, then pass everything through.
+    try {
+      await this.#validator.validateInput(served.tool, args);
+    } catch (failure) {
+      return fail(new InputValidationError(target.toolId, args, detail(failure)));
+    }
+    const upstream = this.#upstreams.get(target.server)!;
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = context.signal === undefined
+      ? deadline
+      : AbortSignal.any([context.signal, deadline]);
+    let raw: Record<string, unknown>;
+    try {
+      raw = await upstream.request(
+        "tools/call",
+        { name: target.upstreamName, arguments: args },
+        { ...this.#upstreamContext(context), signal },
+      );
+    } catch (error) {
+      if (deadline.aborted) {
+        return {
+          result: errorResult(
+            `tool ${JSON.stringify(served.name)} timed out after ${timeoutMs} ms`,
+          ),
+          outcome: "timeout",
+        };
+      }
+      if (context.signal?.aborted) {
+        return fail(Object.assign(new Error("cancelled"), { name: "AbortError" }));
+      }
+      return fail(error);
+    }
+    const result = raw as McpCallResult;
+    const max = this.#options.toolMaxOutputBytes?.[target.toolId] ?? this.#options.maxOutputBytes ??
+      DEFAULT_MAX_OUTPUT_BYTES;
+    const size = new TextEncoder().encode(JSON.stringify(result)).length;
+    if (size > max) {
+      return {
+        result: errorResult(
+          `the result of tool ${JSON.stringify(served.name)} is ${size} bytes; the limit is ${max}`,
+        ),
+        outcome: "error",
+      };
+    }
+    if (result.isError === true) return { result, outcome: "tool_error" };
+    if (served.tool.outputSchema !== undefined) {
+      try {
+        await this.#validator.validateOutput(served.tool, result.structuredContent);
+      } catch (failure) {
+        return {
+          result: errorResult(
+            `the result of tool ${JSON.stringify(served.name)} does not match its output schema: ${
+              detail(failure)
+            }`,
+          ),
+          outcome: "invalid_output",
+        };
+      }
+    }
+    return { result, outcome: "ok" };
+  }
+
+  #upstreamContext(context: CallContext): UpstreamCallContext {
+    return {
+      ...(context.onProgress === undefined ? {} : { onProgress: context.onProgress }),
+      ...(context.onNotification === undefined ? {} : { onNotification: context.onNotification }),
+      ...(context.onRequest === undefined ? {} : { onRequest: context.onRequest }),
+    };
+  }
+
+  /**
+   * Forwards a resources, prompts or completion request to the upstream that
+   * owns it; lists merge every upstream's entries.
+   *
+   * @param method The method.
+   * @param params Its parameters.
+   * @param context The caller, signal and the ways back to the client.
+   * @returns The result.
+   */
+  async forward(
+    method: Exclude<UpstreamMethod, "tools/list" | "tools/call">,
+    params: Record<string, unknown>,
+    context: CallContext,
+  ): Promise<Record<string, unknown>> {
+    const upstreamContext = { ...this.#upstreamContext(context), signal: context.signal };
+    const offering = (key: "resources" | "prompts" | "completions") =>
+      [...this.#upstreams.values()].filter((u) => this.#capabilities.get(u.name)?.[key]);
+    const list = async (
+      key: "resources" | "resourceTemplates" | "prompts",
+      kind: "resources" | "prompts",
+    ) => {
+      const items: unknown[] = [];
+      for (const upstream of offering(kind)) {
+        const result = await upstream.request(method, {}, upstreamContext);
+        for (const item of (result[key] as Record<string, unknown>[] | undefined) ?? []) {
+          const id = String(item.uri ?? item.uriTemplate ?? item.name);
+          this.#routes.set(`${kind}\0${id}`, upstream.name);
+          items.push(item);
+        }
+      }
+      return { [key]: items };
+    };
+    switch (method) {
+      case "resources/list":
+        return await list("resources", "resources");
+      case "resources/templates/list":
+        return await list("resourceTemplates", "resources");
+      case "prompts/list":
+        return await list("prompts", "prompts");
+      case "resources/read":
+      case "resources/subscribe":
+      case "resources/unsubscribe":
+        return await this.#routed("resources", String(params.uri), method, params, upstreamContext);
+      case "prompts/get":
+        return await this.#routed("prompts", String(params.name), method, params, upstreamContext);
+      case "completion/complete": {
+        const ref = params.ref as { type?: string; name?: string; uri?: string } | undefined;
+        const kind = ref?.type === "ref/prompt" ? "prompts" : "resources";
+        const key = ref?.type === "ref/prompt" ? ref?.name : ref?.uri;
+        const owner = this.#routes.get(`${kind}\0${key}`) ?? offering("completions")[0]?.name;
+        const upstream = owner === undefined ? undefined : this.#upstreams.get(owner);
+        if (upstream === undefined) return { completion: { values: [], hasMore: false } };
+        return await upstream.request(method, params, upstreamContext);
+      }
+    }
+  }
+
+  async #routed(
+    kind: "resources" | "prompts",
+    key: string,
+    method: UpstreamMethod,
+    params: Record<string, unknown>,
+    context: UpstreamCallContext,
+  ): Promise<Record<string, unknown>> {
+    const owner = this.#routes.get(`${kind}\0${key}`);
+    const candidates = owner !== undefined
+      ? [this.#upstreams.get(owner)!]
+      : [...this.#upstreams.values()].filter((u) => this.#capabilities.get(u.name)?.[kind]);
+    let last: unknown;
+    for (const upstream of candidates) {
+      try {
+        return await upstream.request(method, params, context);
+      } catch (error) {
+        last = error;
+      }
+    }
+    if (last !== undefined && candidates.length === 1) throw last;
+    if (candidates.length === 0) {
+      throw new GatewayProtocolError(METHOD_NOT_FOUND, `no upstream server offers ${kind}`);
+    }
+    throw last ?? new GatewayProtocolError(
+      kind === "resources" ? RESOURCE_NOT_FOUND : INVALID_PARAMS,
+      `${kind === "resources" ? "resource" : "prompt"} ${JSON.stringify(key)} not found`,
+    );
+  }
+
+  /** Closes the runner and every upstream. */
+  async close(): Promise<void> {
+    await Promise.allSettled([
+      this.#runner.close(),
+      ...[...this.#upstreams.values()].map((u) => u.close()),
+    ]);
+  }
+}

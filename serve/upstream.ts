@@ -1,0 +1,110 @@
+/**
+ * The seam through which `serve` forwards requests to an upstream MCP server:
+ * tool calls with their progress, logging and server-to-client requests,
+ * resources, resource templates, prompts and completions.
+ *
+ * {@linkcode mcpUpstream} implements it with the MCP SDK client; anything
+ * else (a test double, a pooled client of another layer) can too.
+ *
+ * @module
+ */
+
+/** The methods `serve` forwards to an upstream. */
+export type UpstreamMethod =
+  | "tools/list"
+  | "tools/call"
+  | "resources/list"
+  | "resources/templates/list"
+  | "resources/read"
+  | "resources/subscribe"
+  | "resources/unsubscribe"
+  | "prompts/list"
+  | "prompts/get"
+  | "completion/complete";
+
+/** What the upstream offers (the `capabilities` of its initialize result). */
+export interface UpstreamCapabilities {
+  /** Tools. */
+  tools?: Record<string, unknown>;
+  /** Resources (and `subscribe`). */
+  resources?: { subscribe?: boolean; listChanged?: boolean; [key: string]: unknown };
+  /** Prompts. */
+  prompts?: Record<string, unknown>;
+  /** Completions. */
+  completions?: Record<string, unknown>;
+  /** Logging. */
+  logging?: Record<string, unknown>;
+}
+
+/** A notification from the upstream that belongs to a forwarded request. */
+export interface UpstreamNotification {
+  /** E.g. `notifications/message`. */
+  method: string;
+  /** Its parameters, as sent. */
+  params?: Record<string, unknown>;
+}
+
+/** A server-to-client request of the upstream (sampling, elicitation, roots). */
+export interface UpstreamRequest {
+  /** E.g. `sampling/createMessage` or `elicitation/create`. */
+  method: string;
+  /** Its parameters, as sent. */
+  params?: Record<string, unknown>;
+  /** Aborts when the upstream cancels its request. */
+  signal?: AbortSignal;
+}
+
+/** The downstream side of one forwarded request. */
+export interface UpstreamCallContext {
+  /** Cancels the request upstream (`notifications/cancelled`). */
+  signal?: AbortSignal;
+  /** Deadline in ms. */
+  timeoutMs?: number;
+  /** Receives `notifications/progress` params of this request. */
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** Receives the upstream's notifications (logging) while the request runs. */
+  onNotification?: (notification: UpstreamNotification) => void | Promise<void>;
+  /**
+   * Answers the upstream's requests to the client while this request runs;
+   * without it, such requests fail with "method not found".
+   */
+  onRequest?: (request: UpstreamRequest) => Promise<Record<string, unknown>>;
+}
+
+/**
+ * One upstream MCP server as `serve` sees it.
+ *
+ * @example A test double
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { Upstream } from "@toolfoundation/core/serve";
+ *
+ * const upstream: Upstream = {
+ *   name: "docs",
+ *   capabilities: () => Promise.resolve({ prompts: {} }),
+ *   request: (method) =>
+ *     Promise.resolve(method === "prompts/list" ? { prompts: [{ name: "hello" }] } : {}),
+ *   close: () => Promise.resolve(),
+ * };
+ * const listed = await upstream.request("prompts/list", {}, {});
+ * assert.deepEqual(listed, { prompts: [{ name: "hello" }] });
+ * ```
+ */
+export interface Upstream {
+  /** The server's name in the manifest. */
+  readonly name: string;
+  /** What the server offers (connecting when needed). */
+  capabilities(signal?: AbortSignal): Promise<UpstreamCapabilities>;
+  /**
+   * Sends one request and returns its result as received (the wire JSON).
+   * A JSON-RPC error of the upstream is thrown as an Error with `code` (number)
+   * and `data` when present.
+   */
+  request(
+    method: UpstreamMethod,
+    params: Record<string, unknown>,
+    context: UpstreamCallContext,
+  ): Promise<Record<string, unknown>>;
+  /** Closes every connection (they reopen on the next request). */
+  close(): Promise<void>;
+}
