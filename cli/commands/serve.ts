@@ -2,11 +2,11 @@
 
 import { parseArgs } from "node:util";
 import { buildRunner } from "../build_runner.ts";
-import type { McpServerConfig, Runner } from "../../run/mod.ts";
+import type { Runner } from "../../run/mod.ts";
 import { diagnose, EXIT } from "../_io.ts";
 import type { CliIo } from "../main.ts";
 import { UsageError } from "../errors.ts";
-import type { Manifest, ManifestEndpoint } from "../manifest.ts";
+import type { Manifest } from "../manifest.ts";
 import { planPermissions } from "../permissions.ts";
 import { serverConfig } from "../_runner_setup.ts";
 import { resolvedServer } from "../server_tools.ts";
@@ -164,20 +164,21 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       ...(timeoutMs === undefined ? {} : { runner: { timeoutMs } }),
     });
     const redact = (text: string) => redactor.redact(text);
-    const upstreams: Upstream[] = Object.keys(manifest.servers).map((name) =>
-      serve.mcpUpstream(
-        name,
-        serverConfig(
-          manifest,
-          resolveSecrets(
-            resolvedServer(manifest, name, { env: lookup, redactor }),
-            lookup,
-            redactor,
-          ),
-          { redact },
-        ),
-      )
-    );
+    const upstreams: Upstream[] = [];
+    for (const name of Object.keys(manifest.servers)) {
+      const config = serverConfig(
+        manifest,
+        resolveSecrets(resolvedServer(manifest, name, { env: lookup, redactor }), lookup, redactor),
+        { redact },
+      );
+      if (config.transport !== "stdio" && manifest.servers[name].auth !== undefined) {
+        // Stored OAuth tokens, refreshed; a needed login is an error naming `auth login`.
+        const { manifestAuthProvider } = await import("./auth.ts");
+        const authProvider = manifestAuthProvider(manifest, name, { env: lookup, redactor });
+        if (authProvider !== undefined) config.authProvider = authProvider;
+      }
+      upstreams.push(serve.mcpUpstream(name, config));
+    }
     const toolTimeouts: Record<string, number> = {};
     const toolMaxOutputBytes: Record<string, number> = {};
     for (const t of manifest.tools) {
