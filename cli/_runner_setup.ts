@@ -10,7 +10,8 @@ import {
   type Runner,
   type ToolProvider,
 } from "../run/mod.ts";
-import type { Manifest, ManifestEndpoint, ResolvedTool } from "./manifest.ts";
+import type { Manifest, ManifestEndpoint, ManifestServer, ResolvedTool } from "./manifest.ts";
+import type { Redactor } from "./secrets.ts";
 import { resolvePath } from "./_resolve_path.ts";
 
 /** How an endpoint's process or connection is set up beyond the manifest entry. */
@@ -21,18 +22,28 @@ interface EndpointSetup {
   killGraceMs?: number;
 }
 
-/** A manifest server entry as the runner's MCP server configuration. */
+/**
+ * A manifest server entry (variables resolved) as the runner's MCP server
+ * configuration: stdio with `command`, Streamable HTTP with `url`, the legacy
+ * HTTP+SSE transport with `type: sse`. The one place that maps the two; every
+ * command that connects (run, chain, list, lock, mcp, serve) uses it, and
+ * {@linkcode withServerAuth} for an `auth:` block.
+ */
 export function serverConfig(
   manifest: Manifest,
-  e: ManifestEndpoint,
+  e: ManifestServer,
   setup: EndpointSetup,
 ): McpServerConfig {
+  const cap = e.maxOutputBytes === undefined ? {} : { maxOutputBytes: e.maxOutputBytes };
+  if (e.url !== undefined && e.type === "sse") {
+    return { transport: "sse", url: e.url, headers: e.headers, ...cap };
+  }
   if (e.url !== undefined) {
     return {
       transport: "http",
       url: e.url,
       headers: e.headers,
-      ...(e.maxOutputBytes === undefined ? {} : { maxOutputBytes: e.maxOutputBytes }),
+      ...cap,
       ...(e.protocol === undefined ? {} : { protocol: e.protocol }),
     };
   }
@@ -43,10 +54,27 @@ export function serverConfig(
     env: e.env,
     cwd: e.cwd === undefined ? undefined : resolvePath(manifest.dir, e.cwd),
     ...(e.inheritEnv === undefined ? {} : { inheritEnv: e.inheritEnv }),
-    ...(e.maxOutputBytes === undefined ? {} : { maxOutputBytes: e.maxOutputBytes }),
+    ...cap,
     ...(e.protocol === undefined ? {} : { protocol: e.protocol }),
     redact: setup.redact,
   };
+}
+
+/**
+ * Gives an HTTP or SSE server with an `auth:` block its OAuth provider
+ * (stored tokens, refreshed; never a browser: a needed login is an error
+ * naming `auth login`). The OAuth code is loaded only then.
+ */
+export async function withServerAuth(
+  manifest: Manifest,
+  name: string,
+  config: McpServerConfig,
+  options: { env: (name: string) => string | undefined; redactor: Redactor },
+): Promise<McpServerConfig> {
+  if (config.transport === "stdio" || manifest.servers[name]?.auth === undefined) return config;
+  const { manifestAuthProvider } = await import("./commands/auth.ts");
+  const authProvider = manifestAuthProvider(manifest, name, options);
+  return authProvider === undefined ? config : { ...config, authProvider };
 }
 
 /** A manifest provider entry as an HTTP or command provider. */

@@ -12,7 +12,14 @@ import type { Manifest } from "./manifest.ts";
 import { moduleHandler } from "./module_tool.ts";
 import { resolvePath } from "./_resolve_path.ts";
 import { Redactor, resolveSecrets } from "./secrets.ts";
-import { backendOf, closeWithin, endpoint, provider, serverConfig } from "./_runner_setup.ts";
+import {
+  backendOf,
+  closeWithin,
+  endpoint,
+  provider,
+  serverConfig,
+  withServerAuth,
+} from "./_runner_setup.ts";
 import { importServerTools, resolvedServer } from "./server_tools.ts";
 
 /** Options of {@linkcode buildRunner}. */
@@ -121,13 +128,10 @@ export async function buildRunner(
         ),
         { redact },
       );
-      if (config.transport !== "stdio" && manifest.servers[e.server]?.auth !== undefined) {
-        // OAuth (stored tokens, refreshed; never a browser here): loaded only when asked.
-        const { manifestAuthProvider } = await import("./commands/auth.ts");
-        const authProvider = manifestAuthProvider(manifest, e.server, { env: lookup, redactor });
-        if (authProvider !== undefined) config.authProvider = authProvider;
-      }
-      await runner.setMcpServer(e.server, config);
+      await runner.setMcpServer(
+        e.server,
+        await withServerAuth(manifest, e.server, config, { env: lookup, redactor }),
+      );
     }
     if (!t.schemaFromServer) runner.registry.add(t.tool, backendOf(t));
   }

@@ -9,11 +9,11 @@
  */
 
 import { localBackend, mcpBackend, type Tool } from "../model/mod.ts";
-import type { McpServerConfig, Runner } from "../run/mod.ts";
+import type { Runner } from "../run/mod.ts";
 import { ServerUnavailableError, ToolChangedError, UsageError } from "./errors.ts";
 import { compareWithLock, describeDifference, type LockFile, lockPath, readLock } from "./lock.ts";
 import type { Manifest, ManifestServer, ResolvedTool } from "./manifest_types.ts";
-import { resolvePath } from "./_resolve_path.ts";
+import { serverConfig, withServerAuth } from "./_runner_setup.ts";
 import type { Redactor } from "./secrets.ts";
 import { exposedTool, filteredOut } from "./server_filter.ts";
 import { askOnTerminal, resolveVariables } from "./variables.ts";
@@ -57,30 +57,6 @@ export interface ServerToolsOptions {
   keepGoing?: boolean;
   /** Refuse changed tools that are not wanted too (default: only wanted ones). */
   strictLock?: boolean;
-}
-
-/** The run library's configuration of a manifest server (variables resolved). */
-export function mcpServerConfig(
-  manifest: Manifest,
-  server: ManifestServer,
-  redact: (text: string) => string,
-): McpServerConfig {
-  const cap = server.maxOutputBytes === undefined ? {} : { maxOutputBytes: server.maxOutputBytes };
-  if (server.url !== undefined) {
-    // `sse`: the legacy HTTP+SSE transport (the run library's "sse" transport).
-    const transport = server.type === "sse" ? "sse" : "http";
-    return { transport, url: server.url, headers: server.headers, ...cap } as McpServerConfig;
-  }
-  return {
-    transport: "stdio",
-    command: server.command!,
-    args: server.args,
-    env: server.env,
-    cwd: server.cwd === undefined ? undefined : resolvePath(manifest.dir, server.cwd),
-    ...(server.inheritEnv === undefined ? {} : { inheritEnv: server.inheritEnv }),
-    ...cap,
-    redact,
-  };
 }
 
 /** A server entry with its variables (`${env:...}`, `${input:...}`) resolved. */
@@ -163,7 +139,14 @@ export async function importServerTools(
       if (!options.configured?.has(name)) {
         // Variables (and inputs, asked for at most once) only for servers configured here.
         const resolved = resolvedServer(manifest, name, { ...options, given });
-        await runner.setMcpServer(name, mcpServerConfig(manifest, resolved, redact));
+        const config = serverConfig(manifest, resolved, { redact });
+        await runner.setMcpServer(
+          name,
+          await withServerAuth(manifest, name, config, {
+            env: options.env ?? ((n) => Deno.env.get(n)),
+            redactor: options.redactor,
+          }),
+        );
       }
       ({ imported } = await runner.importMcpTools(name, {
         namespace: name,

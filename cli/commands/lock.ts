@@ -10,7 +10,8 @@ import { type LockFile, lockPath, lockTools } from "../lock.ts";
 import type { Tool } from "../../model/mod.ts";
 import { planPermissions } from "../permissions.ts";
 import { Redactor } from "../secrets.ts";
-import { mcpServerConfig, resolvedServer } from "../server_tools.ts";
+import { resolvedServer } from "../server_tools.ts";
+import { serverConfig, withServerAuth } from "../_runner_setup.ts";
 import {
   MANIFEST_OPTIONS,
   openManifest,
@@ -49,7 +50,12 @@ export async function lockCommand(argv: string[], io: CliIo): Promise<number> {
             const server = resolvedServer(manifest, name, { redactor, given });
             await runner.setMcpServer(
               name,
-              mcpServerConfig(manifest, server, (t) => redactor.redact(t)),
+              await withServerAuth(
+                manifest,
+                name,
+                serverConfig(manifest, server, { redact: (t) => redactor.redact(t) }),
+                { env: (n) => Deno.env.get(n), redactor },
+              ),
             );
             const { imported } = await runner.importMcpTools(name, {
               namespace: null,

@@ -8,7 +8,8 @@ import type { CliIo } from "../main.ts";
 import { UsageError } from "../errors.ts";
 import { planPermissions } from "../permissions.ts";
 import { Redactor } from "../secrets.ts";
-import { mcpServerConfig, resolvedServer } from "../server_tools.ts";
+import { resolvedServer } from "../server_tools.ts";
+import { serverConfig, withServerAuth } from "../_runner_setup.ts";
 import {
   MANIFEST_OPTIONS,
   openManifest,
@@ -76,10 +77,13 @@ export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
     }
     const promptArgs = values.args === undefined ? {} : parseObject(values.args);
     requirePermissions(planPermissions(manifest, { tools: [`${server}:\u0000`] }));
-    const config = mcpServerConfig(
+    const config = await withServerAuth(
       manifest,
-      resolvedServer(manifest, server!, { redactor }),
-      (t) => redactor.redact(t),
+      server!,
+      serverConfig(manifest, resolvedServer(manifest, server!, { redactor }), {
+        redact: (t) => redactor.redact(t),
+      }),
+      { env: (n) => Deno.env.get(n), redactor },
     );
     const result = await withInterrupt(async (signal) => {
       const session = await McpSession.open(server!, config, { signal, timeoutMs });

@@ -8,7 +8,7 @@ import type { CliIo } from "../main.ts";
 import { UsageError } from "../errors.ts";
 import type { Manifest } from "../manifest.ts";
 import { planPermissions } from "../permissions.ts";
-import { serverConfig } from "../_runner_setup.ts";
+import { serverConfig, withServerAuth } from "../_runner_setup.ts";
 import { resolvedServer } from "../server_tools.ts";
 import { Redactor, resolveSecrets } from "../secrets.ts";
 import {
@@ -171,13 +171,8 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         resolveSecrets(resolvedServer(manifest, name, { env: lookup, redactor }), lookup, redactor),
         { redact },
       );
-      if (config.transport !== "stdio" && manifest.servers[name].auth !== undefined) {
-        // Stored OAuth tokens, refreshed; a needed login is an error naming `auth login`.
-        const { manifestAuthProvider } = await import("./auth.ts");
-        const authProvider = manifestAuthProvider(manifest, name, { env: lookup, redactor });
-        if (authProvider !== undefined) config.authProvider = authProvider;
-      }
-      upstreams.push(serve.mcpUpstream(name, config));
+      const authed = await withServerAuth(manifest, name, config, { env: lookup, redactor });
+      upstreams.push(serve.mcpUpstream(name, authed));
     }
     const toolTimeouts: Record<string, number> = {};
     const toolMaxOutputBytes: Record<string, number> = {};

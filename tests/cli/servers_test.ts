@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { cli, flagsFor, readFlags } from "./_cli.ts";
 import { EVERYTHING, FILESYSTEM, MEMORY, startEverythingHttp } from "../run/_mcp_servers.ts";
 import { parseManifest } from "../../cli/manifest.ts";
-import { mcpServerConfig } from "../../cli/server_tools.ts";
+import { serverConfig } from "../../cli/_runner_setup.ts";
 
 const DENO = Deno.execPath();
 const run = (pkg: string, ...args: string[]) => ["run", "-A", "--no-config", pkg, ...args];
@@ -270,7 +270,7 @@ Deno.test("type http in a VS Code file reaches a Streamable HTTP server; type ss
     { path: "/tmp/x/.mcp.json" },
   );
   assert.equal(manifest.config, "claude");
-  const config = mcpServerConfig(manifest, manifest.servers.old, (t) => t);
+  const config = serverConfig(manifest, manifest.servers.old, { redact: (t) => t });
   assert.deepEqual(config, { transport: "sse", url: "http://127.0.0.1:9/sse", headers: undefined });
 });
 
