@@ -33,7 +33,7 @@ async function env(fx: OAuthFixture, auth?: string): Promise<Env> {
   const dir = manifest.slice(0, manifest.lastIndexOf("/"));
   const store = `${dir}/config/toolfoundation/tokens.json`;
   const flags = [
-    `--allow-read=${manifest},${dir}/config/toolfoundation`,
+    `--allow-read=${manifest},${manifest}.lock,${dir}/config/toolfoundation`,
     `--allow-write=${dir}/config/toolfoundation`,
     "--allow-net=127.0.0.1",
     "--allow-env=LOG_STREAM,LOG_TOKENS,TOOLFOUNDATION_TOKEN_STORE,XDG_CONFIG_HOME,HOME,DISPLAY,WAYLAND_DISPLAY",
