@@ -1,8 +1,18 @@
-// Private: help texts (importing only the adapter registry, for the format names).
+// Private: help texts. This module imports nothing, so that `--help` starts
+// fast.
 
-import { defaultRegistry } from "../adapter/default_registry.ts";
-
-const FORMATS = defaultRegistry().list();
+/**
+ * The formats of `defaultRegistry().list()` (adapter/), written out so that
+ * help does not load the adapters; tests/cli/startup_graph_test.ts checks that
+ * they are the same.
+ */
+export const FORMATS: readonly string[] = [
+  "anthropic",
+  "gemini",
+  "mcp",
+  "openai",
+  "openai-responses",
+];
 
 export const USAGE =
   `toolfoundation - run and chain LLM tools defined in YAML, under explicit Deno permissions

@@ -1,7 +1,10 @@
 // Private: the manifest's meaning checks (backends, references between
 // sections, duplicate IDs, model rules), run after its JSON Schema check.
 
-import { InvalidToolError, type Tool, toolId, validateTool } from "../model/mod.ts";
+import { InvalidToolError } from "../model/errors.ts";
+import type { Tool } from "../model/tool.ts";
+import { toolId } from "../model/tool_id.ts";
+import { validateTool } from "../model/validate_tool.ts";
 import { isNonArrayObject } from "../model/_json_pointer.ts";
 import { BUILTINS, getBuiltin } from "./builtins.ts";
 import type { ManifestIssue } from "./errors.ts";

@@ -12,7 +12,6 @@
 
 import { isAlias, isMap, isSeq, LineCounter, parseDocument, visit } from "yaml";
 import type { Document, Node } from "yaml";
-import { DefaultValidator } from "../model/mod.ts";
 import { escapePointerToken } from "../model/_json_pointer.ts";
 import { ManifestError, type ManifestIssue } from "./errors.ts";
 import manifestSchema from "./manifest.schema.json" with { type: "json" };
@@ -42,6 +41,9 @@ export type {
   ServerToolOverride,
   StepValue,
 } from "./manifest_types.ts";
+// Start-up: the manifest schema's check generated at build time (scripts/gen.ts),
+// so that a valid manifest loads without a JSON Schema validator.
+import { validate as manifestSchemaHolds } from "./_generated/manifest_check.js";
 
 /** The largest manifest accepted by default: 4 MiB, checked before parsing. */
 export const DEFAULT_MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
@@ -217,8 +219,12 @@ export async function parseManifest(
   }
   if (!isMap(doc.contents)) {
     issues.push({ path: "", message: "a manifest must be a mapping with `version: 1`" });
-  } else {
-    schemaValidator ??= new DefaultValidator().compile(manifestSchema);
+  } else if (!(manifestSchemaHolds as (value: unknown) => boolean)(value)) {
+    // Only a manifest the generated check refuses pays for the validator: its
+    // answer and messages are the ones reported.
+    schemaValidator ??= import("../model/default_validator.ts").then(({ DefaultValidator }) =>
+      new DefaultValidator().compile(manifestSchema)
+    );
     const result = (await schemaValidator).check(value);
     if (!result.valid) {
       for (const f of result.failures) {

@@ -2,7 +2,6 @@
 // servers: connecting under the run's permissions and deadline, --offline,
 // --keep-going, and the report of lock findings.
 
-import { Runner } from "../../run/mod.ts";
 import { diagnose, EXIT } from "../_io.ts";
 import type { CliIo } from "../main.ts";
 import type { ToolChangedError } from "../errors.ts";
@@ -10,7 +9,6 @@ import type { Manifest, ResolvedTool } from "../manifest.ts";
 import { planPermissions } from "../permissions.ts";
 import type { Redactor } from "../secrets.ts";
 import type { ServerReport } from "../server_tools.ts";
-import { discoverTools } from "../_server_discovery.ts";
 import { parseTimeout, requirePermissions, withInterrupt } from "./_shared.ts";
 
 /** Exit code of a tool refused because it changed since it was locked. */
@@ -70,6 +68,12 @@ export async function serverTools(
     ...names.map((name) => `${name}:\u0000`),
   ];
   requirePermissions(planPermissions(manifest, { tools: ids }));
+  // Loaded only when a server is contacted: a manifest without servers (or --offline)
+  // never loads the runner, the validator or the MCP client (start-up).
+  const [{ Runner }, { discoverTools }] = await Promise.all([
+    import("../../run/mod.ts"),
+    import("../_server_discovery.ts"),
+  ]);
   const runner = new Runner({ redact: (text) => redactor.redact(text), closeTimeoutMs: 150 });
   try {
     const { tools, reports } = await withInterrupt((signal) =>

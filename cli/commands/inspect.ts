@@ -3,27 +3,23 @@
 // the manifest's servers for their tools (not with --offline).
 
 import { parseArgs } from "node:util";
-import { defaultRegistry, type FeatureLossWarning, preflight } from "../../adapter/mod.ts";
-import { DefaultValidator, InvalidSchemaError, ToolFoundationError } from "../../model/mod.ts";
+import type { FeatureLossWarning } from "../../adapter/mod.ts";
+import { InvalidSchemaError, ToolFoundationError } from "../../model/errors.ts";
 import { diagnose, EXIT, printJson } from "../_io.ts";
 import type { CliIo } from "../main.ts";
 import { ManifestError, UsageError } from "../errors.ts";
 import type { ResolvedTool } from "../manifest.ts";
 import { commandLines, formatFlags, missingPermissions, planPermissions } from "../permissions.ts";
-import { checkChains } from "../_chain_check.ts";
-import {
-  checkModuleTools,
-  checkToolSchemas,
-  moduleCheckNeeds,
-  sortIssues,
-} from "../_tool_checks.ts";
 import { MANIFEST_OPTIONS, openManifest, report, withInterrupt } from "./_shared.ts";
 import { Redactor } from "../secrets.ts";
 import { serverOfId } from "../server_ids.ts";
 import { ToolChangedError } from "../errors.ts";
 import { reportChanged, SERVER_OPTIONS, serverTools } from "./_server_tools.ts";
-
-const TARGETS = defaultRegistry().list();
+// Start-up: validate and convert load their checks and the adapters on first
+// use (checksKit); the format names come from the help text (checked equal).
+import { checksKit } from "./_checks_kit.ts";
+import type { DefaultValidator } from "../../model/default_validator.ts";
+import { FORMATS as TARGETS } from "../_help.ts";
 
 function backendLabel(t: ResolvedTool): string {
   const e = t.entry;
@@ -143,6 +139,16 @@ export async function validateCommand(argv: string[], io: CliIo): Promise<number
       );
     }
     const manifest = await openManifest(positionals[0], values);
+    const {
+      DefaultValidator,
+      checkToolSchemas,
+      moduleCheckNeeds,
+      checkModuleTools,
+      checkChains,
+      sortIssues,
+      defaultRegistry,
+      preflight,
+    } = await checksKit();
     const validator = new DefaultValidator();
     // What is certain to fail is a manifest error (exit 2), located: schemas no
     // validator can evaluate, module tools that cannot load, chain steps.
@@ -221,6 +227,7 @@ export async function convertCommand(argv: string[], io: CliIo): Promise<number>
       );
     }
     const manifest = await openManifest(positionals[0], values);
+    const { DefaultValidator, checkToolSchemas, sortIssues, defaultRegistry } = await checksKit();
     // A schema no validator can evaluate is the manifest's error (exit 2, located), as in validate.
     const issues = await checkToolSchemas(manifest, new DefaultValidator());
     if (issues.length > 0) throw new ManifestError(sortIssues(issues));

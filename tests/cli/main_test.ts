@@ -47,6 +47,31 @@ Deno.test("cli.ts loads no manifest parser, validator, YAML or MCP SDK before a 
   assert.deepEqual(heavy, []);
 });
 
+Deno.test("--help loads only the CLI's own small modules: no adapter, model validator or npm package", async () => {
+  const loaded = [...await staticGraph("cli.ts")];
+  const heavy = loaded.filter((s) =>
+    /^npm:|\/adapter\/|\/model\/(mod|default_validator)\.ts$/.test(s)
+  );
+  assert.deepEqual(heavy, []);
+  // Issue 16: 84 modules before; the entry, main, help, io, errors and what they need.
+  assert.ok(loaded.length <= 16, loaded.join("\n"));
+});
+
+Deno.test("list and permissions load no validator, Hyperjump, adapter or MCP SDK (only YAML)", async () => {
+  const loaded = [...await staticGraph("cli/commands/inspect.ts")];
+  const heavy = loaded.filter((s) =>
+    /hyperjump|modelcontextprotocol|re2js|\/adapter\/mod\.ts$|\/model\/(mod|default_validator|_hyperjump)\.ts$|\/run\/(mod|runner)\.ts$/
+      .test(s)
+  );
+  assert.deepEqual(heavy, []);
+});
+
+Deno.test("help's format names are the adapter registry's", async () => {
+  const { FORMATS } = await import("../../cli/_help.ts");
+  const { defaultRegistry } = await import("../../adapter/mod.ts");
+  assert.deepEqual([...FORMATS], defaultRegistry().list());
+});
+
 Deno.test("cli.ts is a thin entry point that imports nothing but cli/main.ts", async () => {
   const text = await Deno.readTextFile(new URL("cli.ts", ROOT));
   const imports = [...text.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);

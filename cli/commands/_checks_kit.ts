@@ -1,0 +1,55 @@
+// Private: what `validate` and `convert` need beyond reading the manifest (the
+// validator, the tool and chain checks, the adapters), loaded on first use so
+// that `list` and `permissions` never load them (start-up, issue 16).
+
+import type { DefaultValidator } from "../../model/default_validator.ts";
+import type { checkChains } from "../_chain_check.ts";
+import type {
+  checkModuleTools,
+  checkToolSchemas,
+  moduleCheckNeeds,
+  sortIssues,
+} from "../_tool_checks.ts";
+import type { defaultRegistry, preflight } from "../../adapter/mod.ts";
+
+/** The checks and converters of `validate` and `convert`. */
+export interface ChecksKit {
+  /** The validator class (Hyperjump-backed). */
+  DefaultValidator: typeof DefaultValidator;
+  /** Tool schema checks. */
+  checkToolSchemas: typeof checkToolSchemas;
+  /** Module tool checks. */
+  checkModuleTools: typeof checkModuleTools;
+  /** What the module checks need. */
+  moduleCheckNeeds: typeof moduleCheckNeeds;
+  /** Issues in document order. */
+  sortIssues: typeof sortIssues;
+  /** Chain step checks. */
+  checkChains: typeof checkChains;
+  /** The adapters' registry. */
+  defaultRegistry: typeof defaultRegistry;
+  /** Provider preflight. */
+  preflight: typeof preflight;
+}
+
+let kit: Promise<ChecksKit> | undefined;
+
+/** Loads (once) what `validate` and `convert` need. */
+export function checksKit(): Promise<ChecksKit> {
+  kit ??= Promise.all([
+    import("../../model/default_validator.ts"),
+    import("../_tool_checks.ts"),
+    import("../_chain_check.ts"),
+    import("../../adapter/mod.ts"),
+  ]).then(([validator, tools, chains, adapter]) => ({
+    DefaultValidator: validator.DefaultValidator,
+    checkToolSchemas: tools.checkToolSchemas,
+    checkModuleTools: tools.checkModuleTools,
+    moduleCheckNeeds: tools.moduleCheckNeeds,
+    sortIssues: tools.sortIssues,
+    checkChains: chains.checkChains,
+    defaultRegistry: adapter.defaultRegistry,
+    preflight: adapter.preflight,
+  }));
+  return kit;
+}

@@ -1,0 +1,60 @@
+// Start-up (issue 16): what a command actually loads when it runs, dynamic
+// imports included, read from Deno's debug log (each module compiled: "V8
+// code cache hit/miss/updating for ES module|script: <specifier>").
+import assert from "node:assert/strict";
+
+const ROOT = new URL("../../", import.meta.url);
+const MODULE = /code cache[^:]*? for (?:ES module|script): (\S+?),/;
+
+/** The modules `deno run cli.ts <args>` compiles, and its exit code. */
+async function loaded(
+  args: string[],
+  flags: string[] = [],
+): Promise<{ code: number; modules: string[] }> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--log-level=debug", ...flags, "cli.ts", ...args],
+    cwd: ROOT,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  const modules = new TextDecoder().decode(out.stderr).split("\n").map((line) =>
+    MODULE.exec(line)?.[1]
+  ).filter((m) => m !== undefined);
+  return { code: out.code, modules };
+}
+
+const READ = ["--allow-read=examples,tests", "--allow-env=LOG_STREAM,LOG_TOKENS"];
+const HEAVY = /hyperjump|modelcontextprotocol|re2js|\/adapter\/|\/model\/default_validator\.ts$/;
+
+Deno.test("--help compiles the CLI's own few modules and no npm package", async () => {
+  const { code, modules } = await loaded(["--help"]);
+  assert.equal(code, 0);
+  assert.ok(modules.some((m) => m.endsWith("/cli/_help.ts")), modules.join("\n"));
+  assert.deepEqual(modules.filter((m) => /npm|\/adapter\/|\/model\/mod\.ts$/.test(m)), []);
+});
+
+Deno.test("list of a valid manifest loads no validator, Hyperjump, adapter or MCP SDK", async () => {
+  const { code, modules } = await loaded(["list", "examples/tools.yaml"], READ);
+  assert.equal(code, 0);
+  assert.ok(modules.some((m) => m.includes("/yaml/")), modules.join("\n"));
+  assert.deepEqual(modules.filter((m) => HEAVY.test(m)), []);
+});
+
+Deno.test("list of a manifest the generated check refuses loads Hyperjump for its messages", async () => {
+  const dir = await Deno.makeTempDir({ dir: new URL("tests/", ROOT).pathname });
+  try {
+    const file = `${dir}/bad.yaml`;
+    await Deno.writeTextFile(
+      file,
+      "version: 1\ntools:\n  - name: x\n    builtin: calculate\n    oops: 1\n",
+    );
+    const rel = file.slice(new URL(ROOT).pathname.length);
+    const { code, modules } = await loaded(["list", rel], READ);
+    assert.equal(code, 2);
+    assert.ok(modules.some((m) => /hyperjump/.test(m)), modules.join("\n"));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
