@@ -35,6 +35,21 @@ class SseMeter {
   }
 }
 
+/** Statuses whose Retry-After the runner's retries honour. */
+const RETRY_AFTER_STATUS: ReadonlySet<number> = new Set([429, 502, 503, 504]);
+
+/** An HTTP answer that says when to try again (`status`, `retryAfter` as sent). */
+class HttpStatusError extends Error {
+  readonly status: number;
+  readonly retryAfter: string;
+  constructor(status: number, retryAfter: string, body: string) {
+    super(`HTTP ${status}${body === "" ? "" : `: ${body}`} (Retry-After: ${retryAfter})`);
+    this.name = "HttpStatusError";
+    this.status = status;
+    this.retryAfter = retryAfter;
+  }
+}
+
 /** Response bodies of one connection, capped and cancellable. */
 export class HttpBodies {
   readonly #readers = new Set<ReadableStreamDefaultReader<Uint8Array>>();
@@ -48,6 +63,12 @@ export class HttpBodies {
 
   readonly fetch = async (url: string | URL, init?: RequestInit): Promise<Response> => {
     const response = await fetch(url, init);
+    if (RETRY_AFTER_STATUS.has(response.status) && response.headers.has("retry-after")) {
+      // The SDK's HTTP error keeps only the status: carry the server's Retry-After
+      // to the runner's retry loop (idempotent tools only, see run/_retry.ts).
+      const body = (await response.text().catch(() => "")).slice(0, 200);
+      throw new HttpStatusError(response.status, response.headers.get("retry-after")!, body);
+    }
     if (!response.ok || response.body === null) return response;
     const sse = (response.headers.get("content-type") ?? "").includes("text/event-stream");
     const reader = response.body.getReader();

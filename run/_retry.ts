@@ -76,6 +76,17 @@ function headerOf(headers: unknown): unknown {
   return undefined;
 }
 
+/** The first Retry-After found along an error's causes. */
+function retryAfterInChain(error: unknown): number | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current !== undefined && current !== null && depth < 8; depth++) {
+    const ms = retryAfterOf(current);
+    if (ms !== undefined) return ms;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 /** Why an error is worth retrying (with Retry-After, when it says), or `undefined`. */
 export function retryReason(
   error: unknown,
@@ -107,8 +118,14 @@ export function retryReason(
     const message = typeof c.message === "string" ? c.message : "";
     const http = /\bHTTP (429|502|503|504)\b|\((429|502|503|504)\)/.exec(message);
     if (http) {
+      // An error that quotes the status: its causes may still carry the Retry-After.
       const s = Number(http[1] ?? http[2]);
-      return { reason: `HTTP ${s}`, status: s };
+      const retryAfterMs = retryAfterInChain(current);
+      return {
+        reason: `HTTP ${s}`,
+        status: s,
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      };
     }
     if (
       (typeof c.name === "string" && TRANSPORT_NAMES.has(c.name)) || TRANSPORT_TEXT.test(message)

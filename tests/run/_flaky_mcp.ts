@@ -2,7 +2,7 @@
 // purpose (HTTP 429 with Retry-After, 502, 503, a connection closed without an
 // answer, a tool error), as a plan per tool; `calls` counts the calls.
 
-export type Fault = "429" | "503" | "502" | "reset" | "tool-error" | "ok";
+export type Fault = "429" | "429-wait" | "503" | "502" | "reset" | "tool-error" | "ok";
 
 /** A Streamable HTTP MCP server on raw TCP, so it can reset connections; faults per tool call. */
 export function flakyServer(plan: Record<string, Fault[]>): {
@@ -84,6 +84,7 @@ export function flakyServer(plan: Record<string, Fault[]>): {
       const fault = plan[name]?.shift() ?? "ok";
       if (fault === "reset") return; // closed without an answer
       if (fault === "429") return await reply(conn, 429, "slow down", "Retry-After: 0\r\n");
+      if (fault === "429-wait") return await reply(conn, 429, "slow down", "Retry-After: 1\r\n");
       if (fault === "503" || fault === "502") {
         return await reply(conn, Number(fault), "unavailable");
       }

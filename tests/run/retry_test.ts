@@ -98,3 +98,19 @@ Deno.test("Retry-After carried by a failure sets the least wait", async () => {
   assert.equal(error.code, "execution");
   await runner.close();
 });
+
+Deno.test("an MCP server's Retry-After over Streamable HTTP sets the wait before the retry", async () => {
+  const server = flakyServer({ safe: ["429-wait"] });
+  const events: RetryEvent[] = [];
+  const runner = await runnerFor(server.url, events);
+  try {
+    const result = await runner.run("flaky:safe", {}, { timeoutMs: 20_000 });
+    assert.equal(result.structured, "fine");
+    assert.equal(events.length, 1);
+    assert.equal(events[0].status, 429);
+    assert.ok(events[0].delayMs >= 1000, `waited ${events[0].delayMs} ms, Retry-After says 1 s`);
+  } finally {
+    await runner.close();
+    server.close();
+  }
+});
