@@ -7,6 +7,7 @@ import { cli, flagsFor, readFlags } from "./_cli.ts";
 import { EVERYTHING, FILESYSTEM, MEMORY, startEverythingHttp } from "../run/_mcp_servers.ts";
 import { parseManifest } from "../../cli/manifest.ts";
 import { serverConfig } from "../../cli/_runner_setup.ts";
+import { startSseServer } from "../fixtures/run/mcp_sse_server.ts";
 
 const DENO = Deno.execPath();
 const run = (pkg: string, ...args: string[]) => ["run", "-A", "--no-config", pkg, ...args];
@@ -319,4 +320,23 @@ Deno.test("a configuration file's problems are located in the file itself; unkno
     path: "m.yaml",
   });
   assert.equal(manifest.config, undefined);
+});
+
+Deno.test("type sse in a .mcp.json reaches a legacy HTTP+SSE server: list and run through it", async () => {
+  const server = startSseServer();
+  try {
+    const dir = await tempDir({
+      ".mcp.json": JSON.stringify({ mcpServers: { old: { type: "sse", url: server.url } } }),
+    });
+    const path = `${dir}/.mcp.json`;
+    const flags = await flagsFor(path);
+    const list = await cli(["list", path], { flags });
+    assert.equal(list.code, 0, list.stderr);
+    assert.ok(ids(list.stdout).includes("old:echo"), list.stdout);
+    const out = await cli(["run", path, "old:echo", "--args", '{"message":"over sse"}'], { flags });
+    assert.equal(out.code, 0, out.stderr);
+    assert.match(out.stdout, /Echo: over sse/);
+  } finally {
+    await server.stop();
+  }
 });
