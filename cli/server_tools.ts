@@ -8,7 +8,7 @@
  * @module
  */
 
-import { localBackend, mcpBackend, type Tool } from "../model/mod.ts";
+import { mcpBackend, type Tool } from "../model/mod.ts";
 import type { Runner } from "../run/mod.ts";
 import { ServerUnavailableError, ToolChangedError, UsageError } from "./errors.ts";
 import { compareWithLock, describeDifference, type LockFile, lockPath, readLock } from "./lock.ts";
@@ -221,17 +221,13 @@ export async function importServerTools(
         continue;
       }
       if (exposed.name !== listed.name) {
-        // Calls still go to the server's name: the renamed tool delegates.
-        const handler = `${name}:${listed.name}\u2192${exposed.name}`;
-        runner.setHandler(handler, async (args, ctx) => {
-          const result = await runner.run(id, args, {
-            signal: ctx.signal,
-            timeoutMs: 0,
-            onProgress: (p) => ctx.progress(p),
-          });
-          return result.structured;
+        // Calls still go to the server's name (the backend names it); the result,
+        // content blocks and all, is the server's, checked once.
+        runner.registry.remove(id);
+        runner.registry.add(exposed, {
+          kind: "mcp",
+          mcp: { serverName: name, toolName: listed.name },
         });
-        runner.registry.add(exposed, localBackend(handler));
       } else if (exposed !== listed) {
         runner.registry.remove(id);
         runner.registry.add(exposed, mcpBackend(name));

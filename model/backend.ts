@@ -19,6 +19,11 @@ export const BACKEND_KINDS: readonly BackendKind[] = ["mcp", "provider", "local"
 export interface McpBackend {
   /** The MCP server, by its name in a registry or configuration. */
   serverName: string;
+  /**
+   * The tool's name on the server, when the tool is exposed under another
+   * name (a manifest's per-tool override); default: the tool's own name.
+   */
+  toolName?: string;
 }
 
 /** Metadata of an external tool provider backend. */

@@ -82,7 +82,13 @@ export class Backends {
           ctx,
         );
       case "mcp":
-        return this.#mcp.call(backend.mcp.serverName, tool.name, args, ctx, timeoutMs);
+        return this.#mcp.call(
+          backend.mcp.serverName,
+          backend.mcp.toolName ?? tool.name,
+          args,
+          ctx,
+          timeoutMs,
+        );
     }
   }
 
