@@ -27,7 +27,9 @@ async function buildDir(): Promise<string> {
 async function inspector(args: string[]): Promise<{ code: number; out: string; err: string }> {
   const dir = await buildDir();
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${dir}/index.js`, ...args],
+    // As an npm: specifier, so that the package is in this process's npm resolution (a
+    // path into the npm cache is not, in a fresh DENO_DIR); cwd is its build/ folder.
+    args: ["run", "-A", "--no-config", "--no-lock", `${PACKAGE}/build/index.js`, ...args],
     cwd: dir,
     env: caEnv(),
     clearEnv: true,
