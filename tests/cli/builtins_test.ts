@@ -104,7 +104,7 @@ for (const name of Object.keys(BUILTINS)) {
           `${JSON.stringify(args)} -> ${JSON.stringify(result)}: ${JSON.stringify(checked)}`,
         );
       }),
-      { numRuns: name === "wait" ? 30 : 400 },
+      { numRuns: name === "wait" ? 100 : 400 }, // wait: about 40% of inputs are accepted
     );
     assert.ok(accepted > 10, `only ${accepted} generated inputs were accepted`);
   });
