@@ -31,8 +31,9 @@ import {
   providerName,
   readInputSchema,
   requireObject,
+  strictNormalizer,
+  strictOrNot,
 } from "../_provider/mod.ts";
-import { strictNormalizer, strictOrNot } from "../_provider/mod.ts";
 
 /** An Anthropic Messages API tool. */
 export interface AnthropicTool {

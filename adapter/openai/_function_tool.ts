@@ -26,8 +26,9 @@ import {
   providerName,
   readInputSchema,
   requireObject,
+  strictNormalizer,
+  strictOrNot,
 } from "../_provider/mod.ts";
-import { strictNormalizer, strictOrNot } from "../_provider/mod.ts";
 
 const FIELDS = ["name", "description", "parameters", "strict"];
 
