@@ -19,6 +19,7 @@ import { TrustedDocuments } from "./_trusted_documents.ts";
 import { compiledSchema } from "./_compiled_schema.ts";
 import { fastDialect, type FastPlan, planFastPath } from "./_fast/mod.ts";
 import { passesMetaSchema } from "./_meta_check.ts";
+import { loadRegexEngine } from "./_regex.ts";
 
 /** Options of a {@linkcode DefaultValidator}. */
 export interface DefaultValidatorOptions {
@@ -166,7 +167,7 @@ export class DefaultValidator implements SchemaValidator {
       this.#cache.delete(key);
       this.#cache.set(key, found);
     } else {
-      found = this.#compile(structuredClone(parsed), fansOut);
+      found = this.#compile(structuredClone(parsed), fansOut, key.includes('"pattern'));
       found.catch(() => undefined);
       this.#cache.set(key, found);
       if (this.#cache.size > this.#cacheSize) {
@@ -274,7 +275,11 @@ export class DefaultValidator implements SchemaValidator {
     );
   }
 
-  async #compile(schema: JsonSchema, fansOut: boolean): Promise<CompiledSchema> {
+  async #compile(
+    schema: JsonSchema,
+    fansOut: boolean,
+    mayHavePatterns: boolean,
+  ): Promise<CompiledSchema> {
     const dialect = this.#trusted.dialectOf(schema);
     const formatAssertion = this.#formatAssertion;
     const common = {
@@ -284,12 +289,16 @@ export class DefaultValidator implements SchemaValidator {
       formatAssertion,
       maxDepth: this.#maxDepth,
     };
+    // Compiling a pattern needs re2js, which loads on first need.
+    if (mayHavePatterns) await loadRegexEngine();
     const alone = this.#fastPath ? this.#standalone(schema, dialect, fansOut) : undefined;
     if (alone !== undefined) {
       // The fast path answers every value and writes every failure: Hyperjump
       // is neither loaded nor compiled for this schema.
       return compiledSchema({ ...common, evaluate: undefined, plan: alone, planFast: undefined });
     }
+    // Hyperjump's meta-schemas hold patterns: the engine must be there.
+    await loadRegexEngine();
     const hyperjump = await import("./_hyperjump.ts");
     let interpreter: Interpreter;
     try {

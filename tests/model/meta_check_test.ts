@@ -9,6 +9,10 @@ import fc from "fast-check";
 import { passesMetaSchema } from "../../model/_meta_check.ts";
 import { interpret, metaValidator } from "../../model/_hyperjump.ts";
 import { corpus } from "../../bench/_validator_corpus.ts";
+import { loadRegexEngine } from "../../model/_regex.ts";
+
+// Hyperjump's meta-schemas hold patterns, compiled synchronously: load the engine first.
+await loadRegexEngine();
 
 const DIALECTS = {
   "2020-12": "https://json-schema.org/draft/2020-12/schema",
