@@ -1,10 +1,14 @@
 // Private entry of the validator's fast path: plain JavaScript checks compiled
 // from the schema for the keywords they can answer exactly as Hyperjump does
-// (2020-12 and draft-07), or the reason the whole schema stays on Hyperjump.
-// The fast path only answers valid/invalid; failures and messages always come
-// from Hyperjump.
+// (2020-12 and draft-07), the failures of an invalid value exactly as
+// Hyperjump's DETAILED output gives them (see _detailed.ts), or the reason the
+// whole schema stays on Hyperjump. Nothing here loads Hyperjump.
 
+import type { ValidationFailure } from "../errors.ts";
+import { toFailures } from "../_messages.ts";
+import { ROOT_URI } from "../_root_uri.ts";
 import { compileDocument, Unsupported } from "./_compile.ts";
+import { compileDetailed } from "./_detailed.ts";
 import { fastDialect, type SupportOptions, unsupportedReason } from "./_support.ts";
 
 export type { SupportOptions };
@@ -17,10 +21,43 @@ export { MAX_REF_NESTING } from "./_compile.ts";
  */
 export type FastCheck = (instance: unknown) => boolean | undefined;
 
+/** The fast path's plan for a schema it compiled. */
+export interface FastPlanned {
+  /** The answer, or undefined when Hyperjump must answer this value. */
+  check: FastCheck;
+  /** The generated check itself: a throw means "ask Hyperjump" (for callers that catch). */
+  run: (instance: unknown) => boolean;
+  /** Whether any pattern runs (`pattern`, `patternProperties`). */
+  patterns: boolean;
+  /**
+   * The failures of a value the check found invalid, exactly as Hyperjump's
+   * DETAILED output through `toFailures` gives them; undefined when they cannot
+   * be given exactly for this schema. A throw (a bail on a deep `$ref` chain,
+   * an exhausted stack) means "ask Hyperjump".
+   */
+  failures: ((instance: unknown) => ValidationFailure[]) | undefined;
+  /** Why `failures` is undefined. */
+  failuresReason?: string;
+  /**
+   * Whether neither `run` nor `failures` can ever throw for a value that
+   * passed `instanceProblem` (no `$ref` cycle or chain deeper than
+   * MAX_REF_NESTING) and `failures` is defined: Hyperjump is never needed.
+   */
+  standalone: boolean;
+  reason?: undefined;
+}
+
 /** The fast path's decision for one schema. */
 export type FastPlan =
-  | { check: FastCheck; run: (instance: unknown) => boolean; patterns: boolean; reason?: undefined }
-  | { check?: undefined; run?: undefined; patterns?: undefined; reason: string };
+  | FastPlanned
+  | {
+    check?: undefined;
+    run?: undefined;
+    patterns?: undefined;
+    failures?: undefined;
+    standalone?: undefined;
+    reason: string;
+  };
 
 /**
  * Compiles the fast check of a schema that Hyperjump has already compiled
@@ -29,17 +66,31 @@ export type FastPlan =
 export function planFastPath(schema: unknown, options: SupportOptions): FastPlan {
   const reason = unsupportedReason(schema, options);
   if (reason !== undefined) return { reason };
+  const dialect = fastDialect(options.dialect)!;
   let check: (value: unknown) => boolean;
   let patterns: boolean;
   try {
-    ({ check, patterns } = compileDocument(schema as never, fastDialect(options.dialect)!));
+    ({ check, patterns } = compileDocument(schema as never, dialect));
   } catch (error) {
     if (error instanceof Unsupported) return { reason: error.message };
     return { reason: `the fast compile failed (${(error as Error)?.message ?? String(error)})` };
   }
+  let failures: FastPlanned["failures"];
+  let failuresReason: string | undefined;
+  let bounded = false;
+  try {
+    const detailed = compileDetailed(schema as never, dialect, ROOT_URI);
+    bounded = detailed.bounded;
+    const { units, base } = detailed;
+    const lookup = (uri: string): unknown => uri === base || uri === ROOT_URI ? schema : undefined;
+    failures = (instance) => toFailures(units(instance), instance, lookup, ROOT_URI);
+  } catch (error) {
+    failuresReason = error instanceof Unsupported
+      ? error.message
+      : `the failures compile failed (${(error as Error)?.message ?? String(error)})`;
+  }
   return {
     patterns,
-    /** The generated check itself: a throw means "ask Hyperjump" (for callers that catch). */
     run: check,
     check: (instance) => {
       try {
@@ -50,5 +101,8 @@ export function planFastPath(schema: unknown, options: SupportOptions): FastPlan
         return undefined;
       }
     },
+    failures,
+    ...(failuresReason === undefined ? {} : { failuresReason }),
+    standalone: failures !== undefined && bounded,
   };
 }
