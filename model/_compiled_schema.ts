@@ -1,7 +1,8 @@
 // Private: the CompiledSchema a DefaultValidator hands out. The answer comes
 // from the fast path when the schema has one, else from Hyperjump's FLAG
-// output; the failures and their messages always come from Hyperjump's
-// DETAILED output, computed only when they are read.
+// output; the failures and their messages, computed only when they are read,
+// come from the fast path's exact copy of Hyperjump's DETAILED output when it
+// has one for the schema, else from Hyperjump's DETAILED output itself.
 
 import {
   EvaluationDepthError,
@@ -28,8 +29,11 @@ export interface CompiledSchemaParts {
   schema: JsonSchema;
   /** Its dialect, normalized. */
   dialect: string;
-  /** Hyperjump's compiled validator. */
-  interpreter: Interpreter;
+  /**
+   * Hyperjump's compiled validator; undefined only with a standalone `plan`
+   * (then nothing here calls into Hyperjump).
+   */
+  interpreter: Interpreter | undefined;
   /** Whether Hyperjump evaluates it with a budget. */
   fansOut: boolean;
   /**
@@ -37,6 +41,8 @@ export interface CompiledSchemaParts {
    * that compiling costs what it cost before; undefined when it is off.
    */
   planFast: (() => FastPlan) | undefined;
+  /** The fast path's plan when made at compile time (then `planFast` is not called). */
+  plan?: FastPlan;
   /** The trusted documents by URI (for the keyword values messages quote). */
   trusted: ReadonlyMap<string, unknown>;
   /** Whether `format` asserts. */
@@ -74,10 +80,20 @@ function recorded<T>(record: PatternRecord, task: () => T): T {
 /** Builds the compiled schema. */
 export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
   const { schema, dialect, interpreter, fansOut, trusted } = parts;
-  let planFast = parts.planFast;
+  const { formatAssertion, maxDepth } = parts;
+  if (interpreter === undefined && parts.plan?.standalone !== true) {
+    throw new TypeError("compiledSchema: a schema without an interpreter needs a standalone plan");
+  }
+  let planFast = parts.plan === undefined ? parts.planFast : undefined;
   let fast: ((instance: unknown) => boolean) | undefined;
   let fastPatterns = false;
-  const { formatAssertion, maxDepth } = parts;
+  let fastFailures: ((instance: unknown) => ValidationFailure[]) | undefined;
+  const adopt = (plan: FastPlan): void => {
+    fast = plan.run;
+    fastPatterns = plan.patterns ?? false;
+    fastFailures = plan.failures;
+  };
+  if (parts.plan !== undefined) adopt(parts.plan);
   const lookup = (base: string): unknown => {
     if (base === ROOT_URI) return schema;
     if (isPlainObject(schema) && typeof schema.$id === "string") {
@@ -87,17 +103,35 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
     }
     return trusted.get(base);
   };
-  const failuresOf = (instance: unknown, record: PatternRecord): ValidationFailure[] =>
+  const hyperjumpFailures = (instance: unknown, record: PatternRecord): ValidationFailure[] =>
     recorded(record, () =>
       guarded(() => {
-        const output = interpret(interpreter, instance, "DETAILED", formatAssertion, fansOut);
+        const output = interpret(interpreter!, instance, "DETAILED", formatAssertion, fansOut);
         return toFailures(output.valid ? [] : output.errors ?? [], instance, lookup, ROOT_URI);
       }));
+  const failuresOf = (instance: unknown, record: PatternRecord): ValidationFailure[] => {
+    if (fastFailures !== undefined) {
+      const compute = fastFailures;
+      try {
+        return recorded(record, () => withPatternMemo(() => compute(instance)));
+      } catch (error) {
+        // A bail on a deep $ref chain, an exhausted stack, a location
+        // Hyperjump cannot print either: Hyperjump says what it says.
+        if (interpreter === undefined) {
+          return guarded(() => {
+            throw error;
+          });
+        }
+      }
+    }
+    return hyperjumpFailures(instance, record);
+  };
   const slow = (instance: unknown): CheckResult => {
     const record: PatternRecord = {};
     const valid = recorded(
       record,
-      () => guarded(() => interpret(interpreter, instance, "FLAG", formatAssertion, fansOut).valid),
+      () =>
+        guarded(() => interpret(interpreter!, instance, "FLAG", formatAssertion, fansOut).valid),
     );
     return valid ? { valid: true } : lazyInvalid(() => failuresOf(instance, record));
   };
@@ -110,8 +144,7 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
     if (planFast !== undefined) {
       const plan = planFast();
       planFast = undefined;
-      fast = plan.run;
-      fastPatterns = plan.patterns ?? false;
+      adopt(plan);
     }
     if (fast !== undefined) {
       // A throw of the generated check (a bail on a deep $ref chain, an
@@ -122,7 +155,12 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
       if (fastPatterns) previous = swapPatternRecord(record = {});
       try {
         answer = fast(instance);
-      } catch {
+      } catch (error) {
+        if (interpreter === undefined) {
+          return guarded(() => {
+            throw error;
+          });
+        }
         answer = undefined;
       } finally {
         if (fastPatterns) swapPatternRecord(previous);

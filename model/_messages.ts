@@ -2,8 +2,22 @@
 // messages) into ValidationFailure records with human messages.
 
 import type { ValidationFailure } from "./errors.ts";
-import type { OutputUnit } from "./_hyperjump.ts";
 import { pointerFromTokens, pointerTokens } from "./_json_pointer.ts";
+
+/**
+ * One unit of Hyperjump's DETAILED output (the fields read here): Hyperjump's
+ * own units, or the fast path's copies of them.
+ */
+export interface OutputUnit {
+  /** The keyword's URI (`https://json-schema.org/evaluation/validate` for a false schema). */
+  keyword: string;
+  /** The keyword's (or false schema's) absolute URI. */
+  absoluteKeywordLocation: string;
+  /** `#` and the value's JSON Pointer, URI-encoded. */
+  instanceLocation: string;
+  /** The units of the subschemas the keyword applied. */
+  errors?: readonly OutputUnit[];
+}
 
 /** Looks up documents by base URI, for the keyword values messages quote. */
 export type DocumentLookup = (baseUri: string) => unknown;

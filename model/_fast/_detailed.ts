@@ -14,12 +14,10 @@ import { escapePointerToken, pointerFromTokens } from "../_json_pointer.ts";
 import { allDistinct, jsonMembership } from "./_json_equal.ts";
 import { codePoints, FastPathBail, MAX_REF_NESTING, Unsupported } from "./_compile.ts";
 import { EVALUATED, IGNORED } from "./_keywords.ts";
+import type { OutputUnit as Unit } from "../_messages.ts";
 
-/** One unit of Hyperjump's DETAILED output. */
-export interface OutputUnit {
-  keyword: string;
-  absoluteKeywordLocation: string;
-  instanceLocation: string;
+/** One unit of Hyperjump's DETAILED output, as this module builds it. */
+interface OutputUnit extends Unit {
   errors?: OutputUnit[];
 }
 
