@@ -14,7 +14,7 @@ import { escapePointerToken, pointerFromTokens } from "../_json_pointer.ts";
 import { allDistinct, jsonMembership } from "./_json_equal.ts";
 import { codePoints, FastPathBail, MAX_REF_NESTING, Unsupported } from "./_compile.ts";
 import { EVALUATED, IGNORED } from "./_keywords.ts";
-import type { OutputUnit as Unit } from "../_messages.ts";
+import { type KeywordSite, keywordSite, type OutputUnit as Unit } from "../_messages.ts";
 
 /** One unit of Hyperjump's DETAILED output, as this module builds it. */
 interface OutputUnit extends Unit {
@@ -34,8 +34,20 @@ const DRAFT_04_IDS = new Set(["items", "additionalItems", "dependencies"]);
 
 const valid: Evaluate = () => true;
 
-function location(pointer: string): string {
-  return "#" + encodeURI(pointer);
+/** A failing unit as Hyperjump's DetailedOutputPlugin makes it, with what toFailures reads. */
+function unitOf(id: string, site: Site, value: unknown, pointer: string): OutputUnit {
+  // "#" + the URI-encoded pointer: a lone surrogate throws URIError, as in Hyperjump.
+  const instanceLocation = "#" + encodeURI(pointer);
+  return pointer.charCodeAt(0) === 42 // "*": a property name, left to toFailures to read
+    ? { keyword: id, absoluteKeywordLocation: site.absoluteKeywordLocation, instanceLocation, site }
+    : {
+      keyword: id,
+      absoluteKeywordLocation: site.absoluteKeywordLocation,
+      instanceLocation,
+      site,
+      pointer,
+      instance: value,
+    };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -76,12 +88,19 @@ const TYPE_TESTS: Record<string, (v: unknown) => boolean> = {
   object: (v) => isObject(v),
 };
 
+/** A keyword site with its absolute location as Hyperjump writes it. */
+interface Site extends KeywordSite {
+  absoluteKeywordLocation: string;
+}
+
 /** The DETAILED units of a value, and whether the schema's evaluation can never bail. */
 export interface CompiledDetailed {
   /** The units of a failing value (empty when valid). May throw {@linkcode FastPathBail}. */
   units: (instance: unknown) => OutputUnit[];
   /** The base URI of the schema's locations. */
   base: string;
+  /** The documents the failures quote keyword values from (the root only). */
+  lookup: (uri: string) => unknown;
   /** Whether no value can make `$ref`s nest beyond MAX_REF_NESTING (no cycle, no long chain). */
   bounded: boolean;
 }
@@ -105,11 +124,19 @@ function baseOf(root: Schema, rootUri: string): string {
 
 /** Compiles the DETAILED output of a schema Hyperjump accepted (one the fast path supports). */
 export function compileDetailed(root: Schema, dialect: Dialect, rootUri: string): CompiledDetailed {
-  const compiler = new DetailedCompiler(root, dialect, baseOf(root, rootUri));
+  const base = baseOf(root, rootUri);
+  const lookup = (uri: string): unknown => uri === base || uri === rootUri ? root : undefined;
+  const compiler = new DetailedCompiler(
+    root,
+    dialect,
+    base,
+    (url) => ({ ...keywordSite(url, lookup, rootUri), absoluteKeywordLocation: url }),
+  );
   const entry = compiler.schema(root, []);
   const state = compiler.state;
   return {
-    base: compiler.base,
+    base,
+    lookup,
     bounded: compiler.bounded(),
     units: (instance) => {
       state.n = 0;
@@ -131,10 +158,12 @@ class DetailedCompiler {
   readonly base: string;
   readonly #root: Schema;
   readonly #dialect: Dialect;
+  readonly #site: (url: string) => Site;
   readonly #cells = new Map<string, Cell>();
   #current: Cell | undefined;
 
-  constructor(root: Schema, dialect: Dialect, base: string) {
+  constructor(root: Schema, dialect: Dialect, base: string, site: (url: string) => Site) {
+    this.#site = site;
     this.#root = root;
     this.#dialect = dialect;
     this.base = base;
@@ -175,12 +204,9 @@ class DetailedCompiler {
     this.#current?.edges.push([url, ref]);
     if (node === true) return valid;
     if (node === false) {
-      return (_value, pointer, units) => {
-        units?.push({
-          keyword: VALIDATE,
-          absoluteKeywordLocation: url,
-          instanceLocation: location(pointer),
-        });
+      let site: Site | undefined;
+      return (value, pointer, units) => {
+        units?.push(unitOf(VALIDATE, site ??= this.#site(url), value, pointer));
         return false;
       };
     }
@@ -226,9 +252,9 @@ class DetailedCompiler {
     if (fragment !== "" && !fragment.startsWith("/")) {
       throw new Unsupported(`a $ref to an anchor: ${ref}`);
     }
-    const tokens = fragment === "" ? [] : fragment.slice(1).split("/").map((raw) =>
-      raw.replaceAll("~1", "/").replaceAll("~0", "~")
-    );
+    const tokens = fragment === ""
+      ? []
+      : fragment.slice(1).split("/").map((raw) => raw.replaceAll("~1", "/").replaceAll("~0", "~"));
     let current: unknown = this.#root;
     for (const token of tokens) {
       if (this.#dialect === "draft-07" && isObject(current) && Object.hasOwn(current, "$ref")) {
@@ -253,7 +279,7 @@ class DetailedCompiler {
     const ignored = IGNORED[this.#dialect];
     const ids: string[] = [];
     const urls: string[] = [];
-    const applicators: boolean[] = [];
+    const sites: (Site | undefined)[] = [];
     const runs: Evaluate[] = [];
     for (const keyword of Object.keys(schema)) {
       if (!evaluated.has(keyword)) {
@@ -269,7 +295,7 @@ class DetailedCompiler {
         : "";
       ids.push(KEYWORD + prefix + (keyword === "$ref" ? "ref" : keyword));
       urls.push(url + "/" + escapePointerToken(keyword));
-      applicators.push(built[0]);
+      sites.push(undefined); // computed on first failure
       runs.push(built[1]);
     }
     const count = runs.length;
@@ -280,17 +306,17 @@ class DetailedCompiler {
           if (!runs[i](value, pointer, null)) ok = false;
           continue;
         }
-        const inner: OutputUnit[] | null = applicators[i] ? [] : null;
-        if (!runs[i](value, pointer, inner)) {
-          ok = false;
-          const unit: OutputUnit = {
-            keyword: ids[i],
-            absoluteKeywordLocation: urls[i],
-            instanceLocation: location(pointer),
-          };
-          if (inner !== null && inner.length > 0) unit.errors = inner;
-          units.push(unit);
+        // The units of the subschemas a keyword applies go on the same list;
+        // a failing keyword takes them as its own, a passing one drops them.
+        const mark = units.length;
+        if (runs[i](value, pointer, units)) {
+          if (units.length > mark) units.length = mark;
+          continue;
         }
+        ok = false;
+        const unit = unitOf(ids[i], sites[i] ??= this.#site(urls[i]), value, pointer);
+        if (units.length > mark) unit.errors = units.splice(mark);
+        units.push(unit);
       }
       return ok;
     };

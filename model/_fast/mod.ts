@@ -81,8 +81,7 @@ export function planFastPath(schema: unknown, options: SupportOptions): FastPlan
   try {
     const detailed = compileDetailed(schema as never, dialect, ROOT_URI);
     bounded = detailed.bounded;
-    const { units, base } = detailed;
-    const lookup = (uri: string): unknown => uri === base || uri === ROOT_URI ? schema : undefined;
+    const { units, lookup } = detailed;
     failures = (instance) => toFailures(units(instance), instance, lookup, ROOT_URI);
   } catch (error) {
     failuresReason = error instanceof Unsupported
