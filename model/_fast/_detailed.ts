@@ -34,6 +34,13 @@ const DRAFT_04_IDS = new Set(["items", "additionalItems", "dependencies"]);
 
 const valid: Evaluate = () => true;
 
+/**
+ * Schema evaluations in one pass up to which Hyperjump's evaluation budget
+ * (BUDGET_START in _hyperjump.ts, for schemas whose references fan out) never
+ * stops an evaluation; beyond it, the value is handed to Hyperjump.
+ */
+export const BUDGET_START = 100_000;
+
 /** A failing unit as Hyperjump's DetailedOutputPlugin makes it, with what toFailures reads. */
 function unitOf(id: string, site: Site, value: unknown, pointer: string): OutputUnit {
   // "#" + the URI-encoded pointer: a lone surrogate throws URIError, as in Hyperjump.
@@ -97,6 +104,11 @@ interface Site extends KeywordSite {
 export interface CompiledDetailed {
   /** The units of a failing value (empty when valid). May throw {@linkcode FastPathBail}. */
   units: (instance: unknown) => OutputUnit[];
+  /**
+   * Whether the value is valid, by the same evaluation (every subschema
+   * Hyperjump evaluates). May throw {@linkcode FastPathBail}.
+   */
+  valid: (instance: unknown) => boolean;
   /** The base URI of the schema's locations. */
   base: string;
   /** The documents the failures quote keyword values from (the root only). */
@@ -123,7 +135,12 @@ function baseOf(root: Schema, rootUri: string): string {
 }
 
 /** Compiles the DETAILED output of a schema Hyperjump accepted (one the fast path supports). */
-export function compileDetailed(root: Schema, dialect: Dialect, rootUri: string): CompiledDetailed {
+export function compileDetailed(
+  root: Schema,
+  dialect: Dialect,
+  rootUri: string,
+  budget = false,
+): CompiledDetailed {
   const base = baseOf(root, rootUri);
   const lookup = (uri: string): unknown => uri === base || uri === rootUri ? root : undefined;
   const compiler = new DetailedCompiler(
@@ -131,6 +148,7 @@ export function compileDetailed(root: Schema, dialect: Dialect, rootUri: string)
     dialect,
     base,
     (url) => ({ ...keywordSite(url, lookup, rootUri), absoluteKeywordLocation: url }),
+    budget,
   );
   const entry = compiler.schema(root, []);
   const state = compiler.state;
@@ -140,9 +158,16 @@ export function compileDetailed(root: Schema, dialect: Dialect, rootUri: string)
     bounded: compiler.bounded(),
     units: (instance) => {
       state.n = 0;
+      state.evaluations = 0;
       const units: OutputUnit[] = [];
       entry(instance, "", units);
       return units;
+    },
+    valid: (instance) => {
+      state.n = 0;
+      state.evaluations = 0;
+      const units: OutputUnit[] = [];
+      return entry(instance, "", units);
     },
   };
 }
@@ -154,7 +179,8 @@ interface Cell {
 }
 
 class DetailedCompiler {
-  readonly state = { n: 0 };
+  readonly state = { n: 0, evaluations: 0 };
+  readonly #budget: boolean;
   readonly base: string;
   readonly #root: Schema;
   readonly #dialect: Dialect;
@@ -162,7 +188,14 @@ class DetailedCompiler {
   readonly #cells = new Map<string, Cell>();
   #current: Cell | undefined;
 
-  constructor(root: Schema, dialect: Dialect, base: string, site: (url: string) => Site) {
+  constructor(
+    root: Schema,
+    dialect: Dialect,
+    base: string,
+    site: (url: string) => Site,
+    budget: boolean,
+  ) {
+    this.#budget = budget;
     this.#site = site;
     this.#root = root;
     this.#dialect = dialect;
@@ -196,6 +229,20 @@ class DetailedCompiler {
 
   /** The evaluation of the schema at `tokens` (compiled once per location). */
   schema(node: unknown, tokens: readonly string[], ref = false): Evaluate {
+    const run = this.#schema(node, tokens, ref);
+    if (!this.#budget || (this.#dialect === "draft-07" && isObject(node) && "$ref" in node)) {
+      return run; // a draft-07 reference is its target's evaluation, counted there
+    }
+    // Hyperjump counts each schema it evaluates with its budget plugin on, which
+    // `then` and `else` leave out when they evaluate `if` (units null here).
+    const state = this.state;
+    return (value, pointer, units) => {
+      if (units !== null && ++state.evaluations > BUDGET_START) throw new FastPathBail();
+      return run(value, pointer, units);
+    };
+  }
+
+  #schema(node: unknown, tokens: readonly string[], ref: boolean): Evaluate {
     if (this.#dialect === "draft-07" && isObject(node) && Object.hasOwn(node, "$ref")) {
       // Draft-07: the object is a reference, its siblings invisible.
       return this.#ref(node.$ref);

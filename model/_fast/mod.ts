@@ -79,14 +79,19 @@ export function planFastPath(schema: unknown, options: SupportOptions): FastPlan
   let failuresReason: string | undefined;
   let bounded = false;
   try {
-    const detailed = compileDetailed(schema as never, dialect, ROOT_URI);
-    bounded = detailed.bounded;
+    const detailed = compileDetailed(schema as never, dialect, ROOT_URI, options.fansOut);
+    bounded = detailed.bounded && !options.fansOut;
     const { units, lookup } = detailed;
     failures = (instance) => toFailures(units(instance), instance, lookup, ROOT_URI);
+    // References that fan out: Hyperjump evaluates them with a budget, which
+    // only an evaluation of every subschema Hyperjump evaluates can count
+    // exactly (the check stops early): that evaluation answers.
+    if (options.fansOut) check = detailed.valid;
   } catch (error) {
     failuresReason = error instanceof Unsupported
       ? error.message
       : `the failures compile failed (${(error as Error)?.message ?? String(error)})`;
+    if (options.fansOut) return { reason: `references that fan out, and ${failuresReason}` };
   }
   return {
     patterns,
