@@ -55,6 +55,7 @@ export type FastPlan =
     run?: undefined;
     patterns?: undefined;
     failures?: undefined;
+    failuresReason?: undefined;
     standalone?: undefined;
     reason: string;
   };
