@@ -113,6 +113,8 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
     if (fastFailures !== undefined) {
       const compute = fastFailures;
       try {
+        // Without patterns there is nothing to record or to remember.
+        if (!fastPatterns) return compute(instance);
         return recorded(record, () => withPatternMemo(() => compute(instance)));
       } catch (error) {
         // A bail on a deep $ref chain, an exhausted stack, a location
