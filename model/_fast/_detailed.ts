@@ -41,20 +41,45 @@ const valid: Evaluate = () => true;
  */
 export const BUDGET_START = 100_000;
 
-/** A failing unit as Hyperjump's DetailedOutputPlugin makes it, with what toFailures reads. */
+/**
+ * A failing unit as Hyperjump's DetailedOutputPlugin makes it, with what
+ * toFailures reads: its keyword site, and the value and its pointer.
+ */
+class FastUnit implements OutputUnit {
+  errors?: OutputUnit[];
+  readonly keyword: string;
+  readonly site: Site;
+  readonly pointer: string | undefined;
+  readonly instance: unknown;
+  readonly #pointer: string;
+
+  constructor(keyword: string, site: Site, value: unknown, pointer: string) {
+    this.keyword = keyword;
+    this.site = site;
+    // A pointer starting with "*" names a property name: toFailures reads
+    // such a unit from its instanceLocation, as it reads Hyperjump's.
+    const named = pointer.charCodeAt(0) === 42;
+    this.pointer = named ? undefined : pointer;
+    this.instance = named ? undefined : value;
+    this.#pointer = pointer;
+    // Hyperjump's instanceLocation URI-encodes the pointer, which throws
+    // URIError on a lone surrogate: so does this unit, when it is made.
+    if (!pointer.isWellFormed()) encodeURI(pointer);
+  }
+
+  /** The keyword's absolute URI. */
+  get absoluteKeywordLocation(): string {
+    return this.site.absoluteKeywordLocation;
+  }
+
+  /** `#` and the URI-encoded pointer, as Hyperjump writes it. */
+  get instanceLocation(): string {
+    return "#" + encodeURI(this.#pointer);
+  }
+}
+
 function unitOf(id: string, site: Site, value: unknown, pointer: string): OutputUnit {
-  // "#" + the URI-encoded pointer: a lone surrogate throws URIError, as in Hyperjump.
-  const instanceLocation = "#" + encodeURI(pointer);
-  return pointer.charCodeAt(0) === 42 // "*": a property name, left to toFailures to read
-    ? { keyword: id, absoluteKeywordLocation: site.absoluteKeywordLocation, instanceLocation, site }
-    : {
-      keyword: id,
-      absoluteKeywordLocation: site.absoluteKeywordLocation,
-      instanceLocation,
-      site,
-      pointer,
-      instance: value,
-    };
+  return new FastUnit(id, site, value, pointer);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -573,13 +598,17 @@ class DetailedCompiler {
     };
     switch (keyword) {
       case "properties": {
-        const runs = new Map(map(value).map(([name, node]) => [name, sub(node, name)]));
+        const runs = new Map(
+          map(value).map((
+            [name, node],
+          ) => [name, [sub(node, name), "/" + escapePointerToken(name)] as const]),
+        );
         return [true, (v, p, u) => {
           if (!isObject(v)) return true;
           let ok = true;
           for (const key of Object.keys(v)) {
-            const run = runs.get(key);
-            if (run !== undefined && !run(v[key], p + "/" + escapePointerToken(key), u)) ok = false;
+            const found = runs.get(key);
+            if (found !== undefined && !found[0](v[key], p + found[1], u)) ok = false;
           }
           return ok;
         }];

@@ -211,6 +211,6 @@ for (const dialect of ["2020-12", "draft-07"] as const) {
       { numRuns: 300 },
     );
     assert.ok(answered > 300, `the fast path answered only ${answered} cases`);
-    assert.ok(compared > 100, `the fast failures were compared on only ${compared} cases`);
+    assert.ok(compared > 30, `the fast failures were compared on only ${compared} cases`);
   });
 }
