@@ -221,3 +221,23 @@ Deno.test("a compiled schema without Hyperjump answers, fails and throws as one 
       maxDepth: 4,
     }), TypeError);
 });
+
+Deno.test("property names: the same failures, and the same error on a lone surrogate", async () => {
+  const schema = {
+    additionalProperties: false,
+    properties: { a: { type: "string" } },
+    propertyNames: { maxLength: 0 },
+  } as JsonSchema;
+  const fast = await new DefaultValidator().compile(schema);
+  const slow = await new DefaultValidator({ fastPath: false }).compile(schema);
+  const values = [{ "\uD800": 1 }, { a: { "\uDC00x": 1 } }, { a: 1, "b\uD800": 2 }, { "x y": 1 }];
+  for (const value of values) {
+    const ours = outcome(() => (fast.check(value) as { failures: unknown }).failures);
+    assert.deepEqual(ours, outcome(() => (slow.check(value) as { failures: unknown }).failures));
+  }
+  // Hyperjump cannot write the location of a lone surrogate (URI malformed): neither can we.
+  assert.match(
+    String(outcome(() => (fast.check({ "\uD800": 1 }) as { failures: unknown }).failures)),
+    /InvalidSchemaError.*URI malformed/,
+  );
+});
