@@ -8,25 +8,21 @@
 // unexpected throws Unsupported: the failures of that schema stay with
 // Hyperjump.
 
-import { compilePattern, type Matcher } from "../_regex.ts";
-import { testPattern } from "../_pattern_record.ts";
 import { escapePointerToken, pointerFromTokens } from "../_json_pointer.ts";
-import { allDistinct, jsonMembership } from "./_json_equal.ts";
-import { codePoints, FastPathBail, MAX_REF_NESTING, Unsupported } from "./_compile.ts";
+import { FastPathBail, MAX_REF_NESTING, Unsupported } from "./_compile.ts";
 import { EVALUATED, IGNORED } from "./_keywords.ts";
-import { type KeywordSite, keywordSite, type OutputUnit as Unit } from "../_messages.ts";
-
-/** One unit of Hyperjump's DETAILED output, as this module builds it. */
-interface OutputUnit extends Unit {
-  errors?: OutputUnit[];
-}
-
-type Schema = Record<string, unknown> | boolean;
-type Dialect = "2020-12" | "draft-07";
-/** Where a failing keyword puts its unit; `null` when nothing is recorded (`if` under `then`). */
-type Units = OutputUnit[] | null;
-/** Evaluates a schema or a keyword against the value at `pointer` (unencoded JSON Pointer). */
-type Evaluate = (value: unknown, pointer: string, units: Units) => boolean;
+import { keywordSite } from "../_messages.ts";
+import { keywordEvaluation } from "./_detailed_keywords.ts";
+import {
+  type Dialect,
+  type Evaluate,
+  FastUnit,
+  isObject,
+  type KeywordContext,
+  type OutputUnit,
+  type Schema,
+  type Site,
+} from "./_detailed_unit.ts";
 
 const KEYWORD = "https://json-schema.org/keyword/";
 const VALIDATE = "https://json-schema.org/evaluation/validate";
@@ -40,107 +36,6 @@ const valid: Evaluate = () => true;
  * stops an evaluation; beyond it, the value is handed to Hyperjump.
  */
 export const BUDGET_START = 100_000;
-
-/**
- * A failing unit as Hyperjump's DetailedOutputPlugin makes it, with what
- * toFailures reads: its keyword site, and the value and its pointer.
- */
-class FastUnit implements OutputUnit {
-  errors?: OutputUnit[];
-  readonly keyword: string;
-  readonly site: Site;
-  readonly pointer: string | undefined;
-  readonly instance: unknown;
-  readonly #pointer: string;
-
-  constructor(keyword: string, site: Site, value: unknown, pointer: string) {
-    this.keyword = keyword;
-    this.site = site;
-    // A pointer starting with "*" names a property name: toFailures reads
-    // such a unit from its instanceLocation, as it reads Hyperjump's.
-    const named = pointer.charCodeAt(0) === 42;
-    this.pointer = named ? undefined : pointer;
-    this.instance = named ? undefined : value;
-    this.#pointer = pointer;
-    // Hyperjump's instanceLocation URI-encodes the pointer, which throws
-    // URIError on a lone surrogate: so does this unit, when it is made.
-    if (!pointer.isWellFormed()) encodeURI(pointer);
-  }
-
-  /** The keyword's absolute URI. */
-  get absoluteKeywordLocation(): string {
-    return this.site.absoluteKeywordLocation;
-  }
-
-  /** `#` and the URI-encoded pointer, as Hyperjump writes it. */
-  get instanceLocation(): string {
-    return "#" + encodeURI(this.#pointer);
-  }
-}
-
-function unitOf(id: string, site: Site, value: unknown, pointer: string): OutputUnit {
-  return new FastUnit(id, site, value, pointer);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function num(value: unknown, keyword: string): number {
-  if (typeof value !== "number" || !Number.isFinite(value)) {
-    throw new Unsupported(`${keyword} that is not a number`);
-  }
-  return value;
-}
-
-function strings(value: unknown, keyword: string): string[] {
-  if (!Array.isArray(value) || value.some((item) => typeof item !== "string")) {
-    throw new Unsupported(`${keyword} that is not an array of strings`);
-  }
-  return value as string[];
-}
-
-function list(value: unknown, keyword: string): unknown[] {
-  if (!Array.isArray(value)) throw new Unsupported(`${keyword} that is not an array`);
-  return value;
-}
-
-function matcher(source: unknown): Matcher {
-  if (typeof source !== "string") throw new Unsupported("a pattern that is not a string");
-  return compilePattern(source);
-}
-
-/** Bits of each type name; a value's bits (typeBits) meet a type's when it is of that type. */
-const TYPE_BITS: Record<string, number> = {
-  null: 1,
-  boolean: 2,
-  object: 4,
-  array: 8,
-  number: 16,
-  integer: 32,
-  string: 64,
-};
-
-/** The type bits of a JSON value: an integral number is a number and an integer. */
-function typeBits(v: unknown): number {
-  switch (typeof v) {
-    case "string":
-      return 64;
-    case "boolean":
-      return 2;
-    case "number":
-      return Number.isInteger(v) ? 48 : 16;
-    case "object":
-      return v === null ? 1 : Array.isArray(v) ? 8 : 4;
-    default:
-      return 0;
-  }
-}
-
-/** A keyword site with its absolute location as Hyperjump writes it. */
-interface Site extends KeywordSite {
-  absoluteKeywordLocation: string;
-}
 
 /** The DETAILED units of a value, and whether the schema's evaluation can never bail. */
 export interface CompiledDetailed {
@@ -229,6 +124,7 @@ class DetailedCompiler {
   readonly #site: (url: string) => Site;
   readonly #cells = new Map<string, Cell>();
   #current: Cell | undefined;
+  readonly #context: KeywordContext;
 
   constructor(
     root: Schema,
@@ -238,6 +134,11 @@ class DetailedCompiler {
     budget: boolean,
   ) {
     this.#budget = budget;
+    this.#context = {
+      dialect,
+      schema: (node, tokens) => this.schema(node, tokens),
+      ref: (ref) => this.#ref(ref),
+    };
     this.#site = site;
     this.#root = root;
     this.#dialect = dialect;
@@ -295,7 +196,7 @@ class DetailedCompiler {
     if (node === false) {
       let site: Site | undefined;
       return (value, pointer, units) => {
-        units?.push(unitOf(VALIDATE, site ??= this.#site(url), value, pointer));
+        units?.push(new FastUnit(VALIDATE, site ??= this.#site(url), value, pointer));
         return false;
       };
     }
@@ -377,15 +278,15 @@ class DetailedCompiler {
         }
         continue; // an annotation: never fails
       }
-      const built = this.#keyword(keyword, schema, [...tokens, keyword]);
-      if (built === undefined) continue;
+      const run = keywordEvaluation(keyword, schema, [...tokens, keyword], this.#context);
+      if (run === undefined) continue;
       const prefix = this.#dialect === "draft-07"
         ? (DRAFT_04_IDS.has(keyword) ? "draft-04/" : keyword === "contains" ? "draft-06/" : "")
         : "";
       ids.push(KEYWORD + prefix + (keyword === "$ref" ? "ref" : keyword));
       urls.push(url + "/" + escapePointerToken(keyword));
       sites.push(undefined); // computed on first failure
-      runs.push(built[1]);
+      runs.push(run);
     }
     const count = runs.length;
     return (value, pointer, units) => {
@@ -403,311 +304,11 @@ class DetailedCompiler {
           continue;
         }
         ok = false;
-        const unit = unitOf(ids[i], sites[i] ??= this.#site(urls[i]), value, pointer);
+        const unit = new FastUnit(ids[i], sites[i] ??= this.#site(urls[i]), value, pointer);
         if (units.length > mark) unit.errors = units.splice(mark);
         units.push(unit);
       }
       return ok;
     };
   }
-
-  /** [whether it applies subschemas, its evaluation], or undefined for a keyword that never fails. */
-  #keyword(
-    keyword: string,
-    schema: Record<string, unknown>,
-    at: string[],
-  ): [boolean, Evaluate] | undefined {
-    const value = schema[keyword];
-    const sub = (node: unknown, ...more: string[]) => this.schema(node, [...at, ...more]);
-    const leaf = (test: (v: unknown) => boolean): [boolean, Evaluate] => [false, (v) => test(v)];
-    switch (keyword) {
-      case "type": {
-        const types = typeof value === "string" ? [value] : value;
-        if (
-          !Array.isArray(types) || types.length === 0 ||
-          types.some((t) => typeof t !== "string" || !Object.hasOwn(TYPE_BITS, t))
-        ) {
-          throw new Unsupported("a type that is not a known type name or a list of them");
-        }
-        const mask = (types as string[]).reduce((bits, t) => bits | TYPE_BITS[t], 0);
-        return leaf((v) => (typeBits(v) & mask) !== 0);
-      }
-      case "enum":
-      case "const": {
-        if (keyword === "enum" && !Array.isArray(value)) {
-          throw new Unsupported("an enum that is not a plain array");
-        }
-        if (holdsRef(value)) throw new Unsupported(`a ${keyword} holding a $ref`);
-        const member = jsonMembership(keyword === "enum" ? value as unknown[] : [value]);
-        return leaf(member);
-      }
-      case "$ref":
-        return [true, this.#ref(value)];
-      case "allOf":
-      case "anyOf":
-      case "oneOf": {
-        const runs = list(value, keyword).map((node, i) => sub(node, String(i)));
-        return [true, (v, p, u) => {
-          let passed = 0;
-          for (const run of runs) if (run(v, p, u)) passed++;
-          return keyword === "allOf"
-            ? passed === runs.length
-            : keyword === "anyOf"
-            ? passed > 0
-            : passed === 1;
-        }];
-      }
-      case "not": {
-        const run = sub(value);
-        return [true, (v, p, u) => !run(v, p, u)];
-      }
-      case "if": {
-        const run = sub(value);
-        return [true, (v, p, u) => (run(v, p, u), true)];
-      }
-      case "then":
-      case "else": {
-        if (!Object.hasOwn(schema, "if")) return undefined;
-        const condition = this.schema(schema.if, [...at.slice(0, -1), "if"]);
-        const run = sub(value);
-        const then = keyword === "then";
-        return [true, (v, p, u) => condition(v, p, null) !== then || run(v, p, u)];
-      }
-      case "multipleOf": {
-        const factor = num(value, keyword);
-        return leaf((v) => {
-          if (typeof v !== "number") return true;
-          const r = v % factor;
-          return Math.abs(0 - r) < 1.19209290e-7 || Math.abs(factor - r) < 1.19209290e-7;
-        });
-      }
-      case "minimum":
-      case "maximum":
-      case "exclusiveMinimum":
-      case "exclusiveMaximum": {
-        const bound = num(value, keyword);
-        const test = keyword === "minimum"
-          ? (v: number) => !(v < bound)
-          : keyword === "maximum"
-          ? (v: number) => !(v > bound)
-          : keyword === "exclusiveMinimum"
-          ? (v: number) => !(v <= bound)
-          : (v: number) => !(v >= bound);
-        return leaf((v) => typeof v !== "number" || test(v));
-      }
-      case "minLength": {
-        const min = num(value, keyword);
-        return leaf((v) => typeof v !== "string" || codePoints(v) >= min);
-      }
-      case "maxLength": {
-        const max = num(value, keyword);
-        return leaf((v) => typeof v !== "string" || codePoints(v) <= max);
-      }
-      case "pattern": {
-        const m = matcher(value);
-        return leaf((v) => typeof v !== "string" || testPattern(m, v));
-      }
-      default:
-        return this.#collections(keyword, schema, at, value);
-    }
-  }
-
-  #collections(
-    keyword: string,
-    schema: Record<string, unknown>,
-    at: string[],
-    value: unknown,
-  ): [boolean, Evaluate] | undefined {
-    const sub = (node: unknown, ...more: string[]) => this.schema(node, [...at, ...more]);
-    const leaf = (test: (v: unknown) => boolean): [boolean, Evaluate] => [false, (v) => test(v)];
-    const draft07 = this.#dialect === "draft-07";
-    switch (keyword) {
-      case "prefixItems":
-      case "items":
-      case "additionalItems": {
-        let from = 0;
-        if (keyword === "prefixItems" || (draft07 && keyword === "items" && Array.isArray(value))) {
-          const runs = list(value, keyword).map((node, i) => sub(node, String(i)));
-          return [true, (v, p, u) => {
-            if (!Array.isArray(v)) return true;
-            let ok = true;
-            for (let i = 0; i < v.length && i < runs.length; i++) {
-              if (!runs[i](v[i], p + "/" + i, u)) ok = false;
-            }
-            return ok;
-          }];
-        }
-        if (keyword === "items" && !draft07) {
-          if (Array.isArray(value)) throw new Unsupported("an items array in 2020-12");
-          from = Array.isArray(schema.prefixItems) ? schema.prefixItems.length : 0;
-        }
-        if (keyword === "additionalItems") {
-          if (!Array.isArray(schema.items)) return undefined;
-          from = schema.items.length;
-        }
-        const run = sub(value);
-        return [true, (v, p, u) => {
-          if (!Array.isArray(v)) return true;
-          let ok = true;
-          for (let i = from; i < v.length; i++) if (!run(v[i], p + "/" + i, u)) ok = false;
-          return ok;
-        }];
-      }
-      case "contains": {
-        const run = sub(value);
-        if (draft07) {
-          return [true, (v, p, u) => {
-            if (!Array.isArray(v)) return true;
-            for (let i = 0; i < v.length; i++) if (run(v[i], p + "/" + i, u)) return true;
-            return false;
-          }];
-        }
-        const min = typeof schema.minContains === "number" ? num(schema.minContains, "min") : 1;
-        const max = typeof schema.maxContains === "number"
-          ? num(schema.maxContains, "maxContains")
-          : Number.MAX_SAFE_INTEGER;
-        return [true, (v, p, u) => {
-          if (!Array.isArray(v)) return true;
-          let matches = 0;
-          for (let i = 0; i < v.length; i++) if (run(v[i], p + "/" + i, u)) matches++;
-          return matches >= min && matches <= max;
-        }];
-      }
-      case "minItems":
-      case "maxItems": {
-        const bound = num(value, keyword);
-        return keyword === "minItems"
-          ? leaf((v) => !Array.isArray(v) || v.length >= bound)
-          : leaf((v) => !Array.isArray(v) || v.length <= bound);
-      }
-      case "uniqueItems":
-        if (typeof value !== "boolean") throw new Unsupported("uniqueItems that is not a boolean");
-        return value ? leaf((v) => !Array.isArray(v) || allDistinct(v)) : undefined;
-      case "minProperties":
-      case "maxProperties": {
-        const bound = num(value, keyword);
-        return keyword === "minProperties"
-          ? leaf((v) => !isObject(v) || Object.keys(v).length >= bound)
-          : leaf((v) => !isObject(v) || Object.keys(v).length <= bound);
-      }
-      case "required": {
-        const names = strings(value, keyword);
-        return leaf((v) => !isObject(v) || names.every((name) => Object.hasOwn(v, name)));
-      }
-      default:
-        return this.#properties(keyword, schema, at, value);
-    }
-  }
-
-  #properties(
-    keyword: string,
-    schema: Record<string, unknown>,
-    at: string[],
-    value: unknown,
-  ): [boolean, Evaluate] | undefined {
-    const sub = (node: unknown, ...more: string[]) => this.schema(node, [...at, ...more]);
-    const map = (what: unknown): [string, unknown][] => {
-      if (!isObject(what)) throw new Unsupported(`${keyword} that is not an object`);
-      if (this.#dialect === "draft-07" && typeof what.$ref === "string") {
-        throw new Unsupported(`${keyword} that reads as a reference`);
-      }
-      return Object.entries(what);
-    };
-    switch (keyword) {
-      case "properties": {
-        const runs = new Map(
-          map(value).map((
-            [name, node],
-          ) => [name, [sub(node, name), "/" + escapePointerToken(name)] as const]),
-        );
-        return [true, (v, p, u) => {
-          if (!isObject(v)) return true;
-          let ok = true;
-          for (const key of Object.keys(v)) {
-            const found = runs.get(key);
-            if (found !== undefined && !found[0](v[key], p + found[1], u)) ok = false;
-          }
-          return ok;
-        }];
-      }
-      case "patternProperties": {
-        const runs = map(value).map(([source, node]) =>
-          [matcher(source), sub(node, source)] as const
-        );
-        return [true, (v, p, u) => {
-          if (!isObject(v)) return true;
-          let ok = true;
-          for (const [m, run] of runs) {
-            for (const key of Object.keys(v)) {
-              if (testPattern(m, key) && !run(v[key], p + "/" + escapePointerToken(key), u)) {
-                ok = false;
-              }
-            }
-          }
-          return ok;
-        }];
-      }
-      case "additionalProperties": {
-        const names = new Set(isObject(schema.properties) ? Object.keys(schema.properties) : []);
-        const matchers = isObject(schema.patternProperties)
-          ? Object.keys(schema.patternProperties).map(matcher)
-          : [];
-        const run = sub(value);
-        return [true, (v, p, u) => {
-          if (!isObject(v)) return true;
-          let ok = true;
-          for (const key of Object.keys(v)) {
-            if (names.has(key) || matchers.some((m) => testPattern(m, key))) continue;
-            if (!run(v[key], p + "/" + escapePointerToken(key), u)) ok = false;
-          }
-          return ok;
-        }];
-      }
-      case "propertyNames": {
-        const run = sub(value);
-        return [true, (v, p, u) => {
-          if (!isObject(v)) return true;
-          let ok = true;
-          for (const key of Object.keys(v)) {
-            if (!run(key, "*" + p + "/" + escapePointerToken(key), u)) ok = false;
-          }
-          return ok;
-        }];
-      }
-      case "dependentRequired":
-      case "dependentSchemas":
-      case "dependencies": {
-        const entries = map(value).map(([name, dependency]) => {
-          if (
-            keyword === "dependentRequired" ||
-            (keyword === "dependencies" && Array.isArray(dependency))
-          ) {
-            const needed = strings(dependency, "a dependency");
-            return [name, (v: Record<string, unknown>) => needed.every((n) => Object.hasOwn(v, n))];
-          }
-          return [name, sub(dependency, name)];
-        }) as [string, Evaluate][];
-        return [keyword !== "dependentRequired", (v, p, u) => {
-          if (!isObject(v)) return true;
-          let ok = true;
-          for (const [name, run] of entries) {
-            if (Object.hasOwn(v, name) && !run(v, p, u)) ok = false;
-          }
-          return ok;
-        }];
-      }
-      case "minContains":
-      case "maxContains":
-        return undefined; // read by contains
-      default:
-        throw new Unsupported(`the keyword ${keyword}`);
-    }
-  }
-}
-
-/** Whether a JSON value contains an object with a `$ref` key (Hyperjump reads those as references). */
-function holdsRef(value: unknown): boolean {
-  if (Array.isArray(value)) return value.some(holdsRef);
-  if (isObject(value)) return "$ref" in value || Object.values(value).some(holdsRef);
-  return false;
 }
