@@ -1,7 +1,8 @@
 // Private: Hyperjump 1.18.0's DETAILED output, computed without Hyperjump by
 // closures compiled once per schema (no walk of the schema per call). Each
-// keyword below mirrors the Hyperjump keyword of the same name: which
-// subschemas it evaluates, in which order, and when it fails; a failing
+// keyword's evaluation (_detailed_keywords.ts, _detailed_collections.ts)
+// mirrors the Hyperjump keyword of the same name: which subschemas it
+// evaluates, in which order, and when it fails; a failing
 // keyword adds one output unit holding the units of the subschemas it
 // evaluated, as Hyperjump's DetailedOutputPlugin does. The failures are then
 // the units through the same `toFailures` as Hyperjump's output. Anything
