@@ -13,7 +13,8 @@ import {
   type ValidationFailure,
 } from "./errors.ts";
 import type { CheckResult, CompiledSchema } from "./schema_validator.ts";
-import { interpret, type Interpreter, ROOT_URI } from "./_hyperjump.ts";
+import { interpret, type Interpreter } from "./_hyperjump.ts";
+import { ROOT_URI } from "./_root_uri.ts";
 import { toFailures } from "./_messages.ts";
 import { withPatternMemo } from "./_regex.ts";
 import { type PatternRecord, swapPatternRecord } from "./_pattern_record.ts";
