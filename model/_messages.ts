@@ -237,12 +237,8 @@ function emit(
   keyword?: string,
 ): void {
   const name = keyword ?? site.last;
-  const messages = name === "required" || name === "dependentRequired" ||
-      name === "dependencies"
-    ? missingProperties(name, site.value, instanceAt(unit, ctx))
-    : [message];
   const instanceLocation = pointerOf(unit);
-  for (const text of messages.length > 0 ? messages : [message]) {
+  const push = (text: string) =>
     ctx.out.push({
       instanceLocation,
       keywordLocation: site.keywordLocation,
@@ -250,7 +246,15 @@ function emit(
       keyword: name,
       message: text,
     });
+  if (name === "required" || name === "dependentRequired" || name === "dependencies") {
+    // One failure per missing property (the generic message when none is found).
+    const messages = missingProperties(name, site.value, instanceAt(unit, ctx));
+    if (messages.length > 0) {
+      for (const text of messages) push(text);
+      return;
+    }
   }
+  push(message);
 }
 
 function missingProperties(keyword: string, value: unknown, instance: unknown): string[] {
@@ -288,7 +292,12 @@ function branchMessage(
   const own = pointerOf(unit);
   const branches = new Map<string, string[]>();
   for (const child of children) {
-    const sub: Context = { ...ctx, out: [] };
+    const sub: Context = {
+      instance: ctx.instance,
+      lookup: ctx.lookup,
+      rootUri: ctx.rootUri,
+      out: [],
+    };
     walk(child, sub);
     const childTokens = siteOf(child, ctx).tokens;
     const index = childTokens[ownTokens.length] ?? "?";
