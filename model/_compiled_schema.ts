@@ -1,7 +1,8 @@
 // Private: the CompiledSchema a DefaultValidator hands out. The answer comes
 // from the fast path when the schema has one, else from Hyperjump's FLAG
-// output; the failures and their messages always come from Hyperjump's
-// DETAILED output, computed only when they are read.
+// output; the failures and their messages, computed only when they are read,
+// come from the fast path's exact copy of Hyperjump's DETAILED output when it
+// has one for the schema, else from Hyperjump's DETAILED output itself.
 
 import {
   EvaluationDepthError,
@@ -31,8 +32,8 @@ export interface CompiledSchemaParts {
   dialect: string;
   /**
    * Runs Hyperjump's compiled validator on a value (with the validator's
-   * format rule and evaluation budget), or undefined when Hyperjump was not
-   * loaded because the fast path answers everything alone (`standalone`).
+   * format rule and evaluation budget); undefined only with a standalone
+   * `plan`: then Hyperjump is not even loaded, and nothing here calls it.
    */
   evaluate: Evaluate | undefined;
   /**
@@ -40,7 +41,7 @@ export interface CompiledSchemaParts {
    * that compiling costs what it cost before; undefined when it is off.
    */
   planFast: (() => FastPlan) | undefined;
-  /** The fast path's plan when it is already made (a standalone one: `evaluate` is undefined). */
+  /** The fast path's plan when made at compile time (then `planFast` is not called). */
   plan?: FastPlan;
   /** The trusted documents by URI (for the keyword values messages quote). */
   trusted: ReadonlyMap<string, unknown>;
@@ -79,20 +80,23 @@ function recorded<T>(record: PatternRecord, task: () => T): T {
   }
 }
 
-/** Stands in for Hyperjump where it was not loaded: reaching it is a defect. */
-const noHyperjump: Evaluate = () => {
-  throw new Error("Hyperjump is not loaded for a schema the fast path answers alone");
-};
-
 /** Builds the compiled schema. */
 export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
-  const { schema, dialect, trusted } = parts;
-  const evaluate = parts.evaluate ?? noHyperjump;
-  let planFast = parts.plan !== undefined ? () => parts.plan! : parts.planFast;
-  const ownFailures = parts.plan?.failures;
+  const { schema, dialect, evaluate, trusted } = parts;
+  const { maxDepth } = parts;
+  if (evaluate === undefined && parts.plan?.standalone !== true) {
+    throw new TypeError("compiledSchema: a schema without Hyperjump needs a standalone plan");
+  }
+  let planFast = parts.plan === undefined ? parts.planFast : undefined;
   let fast: ((instance: unknown) => boolean) | undefined;
   let fastPatterns = false;
-  const { maxDepth } = parts;
+  let fastFailures: ((instance: unknown) => ValidationFailure[]) | undefined;
+  const adopt = (plan: FastPlan): void => {
+    fast = plan.run;
+    fastPatterns = plan.patterns ?? false;
+    fastFailures = plan.failures;
+  };
+  if (parts.plan !== undefined) adopt(parts.plan);
   const lookup = (base: string): unknown => {
     if (base === ROOT_URI) return schema;
     if (isPlainObject(schema) && typeof schema.$id === "string") {
@@ -102,17 +106,36 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
     }
     return trusted.get(base);
   };
-  const failuresOf = (instance: unknown, record: PatternRecord): ValidationFailure[] =>
+  const hyperjumpFailures = (instance: unknown, record: PatternRecord): ValidationFailure[] =>
     recorded(record, () =>
       guarded(() => {
-        const output = evaluate(instance, "DETAILED");
+        const output = evaluate!(instance, "DETAILED");
         return toFailures(output.valid ? [] : output.errors ?? [], instance, lookup, ROOT_URI);
       }));
+  const failuresOf = (instance: unknown, record: PatternRecord): ValidationFailure[] => {
+    if (fastFailures !== undefined) {
+      const compute = fastFailures;
+      try {
+        // Without patterns there is nothing to record or to remember.
+        if (!fastPatterns) return compute(instance);
+        return recorded(record, () => withPatternMemo(() => compute(instance)));
+      } catch (error) {
+        // A bail on a deep $ref chain, an exhausted stack, a location
+        // Hyperjump cannot print either: Hyperjump says what it says.
+        if (evaluate === undefined) {
+          return guarded(() => {
+            throw error;
+          });
+        }
+      }
+    }
+    return hyperjumpFailures(instance, record);
+  };
   const slow = (instance: unknown): CheckResult => {
     const record: PatternRecord = {};
     const valid = recorded(
       record,
-      () => guarded(() => evaluate(instance, "FLAG").valid),
+      () => guarded(() => evaluate!(instance, "FLAG").valid),
     );
     return valid ? { valid: true } : lazyInvalid(() => failuresOf(instance, record));
   };
@@ -125,8 +148,7 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
     if (planFast !== undefined) {
       const plan = planFast();
       planFast = undefined;
-      fast = plan.run;
-      fastPatterns = plan.patterns ?? false;
+      adopt(plan);
     }
     if (fast !== undefined) {
       // A throw of the generated check (a bail on a deep $ref chain, an
@@ -137,16 +159,18 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
       if (fastPatterns) previous = swapPatternRecord(record = {});
       try {
         answer = fast(instance);
-      } catch {
+      } catch (error) {
+        if (evaluate === undefined) {
+          return guarded(() => {
+            throw error;
+          });
+        }
         answer = undefined;
       } finally {
         if (fastPatterns) swapPatternRecord(previous);
       }
       if (answer === true) return { valid: true };
-      if (answer === false) {
-        if (ownFailures !== undefined) return lazyInvalid(() => ownFailures(instance));
-        return lazyInvalid(() => failuresOf(instance, record ?? {}));
-      }
+      if (answer === false) return lazyInvalid(() => failuresOf(instance, record ?? {}));
     }
     return slow(instance);
   };

@@ -10,6 +10,28 @@ function settle<T>(target: object, key: string, value: T, enumerable: boolean): 
   return value;
 }
 
+/** Returns the object it is given, so that a subclass can define fields on it. */
+class Given {
+  constructor(target: object) {
+    return target;
+  }
+}
+
+/**
+ * Makes `failures` an own data property of an InvalidResult (writable,
+ * enumerable, configurable: what `settle` makes), through a class field:
+ * V8 defines a field with its inline caches, where Object.defineProperty
+ * costs about ten times more.
+ */
+class Settled extends Given {
+  failures: ValidationFailure[] = [];
+
+  constructor(target: object, failures: ValidationFailure[]) {
+    super(target);
+    this.failures = failures;
+  }
+}
+
 /**
  * `{ valid: false, failures }` with `failures` computed (once) on first read,
  * then an own data property. A class rather than accessors defined on a plain
@@ -24,13 +46,15 @@ class InvalidResult {
     this.#compute = compute;
   }
 
-  /** The failures, computed by Hyperjump on first read. */
+  /** The failures, computed on first read. */
   get failures(): ValidationFailure[] {
-    return settle(this, "failures", this.#compute(), true);
+    const failures = this.#compute();
+    new Settled(this, failures);
+    return failures;
   }
 
   set failures(value: ValidationFailure[]) {
-    settle(this, "failures", value, true);
+    new Settled(this, value);
   }
 
   /** The same JSON as `{ valid: false, failures }`. */

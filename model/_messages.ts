@@ -2,8 +2,73 @@
 // messages) into ValidationFailure records with human messages.
 
 import type { ValidationFailure } from "./errors.ts";
-import type { OutputUnit } from "./_hyperjump.ts";
 import { pointerFromTokens, pointerTokens } from "./_json_pointer.ts";
+
+/**
+ * One unit of Hyperjump's DETAILED output (the fields read here): Hyperjump's
+ * own units, or the fast path's copies of them.
+ */
+export interface OutputUnit {
+  /** The keyword's URI (`https://json-schema.org/evaluation/validate` for a false schema). */
+  keyword: string;
+  /** The keyword's (or false schema's) absolute URI. */
+  absoluteKeywordLocation: string;
+  /** `#` and the value's JSON Pointer, URI-encoded. */
+  instanceLocation: string;
+  /** The units of the subschemas the keyword applied. */
+  errors?: readonly OutputUnit[];
+  /** Precomputed `keywordSite(absoluteKeywordLocation)` (the fast path's units). */
+  site?: KeywordSite;
+  /**
+   * The value's JSON Pointer as `instanceLocation` names it, when the unit
+   * carries it (the fast path's units, for values other than property names);
+   * `instance` is then the value at that pointer.
+   */
+  pointer?: string;
+  /** The value at `pointer` (read only when `pointer` is set). */
+  instance?: unknown;
+}
+
+/** What the failures read of a keyword's absolute location (the same for every value). */
+export interface KeywordSite {
+  /** The document's base URI. */
+  base: string;
+  /** The keyword's pointer tokens in that document. */
+  tokens: string[];
+  /** The location as failures give it (relative to the root document). */
+  absolute: string;
+  /** The keyword's JSON Pointer. */
+  keywordLocation: string;
+  /** The last token (the keyword's name), or "". */
+  last: string;
+  /** The keyword's value. */
+  value: unknown;
+  /** The schema object holding the keyword. */
+  schema: Record<string, unknown> | undefined;
+  /** The leaf message when it does not depend on the value (filled on first use). */
+  leaf?: string;
+}
+
+/** The site of a keyword location, as the failures read it. */
+export function keywordSite(
+  absoluteKeywordLocation: string,
+  lookup: DocumentLookup,
+  rootUri: string,
+): KeywordSite {
+  const [base, tokens] = splitLocation(absoluteKeywordLocation);
+  const document = lookup(base);
+  return {
+    base,
+    tokens,
+    absolute: base === rootUri
+      ? absoluteKeywordLocation.slice(rootUri.length)
+      : absoluteKeywordLocation,
+    keywordLocation: pointerFromTokens(tokens),
+    last: tokens[tokens.length - 1] ?? "",
+    value: at(document, tokens),
+    schema: at(document, tokens.slice(0, -1)) as Record<string, unknown> | undefined,
+  };
+}
 
 /** Looks up documents by base URI, for the keyword values messages quote. */
 export type DocumentLookup = (baseUri: string) => unknown;
@@ -68,28 +133,66 @@ export function toFailures(
 ): ValidationFailure[] {
   const ctx: Context = { instance, lookup, rootUri, out: [] };
   for (const unit of errors) walk(unit, ctx);
+  const out = ctx.out;
+  if (out.length <= 8) {
+    // Few failures: compared pairwise (the same rule as the key below).
+    return out.filter((f, i) => {
+      for (let j = 0; j < i; j++) if (sameKey(out[j], f)) return false;
+      return true;
+    });
+  }
   const seen = new Set<string>();
-  return ctx.out.filter((f) => {
-    const key = `${f.instanceLocation}\n${f.keywordLocation}\n${f.message}`;
+  return out.filter((f) => {
+    const key = failureKey(f);
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
   });
 }
 
+/** What makes two failures the same one. */
+function failureKey(f: ValidationFailure): string {
+  return `${f.instanceLocation}\n${f.keywordLocation}\n${f.message}`;
+}
+
+function sameKey(a: ValidationFailure, b: ValidationFailure): boolean {
+  if (
+    a.instanceLocation === b.instanceLocation && a.keywordLocation === b.keywordLocation &&
+    a.message === b.message
+  ) return true;
+  // Different fields make one key only through a line break inside a field.
+  const length = (f: ValidationFailure) =>
+    f.instanceLocation.length + f.keywordLocation.length + f.message.length;
+  return length(a) === length(b) && failureKey(a) === failureKey(b);
+}
+
+function siteOf(unit: OutputUnit, ctx: Context): KeywordSite {
+  return unit.site ?? keywordSite(unit.absoluteKeywordLocation, ctx.lookup, ctx.rootUri);
+}
+
+/** The value's pointer as failures give it. */
+function pointerOf(unit: OutputUnit): string {
+  return unit.pointer ?? pointerFromTokens(splitLocation(unit.instanceLocation)[1]);
+}
+
+function instanceAt(unit: OutputUnit, ctx: Context): unknown {
+  return unit.pointer !== undefined
+    ? unit.instance
+    : at(ctx.instance, splitLocation(unit.instanceLocation)[1]);
+}
+
 function walk(unit: OutputUnit, ctx: Context): void {
-  const [base, tokens] = splitLocation(unit.absoluteKeywordLocation);
-  const keyword = unit.keyword === FALSE_SCHEMA ? "false" : tokens[tokens.length - 1] ?? "";
+  const site = siteOf(unit, ctx);
+  const keyword = unit.keyword === FALSE_SCHEMA ? "false" : site.last;
   const children = unit.errors ?? [];
   if (keyword === "anyOf" || keyword === "oneOf") {
-    emit(unit, ctx, branchMessage(keyword, unit, children, ctx));
+    emit(unit, site, ctx, branchMessage(keyword, unit, children, ctx));
     return;
   }
   if (
     keyword === "additionalProperties" || keyword === "unevaluatedProperties" ||
     keyword === "unevaluatedItems" || keyword === "additionalItems"
   ) {
-    const falseChildren = children.filter((c) => c.keyword === FALSE_SCHEMA);
     const word = keyword === "additionalProperties"
       ? "additional property"
       : keyword === "unevaluatedProperties"
@@ -97,57 +200,61 @@ function walk(unit: OutputUnit, ctx: Context): void {
       : keyword === "unevaluatedItems"
       ? "unevaluated item"
       : "additional item";
-    for (const child of falseChildren) {
-      const [, childTokens] = splitLocation(child.instanceLocation);
+    for (const child of children) {
+      if (child.keyword !== FALSE_SCHEMA) continue;
+      const childTokens = child.pointer !== undefined
+        ? pointerTokens(child.pointer)
+        : splitLocation(child.instanceLocation)[1];
       const name = childTokens[childTokens.length - 1];
-      emit(unit, ctx, `must NOT have ${word} ${quoteName(name)}`, keyword);
+      emit(unit, site, ctx, `must NOT have ${word} ${quoteName(name)}`, keyword);
     }
     for (const child of children) if (child.keyword !== FALSE_SCHEMA) walk(child, ctx);
-    if (children.length === 0) emit(unit, ctx, `must NOT have ${word}s`, keyword);
+    if (children.length === 0) emit(unit, site, ctx, `must NOT have ${word}s`, keyword);
     return;
   }
   if (children.length > 0 && keyword !== "contains" && keyword !== "not") {
     for (const child of children) walk(child, ctx);
     return;
   }
-  const value = at(ctx.lookup(base), tokens);
-  const schema = at(ctx.lookup(base), tokens.slice(0, -1)) as Record<string, unknown> | undefined;
-  emit(unit, ctx, leafMessage(keyword, value, schema, instanceAt(unit, ctx)), keyword, base);
+  let message: string;
+  if (keyword === site.last && keyword !== "type") {
+    message = site.leaf ??= leafMessage(keyword, site.value, site.schema, undefined);
+  } else {
+    message = leafMessage(keyword, site.value, site.schema, instanceAt(unit, ctx));
+  }
+  emit(unit, site, ctx, message, keyword);
 }
 
 function quoteName(name: string | undefined): string {
   return `'${name ?? ""}'`;
 }
 
-function instanceAt(unit: OutputUnit, ctx: Context): unknown {
-  return at(ctx.instance, splitLocation(unit.instanceLocation)[1]);
-}
-
 function emit(
   unit: OutputUnit,
+  site: KeywordSite,
   ctx: Context,
   message: string,
   keyword?: string,
-  base?: string,
 ): void {
-  const [docBase, tokens] = splitLocation(unit.absoluteKeywordLocation);
-  const absolute = docBase === ctx.rootUri
-    ? unit.absoluteKeywordLocation.slice(ctx.rootUri.length)
-    : unit.absoluteKeywordLocation;
-  const name = keyword ?? (tokens[tokens.length - 1] ?? "");
-  const messages = name === "required" || name === "dependentRequired" ||
-      name === "dependencies"
-    ? missingProperties(name, at(ctx.lookup(base ?? docBase), tokens), instanceAt(unit, ctx))
-    : [message];
-  for (const text of messages.length > 0 ? messages : [message]) {
+  const name = keyword ?? site.last;
+  const instanceLocation = pointerOf(unit);
+  const push = (text: string) =>
     ctx.out.push({
-      instanceLocation: pointerFromTokens(splitLocation(unit.instanceLocation)[1]),
-      keywordLocation: pointerFromTokens(tokens),
-      absoluteKeywordLocation: absolute,
+      instanceLocation,
+      keywordLocation: site.keywordLocation,
+      absoluteKeywordLocation: site.absolute,
       keyword: name,
       message: text,
     });
+  if (name === "required" || name === "dependentRequired" || name === "dependencies") {
+    // One failure per missing property (the generic message when none is found).
+    const messages = missingProperties(name, site.value, instanceAt(unit, ctx));
+    if (messages.length > 0) {
+      for (const text of messages) push(text);
+      return;
+    }
   }
+  push(message);
 }
 
 function missingProperties(keyword: string, value: unknown, instance: unknown): string[] {
@@ -181,19 +288,22 @@ function branchMessage(
     ? "must match exactly one schema in oneOf"
     : "must match at least one schema in anyOf";
   if (children.length === 0) return `${head}, but matched more than one`;
-  const [, ownTokens] = splitLocation(unit.absoluteKeywordLocation);
+  const ownTokens = siteOf(unit, ctx).tokens;
+  const own = pointerOf(unit);
   const branches = new Map<string, string[]>();
   for (const child of children) {
-    const sub: Context = { ...ctx, out: [] };
+    const sub: Context = {
+      instance: ctx.instance,
+      lookup: ctx.lookup,
+      rootUri: ctx.rootUri,
+      out: [],
+    };
     walk(child, sub);
-    const [, childTokens] = splitLocation(child.absoluteKeywordLocation);
+    const childTokens = siteOf(child, ctx).tokens;
     const index = childTokens[ownTokens.length] ?? "?";
     const messages = branches.get(index) ?? [];
     for (const f of sub.out) {
-      const where =
-        f.instanceLocation === pointerFromTokens(splitLocation(unit.instanceLocation)[1])
-          ? ""
-          : `${f.instanceLocation}: `;
+      const where = f.instanceLocation === own ? "" : `${f.instanceLocation}: `;
       messages.push(where + f.message);
     }
     branches.set(index, messages);

@@ -43,8 +43,9 @@ export interface DefaultValidatorOptions {
   /**
    * Answer valid/invalid with plain JavaScript checks compiled from the schema
    * when it uses only keywords they answer exactly as Hyperjump does (default
-   * `true`); `false` sends every check to Hyperjump. Either way, failures and
-   * messages come from Hyperjump, and only when they are read.
+   * `true`), with the failures Hyperjump's detailed output would give, built
+   * the same way; `false` sends every check to Hyperjump. Either way failures
+   * and messages are computed only when they are read, and are the same.
    */
   fastPath?: boolean;
 }
@@ -65,9 +66,13 @@ export const DEFAULT_MAX_DEPTH = 256;
  * - `format` is an annotation unless `formatAssertion` is set for this validator;
  * - valid/invalid is answered by code generated from the schema when it uses
  *   only keywords that code answers exactly as Hyperjump does (`fastPath`);
- *   any other schema is answered by Hyperjump whole. Failures and messages
- *   always come from Hyperjump, computed when `failures` (or an error's
- *   `message`/`failures`) is first read, not when the value is checked.
+ *   any other schema is answered by Hyperjump whole. The failures (and
+ *   messages) are those of Hyperjump's detailed output, rebuilt by the fast
+ *   path where it can do so exactly, computed when `failures` (or an error's
+ *   `message`/`failures`) is first read, not when the value is checked;
+ * - Hyperjump (and re2js) load only when a schema needs them: a schema the
+ *   fast path answers alone, that certainly passes its meta-schema, is
+ *   compiled without them.
  *
  * @example Seed 004's Example_noParametersTool
  * ```ts
@@ -320,13 +325,16 @@ export class DefaultValidator implements SchemaValidator {
 
   /**
    * The fast path's plan when it answers this schema alone (no Hyperjump at
-   * all): a built-in dialect, a schema that certainly passes its meta-schema,
-   * no trusted documents it could reach, and a plan that never defers to
+   * all): a built-in dialect, no `$id`, a schema that certainly passes its
+   * meta-schema, no trusted documents it could reach, and a plan that never defers to
    * Hyperjump and writes the failures itself. Otherwise undefined.
    */
   #standalone(schema: JsonSchema, dialect: string, fansOut: boolean): FastPlan | undefined {
     const fast = fastDialect(dialect);
     if (fast === undefined || !BUILTIN_DIALECTS.has(dialect)) return undefined;
+    // A `$id` changes how Hyperjump registers the schema (and it refuses some
+    // schemes): such a schema is Hyperjump's to compile.
+    if (typeof schema === "object" && schema.$id !== undefined) return undefined;
     if (!passesMetaSchema(schema, fast)) return undefined;
     const plan = planFastPath(schema, { dialect, formatAssertion: this.#formatAssertion, fansOut });
     return plan.check !== undefined && plan.standalone && plan.failures !== undefined

@@ -9,6 +9,7 @@
 import { compilePattern, type Matcher } from "../_regex.ts";
 import { testPattern } from "../_pattern_record.ts";
 import { allDistinct, jsonMembership } from "./_json_equal.ts";
+import { EVALUATED, IGNORED } from "./_keywords.ts";
 
 /** A compiled check: whether the value is valid. May throw {@linkcode FastPathBail}. */
 export type Check = (value: unknown) => boolean;
@@ -151,7 +152,7 @@ class Generator {
       return [`return ${this.#ref(schema.$ref, "v")};`];
     }
     const evaluated = EVALUATED[dialect];
-    const ignored = dialect === "2020-12" ? IGNORED_2020_12 : IGNORED_DRAFT_07;
+    const ignored = IGNORED[dialect];
     for (const keyword of Object.keys(schema)) {
       if (!evaluated.has(keyword) && !ignored.has(keyword) && keyword.startsWith("$")) {
         // `$`-keywords the fast path does not know (anchors, dynamic references...)
@@ -486,85 +487,6 @@ function resolvePointer(ref: string, root: Schema): Schema {
   }
   return current;
 }
-
-const IGNORED_2020_12 = new Set(["$schema", "$id", "$comment", "$defs", "format"]);
-const IGNORED_DRAFT_07 = new Set(["$schema", "$id", "$comment", "$defs", "definitions", "format"]);
-/** The keywords each dialect evaluates; any other keyword is an annotation to Hyperjump. */
-const EVALUATED = {
-  "2020-12": new Set([
-    "$ref",
-    "type",
-    "enum",
-    "const",
-    "allOf",
-    "anyOf",
-    "oneOf",
-    "not",
-    "if",
-    "then",
-    "else",
-    "multipleOf",
-    "maximum",
-    "exclusiveMaximum",
-    "minimum",
-    "exclusiveMinimum",
-    "maxLength",
-    "minLength",
-    "pattern",
-    "prefixItems",
-    "items",
-    "contains",
-    "minContains",
-    "maxContains",
-    "maxItems",
-    "minItems",
-    "uniqueItems",
-    "properties",
-    "patternProperties",
-    "additionalProperties",
-    "required",
-    "propertyNames",
-    "maxProperties",
-    "minProperties",
-    "dependentRequired",
-    "dependentSchemas",
-  ]),
-  "draft-07": new Set([
-    "$ref",
-    "type",
-    "enum",
-    "const",
-    "allOf",
-    "anyOf",
-    "oneOf",
-    "not",
-    "if",
-    "then",
-    "else",
-    "multipleOf",
-    "maximum",
-    "exclusiveMaximum",
-    "minimum",
-    "exclusiveMinimum",
-    "maxLength",
-    "minLength",
-    "pattern",
-    "items",
-    "additionalItems",
-    "contains",
-    "maxItems",
-    "minItems",
-    "uniqueItems",
-    "properties",
-    "patternProperties",
-    "additionalProperties",
-    "required",
-    "propertyNames",
-    "maxProperties",
-    "minProperties",
-    "dependencies",
-  ]),
-} as const;
 
 /** Code points of `text`, as `[...text].length` counts them. */
 export function codePoints(text: string): number {

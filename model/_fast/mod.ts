@@ -1,12 +1,15 @@
 // Private entry of the validator's fast path: plain JavaScript checks compiled
 // from the schema for the keywords they can answer exactly as Hyperjump does
-// (2020-12 and draft-07), or the reason the whole schema stays on Hyperjump.
-// The fast path only answers valid/invalid; failures and messages always come
-// from Hyperjump.
+// (2020-12 and draft-07), the failures of an invalid value exactly as
+// Hyperjump's DETAILED output gives them (see _detailed.ts), or the reason the
+// whole schema stays on Hyperjump. Nothing here loads Hyperjump.
 
-import { compileDocument, Unsupported } from "./_compile.ts";
-import { fastDialect, type SupportOptions, unsupportedReason } from "./_support.ts";
 import type { ValidationFailure } from "../errors.ts";
+import { toFailures } from "../_messages.ts";
+import { ROOT_URI } from "../_dialect.ts";
+import { compileDocument, Unsupported } from "./_compile.ts";
+import { compileDetailed } from "./_detailed.ts";
+import { fastDialect, type SupportOptions, unsupportedReason } from "./_support.ts";
 
 export type { SupportOptions };
 export { fastDialect };
@@ -19,23 +22,41 @@ export { MAX_REF_NESTING } from "./_compile.ts";
  */
 export type FastCheck = (instance: unknown) => boolean | undefined;
 
+/** The fast path's plan for a schema it compiled. */
+export interface FastPlanned {
+  /** The answer, or undefined when Hyperjump must answer this value. */
+  check: FastCheck;
+  /** The generated check itself: a throw means "ask Hyperjump" (for callers that catch). */
+  run: (instance: unknown) => boolean;
+  /** Whether any pattern runs (`pattern`, `patternProperties`). */
+  patterns: boolean;
+  /**
+   * The failures of a value the check found invalid, exactly as Hyperjump's
+   * DETAILED output through `toFailures` gives them; undefined when they cannot
+   * be given exactly for this schema. A throw (a bail on a deep `$ref` chain,
+   * an exhausted stack) means "ask Hyperjump".
+   */
+  failures: ((instance: unknown) => ValidationFailure[]) | undefined;
+  /** Why `failures` is undefined. */
+  failuresReason?: string;
+  /**
+   * Whether neither `run` nor `failures` can ever throw for a value that
+   * passed `instanceProblem` (no `$ref` cycle or chain deeper than
+   * MAX_REF_NESTING) and `failures` is defined: Hyperjump is never needed.
+   */
+  standalone: boolean;
+  reason?: undefined;
+}
+
 /** The fast path's decision for one schema. */
 export type FastPlan =
-  | {
-    check: FastCheck;
-    run: (instance: unknown) => boolean;
-    patterns: boolean;
-    /** The failures of an invalid value, exactly as Hyperjump's would read; undefined: ask Hyperjump. */
-    failures: ((instance: unknown) => ValidationFailure[]) | undefined;
-    /** Whether `run` never throws and `failures` is defined: Hyperjump is never needed. */
-    standalone: boolean;
-    reason?: undefined;
-  }
+  | FastPlanned
   | {
     check?: undefined;
     run?: undefined;
     patterns?: undefined;
     failures?: undefined;
+    failuresReason?: undefined;
     standalone?: undefined;
     reason: string;
   };
@@ -47,19 +68,35 @@ export type FastPlan =
 export function planFastPath(schema: unknown, options: SupportOptions): FastPlan {
   const reason = unsupportedReason(schema, options);
   if (reason !== undefined) return { reason };
+  const dialect = fastDialect(options.dialect)!;
   let check: (value: unknown) => boolean;
   let patterns: boolean;
   try {
-    ({ check, patterns } = compileDocument(schema as never, fastDialect(options.dialect)!));
+    ({ check, patterns } = compileDocument(schema as never, dialect));
   } catch (error) {
     if (error instanceof Unsupported) return { reason: error.message };
     return { reason: `the fast compile failed (${(error as Error)?.message ?? String(error)})` };
   }
+  let failures: FastPlanned["failures"];
+  let failuresReason: string | undefined;
+  let bounded = false;
+  try {
+    const detailed = compileDetailed(schema as never, dialect, ROOT_URI, options.fansOut);
+    bounded = detailed.bounded && !options.fansOut;
+    const { units, lookup } = detailed;
+    failures = (instance) => toFailures(units(instance), instance, lookup, ROOT_URI);
+    // References that fan out: Hyperjump evaluates them with a budget, which
+    // only an evaluation of every subschema Hyperjump evaluates can count
+    // exactly (the check stops early): that evaluation answers.
+    if (options.fansOut) check = detailed.valid;
+  } catch (error) {
+    failuresReason = error instanceof Unsupported
+      ? error.message
+      : `the failures compile failed (${(error as Error)?.message ?? String(error)})`;
+    if (options.fansOut) return { reason: `references that fan out, and ${failuresReason}` };
+  }
   return {
     patterns,
-    failures: undefined,
-    standalone: false,
-    /** The generated check itself: a throw means "ask Hyperjump" (for callers that catch). */
     run: check,
     check: (instance) => {
       try {
@@ -70,6 +107,9 @@ export function planFastPath(schema: unknown, options: SupportOptions): FastPlan
         return undefined;
       }
     },
+    failures,
+    ...(failuresReason === undefined ? {} : { failuresReason }),
+    standalone: failures !== undefined && bounded,
   };
 }
 

@@ -9,13 +9,17 @@
  * ../shared/json-schema-test-suite. `--fast-path=off` (or the environment
  * variable FAST_PATH=off) validates with `fastPath: false`: every answer from
  * Hyperjump; by default the validator's fast path answers wherever it can.
+ * With the fast path on, each of its answers is compared with Hyperjump's,
+ * and for each invalid case its failures (instance and keyword locations,
+ * keyword, message, order) with those from Hyperjump's DETAILED output.
  *
  * @module
  */
 
 import { DefaultValidator, ExternalRefError, type JsonSchema } from "../../mod.ts";
+import { isDeepStrictEqual } from "node:util";
 import { SKIPS } from "./skips.ts";
-import { type FastCheck, planFastPath } from "../../model/_fast/mod.ts";
+import { type FastPlan, planFastPath } from "../../model/_fast/mod.ts";
 import { loadRegexEngine } from "../../model/_regex.ts";
 import { analyzeSchemaStructure } from "../../model/_schema_structure.ts";
 
@@ -68,6 +72,15 @@ function withDialect(schema: JsonSchema, uri: string): JsonSchema {
   return { $schema: uri, ...schema };
 }
 
+/** What `task` returns, or the name and message of what it throws. */
+function outcome(task: () => unknown): unknown {
+  try {
+    return task();
+  } catch (error) {
+    return `threw ${(error as Error)?.name}: ${(error as Error)?.message}`;
+  }
+}
+
 /** Runs one dialect; returns the number of unexpected results. */
 async function runDialect(root: string, name: keyof typeof DIALECTS): Promise<number> {
   const dialect = DIALECTS[name];
@@ -82,6 +95,7 @@ async function runDialect(root: string, name: keyof typeof DIALECTS): Promise<nu
   // Hyperjump alone, to compare each answer of the fast path with.
   const reference = new DefaultValidator({ schemas, cacheSize: 10_000, fastPath: false });
   let fastGroups = 0, fastCases = 0, fastAnswered = 0, groupsTotal = 0;
+  let failuresGroups = 0, failuresCompared = 0;
   const files = (await walk(`${root}/tests/${name}`)).filter((f) => !f.includes("/"));
   let passed = 0, failed = 0, skipped = 0, remotePassed = 0, remoteTotal = 0, blocked = 0;
   let unexpected = 0, remoteSkipped = 0;
@@ -97,18 +111,20 @@ async function runDialect(root: string, name: keyof typeof DIALECTS): Promise<nu
       } catch (error) {
         compileError = error;
       }
-      let fast: FastCheck | undefined;
+      let plan: FastPlan | undefined;
       let expected: Awaited<ReturnType<DefaultValidator["compile"]>> | undefined;
       groupsTotal++;
       if (fastPath && compiled !== undefined) {
         expected = await reference.compile(schema);
-        fast = planFastPath(schema, {
+        plan = planFastPath(schema, {
           dialect: compiled.dialect,
           formatAssertion: false,
           fansOut: analyzeSchemaStructure(schema, { documents: schemas }).fansOut,
-        }).check;
-        if (fast !== undefined) fastGroups++;
+        });
+        if (plan.check !== undefined) fastGroups++;
+        if (plan.failures !== undefined) failuresGroups++;
       }
+      const fast = plan?.check;
       for (const test of group.tests) {
         if (fast !== undefined && expected !== undefined) {
           // The proof: the fast path's own answer equals Hyperjump's, case by case.
@@ -133,6 +149,23 @@ async function runDialect(root: string, name: keyof typeof DIALECTS): Promise<nu
               console.log(
                 `FAST PATH DIFFERS: ${name}/${file} | ${group.description} | ${test.description}: ` +
                   `fast ${answer}, Hyperjump ${truth}`,
+              );
+            }
+          }
+          if (answer === false && plan?.failures !== undefined) {
+            // The failures too: the fast path's against Hyperjump's DETAILED output's.
+            failuresCompared++;
+            const ours = outcome(() => plan.failures!(test.data));
+            const theirs = outcome(() =>
+              (expected!.check(test.data) as { failures?: unknown }).failures
+            );
+            if (!isDeepStrictEqual(ours, theirs)) {
+              unexpected++;
+              console.log(
+                `FAST FAILURES DIFFER: ${name}/${file} | ${group.description} | ` +
+                  `${test.description}:\n  fast      ${JSON.stringify(ours)}\n  Hyperjump ${
+                    JSON.stringify(theirs)
+                  }`,
               );
             }
           }
@@ -200,7 +233,9 @@ async function runDialect(root: string, name: keyof typeof DIALECTS): Promise<nu
   if (fastPath) {
     console.log(
       `${name}: the fast path compiled ${fastGroups}/${groupsTotal} schemas and answered ` +
-        `${fastAnswered}/${fastCases} of their cases itself, each as Hyperjump does`,
+        `${fastAnswered}/${fastCases} of their cases itself, each as Hyperjump does; ` +
+        `${failuresGroups} schemas have fast failures, compared on ${failuresCompared} ` +
+        `invalid cases`,
     );
   }
   if (passed < dialect.minimum) {
