@@ -73,10 +73,7 @@ export function report(io: CliIo, redactor: Redactor | undefined, error: unknown
     diagnose(io, redactor, "error", error.message);
     return EXIT.permission;
   }
-  if (
-    error instanceof UsageError ||
-    String((error as { code?: unknown })?.code).startsWith("ERR_PARSE_ARGS")
-  ) {
+  if (error instanceof UsageError) {
     diagnose(io, redactor, "error", (error as Error).message);
     return EXIT.usage;
   }

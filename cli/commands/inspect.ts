@@ -2,7 +2,7 @@
 // manifest and never run a tool; `list`, `validate` and `convert` connect to
 // the manifest's servers for their tools (not with --offline).
 
-import { parseArgs } from "node:util";
+import { parseArgs } from "../_args.ts";
 import type { FeatureLossWarning } from "../../adapter/mod.ts";
 import { InvalidSchemaError, ToolFoundationError } from "../../model/errors.ts";
 import { diagnose, EXIT, printJson } from "../_io.ts";

@@ -1,12 +1,12 @@
 // The `run` command.
 
-import { parseArgs } from "node:util";
+import { parseArgs } from "../_args.ts";
 import { diagnose, EXIT, exitCodeOf, jsonText, printJson } from "../_io.ts";
 import type { CliIo } from "../main.ts";
 import { ManifestError, UsageError } from "../errors.ts";
 import { planPermissions } from "../permissions.ts";
 import { Redactor } from "../secrets.ts";
-import { DefaultValidator } from "../../model/mod.ts";
+import { DefaultValidator } from "../../model/default_validator.ts";
 import { checkToolSchemas } from "../_tool_checks.ts";
 import {
   MANIFEST_OPTIONS,
