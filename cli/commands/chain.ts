@@ -105,6 +105,7 @@ export async function chainCommand(argv: string[], io: CliIo): Promise<number> {
           ? exitCodeOf(result.failed!.error)
           : report(io, redactor, result.failed!.error);
       },
+      validator,
     );
   } catch (error) {
     if (error instanceof ToolChangedError) return reportChanged(io, error);
