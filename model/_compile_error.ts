@@ -10,13 +10,12 @@ import { formatFailures } from "./format_failures.ts";
 import type { JsonSchema } from "./tool.ts";
 import {
   BlockedRetrieval,
-  BUILTIN_DIALECTS,
   interpret,
   metaValidator,
   type OutputUnit,
   registeredDocuments,
-  ROOT_URI,
 } from "./_hyperjump.ts";
+import { BUILTIN_DIALECTS, ROOT_URI } from "./_dialect.ts";
 import { toFailures } from "./_messages.ts";
 import { isPlainObject } from "./_json_pointer.ts";
 

@@ -12,7 +12,8 @@ import {
   type ValidationFailure,
 } from "./errors.ts";
 import type { CheckResult, CompiledSchema } from "./schema_validator.ts";
-import { interpret, type Interpreter, ROOT_URI } from "./_hyperjump.ts";
+import type { Output } from "./_hyperjump.ts";
+import { ROOT_URI } from "./_dialect.ts";
 import { toFailures } from "./_messages.ts";
 import { withPatternMemo } from "./_regex.ts";
 import { type PatternRecord, swapPatternRecord } from "./_pattern_record.ts";
@@ -28,15 +29,19 @@ export interface CompiledSchemaParts {
   schema: JsonSchema;
   /** Its dialect, normalized. */
   dialect: string;
-  /** Hyperjump's compiled validator. */
-  interpreter: Interpreter;
-  /** Whether Hyperjump evaluates it with a budget. */
-  fansOut: boolean;
+  /**
+   * Runs Hyperjump's compiled validator on a value (with the validator's
+   * format rule and evaluation budget), or undefined when Hyperjump was not
+   * loaded because the fast path answers everything alone (`standalone`).
+   */
+  evaluate: Evaluate | undefined;
   /**
    * Plans the fast path (generates its code), called on the first check so
    * that compiling costs what it cost before; undefined when it is off.
    */
   planFast: (() => FastPlan) | undefined;
+  /** The fast path's plan when it is already made (a standalone one: `evaluate` is undefined). */
+  plan?: FastPlan;
   /** The trusted documents by URI (for the keyword values messages quote). */
   trusted: ReadonlyMap<string, unknown>;
   /** Whether `format` asserts. */
@@ -44,6 +49,9 @@ export interface CompiledSchemaParts {
   /** Deepest instance nesting accepted. */
   maxDepth: number;
 }
+
+/** A Hyperjump evaluation of one value in one output format. */
+export type Evaluate = (instance: unknown, format: "FLAG" | "DETAILED") => Output;
 
 /** Runs a Hyperjump evaluation with the validator's error rules. */
 function guarded<T>(task: () => T): T {
@@ -71,13 +79,20 @@ function recorded<T>(record: PatternRecord, task: () => T): T {
   }
 }
 
+/** Stands in for Hyperjump where it was not loaded: reaching it is a defect. */
+const noHyperjump: Evaluate = () => {
+  throw new Error("Hyperjump is not loaded for a schema the fast path answers alone");
+};
+
 /** Builds the compiled schema. */
 export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
-  const { schema, dialect, interpreter, fansOut, trusted } = parts;
-  let planFast = parts.planFast;
+  const { schema, dialect, trusted } = parts;
+  const evaluate = parts.evaluate ?? noHyperjump;
+  let planFast = parts.plan !== undefined ? () => parts.plan! : parts.planFast;
+  const ownFailures = parts.plan?.failures;
   let fast: ((instance: unknown) => boolean) | undefined;
   let fastPatterns = false;
-  const { formatAssertion, maxDepth } = parts;
+  const { maxDepth } = parts;
   const lookup = (base: string): unknown => {
     if (base === ROOT_URI) return schema;
     if (isPlainObject(schema) && typeof schema.$id === "string") {
@@ -90,14 +105,14 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
   const failuresOf = (instance: unknown, record: PatternRecord): ValidationFailure[] =>
     recorded(record, () =>
       guarded(() => {
-        const output = interpret(interpreter, instance, "DETAILED", formatAssertion, fansOut);
+        const output = evaluate(instance, "DETAILED");
         return toFailures(output.valid ? [] : output.errors ?? [], instance, lookup, ROOT_URI);
       }));
   const slow = (instance: unknown): CheckResult => {
     const record: PatternRecord = {};
     const valid = recorded(
       record,
-      () => guarded(() => interpret(interpreter, instance, "FLAG", formatAssertion, fansOut).valid),
+      () => guarded(() => evaluate(instance, "FLAG").valid),
     );
     return valid ? { valid: true } : lazyInvalid(() => failuresOf(instance, record));
   };
@@ -128,7 +143,10 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
         if (fastPatterns) swapPatternRecord(previous);
       }
       if (answer === true) return { valid: true };
-      if (answer === false) return lazyInvalid(() => failuresOf(instance, record ?? {}));
+      if (answer === false) {
+        if (ownFailures !== undefined) return lazyInvalid(() => ownFailures(instance));
+        return lazyInvalid(() => failuresOf(instance, record ?? {}));
+      }
     }
     return slow(instance);
   };

@@ -27,14 +27,8 @@ import type { Output, OutputUnit } from "@hyperjump/json-schema";
 import { InvalidSchemaError, SchemaShapeError, UnsupportedPatternError } from "./errors.ts";
 import { compilePattern, type Matcher, UnboundedPatternError } from "./_regex.ts";
 import { testPattern } from "./_pattern_record.ts";
-import {
-  SCHEMA_DIALECT_2020_12,
-  SCHEMA_DIALECT_DRAFT_07,
-  SCHEMA_DIALECT_DRAFT_07_ALT,
-} from "./tool.ts";
-
-/** The retrieval URI of the schema being compiled (never fetched). */
-export const ROOT_URI = "https://toolfoundation.invalid/schema.json";
+import { SCHEMA_DIALECT_2020_12, SCHEMA_DIALECT_DRAFT_07_ALT } from "./tool.ts";
+import { ROOT_URI, type TrustedDocument } from "./_dialect.ts";
 
 const DRAFT_07_VOCABULARY = { [SCHEMA_DIALECT_DRAFT_07_ALT]: true };
 const VOCAB_2020_12 = "https://json-schema.org/draft/2020-12/vocab/";
@@ -219,25 +213,6 @@ class EvaluationBudget {
   }
 }
 
-/** Normalizes a dialect URI: draft-07 with or without `#` become one. */
-export function normalizeDialect(uri: string): string {
-  return uri.endsWith("#") ? uri.slice(0, -1) : uri;
-}
-
-/** The built-in dialects, normalized. */
-export const BUILTIN_DIALECTS: ReadonlySet<string> = new Set([
-  SCHEMA_DIALECT_2020_12,
-  normalizeDialect(SCHEMA_DIALECT_DRAFT_07),
-]);
-
-/** A trusted document to register for the duration of one compile. */
-export interface TrustedDocument {
-  uri: string;
-  schema: unknown;
-  /** Set when the document is a meta-schema that declares no `$vocabulary`. */
-  dialectBase?: string;
-}
-
 let queue: Promise<unknown> = Promise.resolve();
 
 /** Runs `task` after every task queued before it (Hyperjump's registry is shared). */
@@ -327,4 +302,4 @@ export function registeredDocuments(uris: readonly string[]): Promise<Map<string
   });
 }
 
-export type { OutputUnit };
+export type { Output, OutputUnit };

@@ -17,6 +17,8 @@
 
 import type { RE2JS } from "re2js";
 import { print, re2, Untranslatable } from "./_regex_print.ts";
+
+export { loadRegexEngine } from "./_regex_print.ts";
 import { PatternSyntaxError } from "./_regex_scanner.ts";
 import { type Node, parsePattern } from "./_regex_syntax.ts";
 

@@ -3,7 +3,7 @@
 // limits) and compiles it with re2js, for the engine in `_regex.ts`. What RE2
 // cannot express with ECMA-262 meaning throws {@linkcode Untranslatable}.
 
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
 import type { Ranges } from "./_regex_ranges.ts";
 import type { Node } from "./_regex_syntax.ts";
 
@@ -116,12 +116,30 @@ function repeatExactly(b: string, count: number, chunk: number): string {
   return src;
 }
 
+// re2js (about 900 KB of JavaScript) loads on first need, not at start: a
+// process that compiles no pattern never pays for it. The one module-level
+// variable of the engine, written once.
+let engine: typeof RE2JS | undefined;
+
+/**
+ * Loads re2js, once; resolves at once when it is loaded. The validator calls
+ * it before compiling any schema that may hold a pattern (compiling a pattern
+ * is synchronous).
+ */
+export async function loadRegexEngine(): Promise<void> {
+  engine ??= (await import("re2js")).RE2JS;
+}
+
 /** Compiles RE2 source, refusing a program too large. */
 export function re2(src: string): RE2JS {
+  if (engine === undefined) {
+    // A defect of the caller, never of the schema: say so, loudly.
+    throw new Error("re2js is not loaded: await loadRegexEngine() before compiling a pattern");
+  }
   if (src.length > MAX_SOURCE) throw new Untranslatable("a program too large");
   let program: RE2JS;
   try {
-    program = RE2JS.compile(src, src.includes("(?<") ? RE2JS.LOOKBEHINDS : 0);
+    program = engine.compile(src, src.includes("(?<") ? engine.LOOKBEHINDS : 0);
   } catch (error) {
     throw new Untranslatable(`a construct RE2 refuses: ${(error as Error).message}`);
   }

@@ -12,12 +12,14 @@ import { analyzeSchemaStructure } from "./_schema_structure.ts";
 import { type JsonSchema, SCHEMA_DIALECT_DRAFT_07, type Tool } from "./tool.ts";
 import { toolId } from "./tool_id.ts";
 import type { CompiledSchema, SchemaInput, SchemaValidator } from "./schema_validator.ts";
-import { compileSchema, type Interpreter, normalizeDialect } from "./_hyperjump.ts";
+import type { Interpreter } from "./_hyperjump.ts";
+import { BUILTIN_DIALECTS, normalizeDialect } from "./_dialect.ts";
 import { canonicalJson, parseSchema } from "./_json.ts";
-import { compileError } from "./_compile_error.ts";
 import { TrustedDocuments } from "./_trusted_documents.ts";
 import { compiledSchema } from "./_compiled_schema.ts";
-import { planFastPath } from "./_fast/mod.ts";
+import { fastDialect, type FastPlan, planFastPath } from "./_fast/mod.ts";
+import { passesMetaSchema } from "./_meta_check.ts";
+import { loadRegexEngine } from "./_regex.ts";
 
 /** Options of a {@linkcode DefaultValidator}. */
 export interface DefaultValidatorOptions {
@@ -165,7 +167,7 @@ export class DefaultValidator implements SchemaValidator {
       this.#cache.delete(key);
       this.#cache.set(key, found);
     } else {
-      found = this.#compile(structuredClone(parsed), fansOut);
+      found = this.#compile(structuredClone(parsed), fansOut, key.includes('"pattern'));
       found.catch(() => undefined);
       this.#cache.set(key, found);
       if (this.#cache.size > this.#cacheSize) {
@@ -273,27 +275,62 @@ export class DefaultValidator implements SchemaValidator {
     );
   }
 
-  async #compile(schema: JsonSchema, fansOut: boolean): Promise<CompiledSchema> {
+  async #compile(
+    schema: JsonSchema,
+    fansOut: boolean,
+    mayHavePatterns: boolean,
+  ): Promise<CompiledSchema> {
     const dialect = this.#trusted.dialectOf(schema);
+    const formatAssertion = this.#formatAssertion;
+    const common = {
+      schema,
+      dialect,
+      trusted: this.#trusted.byUri,
+      formatAssertion,
+      maxDepth: this.#maxDepth,
+    };
+    // Compiling a pattern needs re2js, which loads on first need.
+    if (mayHavePatterns) await loadRegexEngine();
+    const alone = this.#fastPath ? this.#standalone(schema, dialect, fansOut) : undefined;
+    if (alone !== undefined) {
+      // The fast path answers every value and writes every failure: Hyperjump
+      // is neither loaded nor compiled for this schema.
+      return compiledSchema({ ...common, evaluate: undefined, plan: alone, planFast: undefined });
+    }
+    // Hyperjump's meta-schemas hold patterns: the engine must be there.
+    await loadRegexEngine();
+    const hyperjump = await import("./_hyperjump.ts");
     let interpreter: Interpreter;
     try {
-      interpreter = await compileSchema(schema, this.#trusted.for(dialect));
+      interpreter = await hyperjump.compileSchema(schema, this.#trusted.for(dialect));
     } catch (error) {
+      const { compileError } = await import("./_compile_error.ts");
       throw await compileError(error, schema, dialect);
     }
-    const formatAssertion = this.#formatAssertion;
     const planFast = this.#fastPath
       ? () => planFastPath(schema, { dialect, formatAssertion, fansOut })
       : undefined;
     return compiledSchema({
-      schema,
-      dialect,
-      interpreter,
-      fansOut,
+      ...common,
+      evaluate: (instance, format) =>
+        hyperjump.interpret(interpreter, instance, format, formatAssertion, fansOut),
       planFast,
-      trusted: this.#trusted.byUri,
-      formatAssertion,
-      maxDepth: this.#maxDepth,
     });
+  }
+
+  /**
+   * The fast path's plan when it answers this schema alone (no Hyperjump at
+   * all): a built-in dialect, a schema that certainly passes its meta-schema,
+   * no trusted documents it could reach, and a plan that never defers to
+   * Hyperjump and writes the failures itself. Otherwise undefined.
+   */
+  #standalone(schema: JsonSchema, dialect: string, fansOut: boolean): FastPlan | undefined {
+    const fast = fastDialect(dialect);
+    if (fast === undefined || !BUILTIN_DIALECTS.has(dialect)) return undefined;
+    if (!passesMetaSchema(schema, fast)) return undefined;
+    const plan = planFastPath(schema, { dialect, formatAssertion: this.#formatAssertion, fansOut });
+    return plan.check !== undefined && plan.standalone && plan.failures !== undefined
+      ? plan
+      : undefined;
   }
 }

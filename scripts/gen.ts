@@ -11,6 +11,10 @@
  *   pins, as one ES module (its browser build bundled by `deno bundle`), so
  *   that reading a manifest does not load the package's CommonJS build
  *   (scripts/_yaml_bundle.ts).
+ * - `model/_generated/meta_schemas.json`: the 2020-12 and draft-07
+ *   meta-schemas as one self-contained document each (scripts/_meta_schemas.ts),
+ *   from which the validator checks a schema against its meta-schema without
+ *   loading Hyperjump.
  *
  * ```sh
  * deno task gen          # rewrite the files
@@ -23,12 +27,17 @@
 import Ajv2020 from "ajv/dist/2020.js";
 import standaloneCode from "ajv/dist/standalone/index.js";
 import { type GeneratedFile, yamlBundle } from "./_yaml_bundle.ts";
+import { metaSchemasJson } from "./_meta_schemas.ts";
 
 const ROOT = new URL("../", import.meta.url);
 
 /** The generated files: path (relative to the repository) and text. */
 export async function generated(): Promise<GeneratedFile[]> {
-  return [await manifestCheck(), ...await yamlBundle(ROOT)];
+  return [
+    await manifestCheck(),
+    { path: "model/_generated/meta_schemas.json", text: await metaSchemasJson() },
+    ...await yamlBundle(ROOT),
+  ];
 }
 
 /** The manifest schema's check as plain JavaScript. */

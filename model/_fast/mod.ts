@@ -6,8 +6,10 @@
 
 import { compileDocument, Unsupported } from "./_compile.ts";
 import { fastDialect, type SupportOptions, unsupportedReason } from "./_support.ts";
+import type { ValidationFailure } from "../errors.ts";
 
 export type { SupportOptions };
+export { fastDialect };
 export { MAX_REF_NESTING } from "./_compile.ts";
 
 /**
@@ -19,8 +21,24 @@ export type FastCheck = (instance: unknown) => boolean | undefined;
 
 /** The fast path's decision for one schema. */
 export type FastPlan =
-  | { check: FastCheck; run: (instance: unknown) => boolean; patterns: boolean; reason?: undefined }
-  | { check?: undefined; run?: undefined; patterns?: undefined; reason: string };
+  | {
+    check: FastCheck;
+    run: (instance: unknown) => boolean;
+    patterns: boolean;
+    /** The failures of an invalid value, exactly as Hyperjump's would read; undefined: ask Hyperjump. */
+    failures: ((instance: unknown) => ValidationFailure[]) | undefined;
+    /** Whether `run` never throws and `failures` is defined: Hyperjump is never needed. */
+    standalone: boolean;
+    reason?: undefined;
+  }
+  | {
+    check?: undefined;
+    run?: undefined;
+    patterns?: undefined;
+    failures?: undefined;
+    standalone?: undefined;
+    reason: string;
+  };
 
 /**
  * Compiles the fast check of a schema that Hyperjump has already compiled
@@ -39,6 +57,8 @@ export function planFastPath(schema: unknown, options: SupportOptions): FastPlan
   }
   return {
     patterns,
+    failures: undefined,
+    standalone: false,
     /** The generated check itself: a throw means "ask Hyperjump" (for callers that catch). */
     run: check,
     check: (instance) => {
@@ -50,5 +70,23 @@ export function planFastPath(schema: unknown, options: SupportOptions): FastPlan
         return undefined;
       }
     },
+  };
+}
+
+/**
+ * Compiles a trusted document (one the validator ships, such as a flattened
+ * meta-schema) without the document scan of {@linkcode planFastPath}: its
+ * property names may be `$`-keywords. `true`/`false` is the exact answer;
+ * `undefined` means "ask Hyperjump" (a bail). Throws when the document holds
+ * anything the compiler does not do exactly.
+ */
+export function compileTrusted(schema: unknown, dialect: "2020-12" | "draft-07"): FastCheck {
+  const { check } = compileDocument(schema as never, dialect);
+  return (instance) => {
+    try {
+      return check(instance);
+    } catch {
+      return undefined;
+    }
   };
 }

@@ -16,7 +16,11 @@
 import { DefaultValidator, ExternalRefError, type JsonSchema } from "../../mod.ts";
 import { SKIPS } from "./skips.ts";
 import { type FastCheck, planFastPath } from "../../model/_fast/mod.ts";
+import { loadRegexEngine } from "../../model/_regex.ts";
 import { analyzeSchemaStructure } from "../../model/_schema_structure.ts";
+
+// Patterns compile synchronously here: load the engine first.
+await loadRegexEngine();
 
 const args = Deno.args.filter((a) => !a.startsWith("--fast-path="));
 const fastPath = !Deno.args.includes("--fast-path=off") && Deno.env.get("FAST_PATH") !== "off";

@@ -6,6 +6,10 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { DefaultValidator } from "../../model/mod.ts";
 import { planFastPath } from "../../model/_fast/mod.ts";
+import { loadRegexEngine } from "../../model/_regex.ts";
+
+// Patterns compile synchronously here: load the engine first.
+await loadRegexEngine();
 
 const DIALECTS = {
   "2020-12": "https://json-schema.org/draft/2020-12/schema",

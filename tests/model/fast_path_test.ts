@@ -3,7 +3,10 @@
 import assert from "node:assert/strict";
 import { DefaultValidator, SchemaValidationError } from "../../model/mod.ts";
 import { MAX_REF_NESTING, planFastPath } from "../../model/_fast/mod.ts";
-import { patternRuns } from "../../model/_regex.ts";
+import { loadRegexEngine, patternRuns } from "../../model/_regex.ts";
+
+// Patterns compile synchronously here: load the engine first.
+await loadRegexEngine();
 
 const D2020 = "https://json-schema.org/draft/2020-12/schema";
 const D07 = "http://json-schema.org/draft-07/schema";

@@ -4,8 +4,11 @@
 
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { compilePattern, UnboundedPatternError } from "../../model/_regex.ts";
+import { compilePattern, loadRegexEngine, UnboundedPatternError } from "../../model/_regex.ts";
 import { spaceSet } from "../../model/_regex_ranges.ts";
+
+// Patterns compile synchronously here: load the engine first.
+await loadRegexEngine();
 
 /** Compiles with the bounded engine, or undefined when it refuses. */
 function bounded(pattern: string): ((s: string) => boolean) | undefined {
