@@ -60,3 +60,19 @@ Deno.test("list of a manifest the generated check refuses loads Hyperjump for it
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("validate loads the adapters only for --target, run a built-in no module-tool host", async () => {
+  const plain = await loaded(["validate", "examples/tools.yaml"], READ);
+  assert.equal(plain.code, 0);
+  assert.deepEqual(plain.modules.filter((m) => /\/adapter\//.test(m)), []);
+  const target = await loaded(["validate", "examples/tools.yaml", "--target", "openai"], READ);
+  assert.equal(target.code, 0);
+  assert.ok(target.modules.some((m) => /\/adapter\/mod\.ts$/.test(m)), target.modules.join("\n"));
+  const run = await loaded(
+    ["run", "examples/tools.yaml", "math:calculate", "--args", '{"operation":"add","a":1,"b":2}'],
+    READ,
+  );
+  assert.equal(run.code, 0);
+  assert.deepEqual(run.modules.filter((m) => /\/cli\/(module_tool|_module_(?!deno)\w+)\.ts$/.test(m)), []);
+  assert.deepEqual(run.modules.filter((m) => /\/adapter\/|yaml@|node:util/.test(m)), []);
+});
