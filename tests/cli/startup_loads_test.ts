@@ -73,6 +73,9 @@ Deno.test("validate loads the adapters only for --target, run a built-in no modu
     READ,
   );
   assert.equal(run.code, 0);
-  assert.deepEqual(run.modules.filter((m) => /\/cli\/(module_tool|_module_(?!deno)\w+)\.ts$/.test(m)), []);
+  assert.deepEqual(
+    run.modules.filter((m) => /\/cli\/(module_tool|_module_(?!deno)\w+)\.ts$/.test(m)),
+    [],
+  );
   assert.deepEqual(run.modules.filter((m) => /\/adapter\/|yaml@|node:util/.test(m)), []);
 });
