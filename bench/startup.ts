@@ -20,8 +20,11 @@ const EMPTY = new URL("./_empty.ts", import.meta.url).pathname;
 const flag = (name: string) =>
   Deno.args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const RUNS = Number(Deno.args.find((a) => !a.startsWith("--")) ?? 15);
-const BINARY = flag("binary");
-const BASELINE_BINARY = flag("baseline");
+/** A path given on the command line, made absolute (the commands run in the repository root). */
+const absolute = (path: string | undefined) =>
+  path === undefined ? undefined : new URL(path, `file://${Deno.cwd()}/`).pathname;
+const BINARY = absolute(flag("binary"));
+const BASELINE_BINARY = absolute(flag("baseline"));
 
 interface Case {
   name: string;
