@@ -79,3 +79,46 @@ Deno.test("validate loads the adapters only for --target, run a built-in no modu
   );
   assert.deepEqual(run.modules.filter((m) => /\/adapter\/|yaml@|node:util/.test(m)), []);
 });
+
+Deno.test("opt-in lazy dynamic imports: a command loads its own modules only when it runs", async () => {
+  const lazy = "--unstable-lazy-dynamic-imports";
+  const help = await loaded(["--help"], [lazy]);
+  assert.equal(help.code, 0);
+  assert.deepEqual(help.modules.filter((m) => /\/cli\/commands\//.test(m)), []);
+  const list = await loaded(["list", "examples/tools.yaml"], [
+    lazy,
+    "--allow-read=examples,cli,model,run",
+  ]);
+  assert.equal(list.code, 0);
+  assert.ok(
+    list.modules.some((m) => m.endsWith("/cli/commands/inspect.ts")),
+    list.modules.join("\n"),
+  );
+});
+
+Deno.test("opt-in lazy dynamic imports without read access to the CLI's source: exit 3, named", async () => {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--quiet",
+      "--unstable-lazy-dynamic-imports",
+      "--allow-read=examples",
+      "cli.ts",
+      "list",
+      "examples/tools.yaml",
+    ],
+    cwd: ROOT,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  const stderr = new TextDecoder().decode(out.stderr);
+  assert.equal(out.code, 3, stderr);
+  assert.equal(out.stdout.length, 0);
+  assert.match(
+    stderr,
+    /^error: missing permission: Requires read access to ".*\/cli\/commands\/inspect\.ts"/,
+  );
+  assert.match(stderr, /grant read access to its source/);
+});
