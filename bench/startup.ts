@@ -5,21 +5,38 @@
 //
 //   deno run --allow-run --allow-read bench/startup.ts [runs per command, default 15]
 //
+// The compiled binary (`deno task compile`, which bakes in the permissions of
+// the example) in place of `deno run cli.ts`, against `deno run` of the empty
+// module or, with --baseline, against that module compiled too
+// (`deno compile --output=dist/empty bench/_empty.ts`):
+//
+//   deno run --allow-run --allow-read bench/startup.ts 15 --binary=dist/toolfoundation \
+//     [--baseline=dist/empty]
+//
 // Ratios, not milliseconds, are the figure to compare across machines.
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const EMPTY = new URL("./_empty.ts", import.meta.url).pathname;
-const RUNS = Number(Deno.args[0] ?? 15);
+const flag = (name: string) =>
+  Deno.args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const RUNS = Number(Deno.args.find((a) => !a.startsWith("--")) ?? 15);
+/** A path given on the command line, made absolute (the commands run in the repository root). */
+const absolute = (path: string | undefined) =>
+  path === undefined ? undefined : new URL(path, `file://${Deno.cwd()}/`).pathname;
+const BINARY = absolute(flag("binary"));
+const BASELINE_BINARY = absolute(flag("baseline"));
 
 interface Case {
   name: string;
   args: string[];
+  /** The program (default: this Deno). */
+  program?: string;
 }
 
 const BASE = ["run", "--quiet", "--cached-only"];
 const READ = "--allow-read=examples";
-// npm:yaml reads these debug switches while parsing a YAML manifest.
-const ENV = "--allow-env=LOG_STREAM,LOG_TOKENS";
+const LAZY = "--unstable-lazy-dynamic-imports";
+const ADD = '{"operation":"add","a":1,"b":2}';
 const CASES: Case[] = [
   { name: "--help", args: [...BASE, "cli.ts", "--help"] },
   {
@@ -27,29 +44,52 @@ const CASES: Case[] = [
     args: [
       ...BASE,
       READ,
-      ENV,
       "cli.ts",
       "run",
       "examples/tools.yaml",
       "math:calculate",
       "--args",
-      '{"operation":"add","a":1,"b":2}',
+      ADD,
     ],
   },
   {
     name: "list examples/tools.yaml",
-    args: [...BASE, READ, ENV, "cli.ts", "list", "examples/tools.yaml"],
+    args: [...BASE, READ, "cli.ts", "list", "examples/tools.yaml"],
   },
   {
     name: "validate examples/tools.yaml",
-    args: [...BASE, READ, ENV, "cli.ts", "validate", "examples/tools.yaml"],
+    args: [...BASE, READ, "cli.ts", "validate", "examples/tools.yaml"],
+  },
+  // Opt-in: Deno loads the modules of statically analysable dynamic imports
+  // (one per command) only when they run; from a checkout they then need
+  // read access to the CLI's own source (README, "Start-up").
+  { name: "--help, lazy dynamic imports", args: [...BASE, LAZY, "cli.ts", "--help"] },
+  {
+    name: "list examples/tools.yaml, lazy dynamic imports",
+    args: [
+      ...BASE,
+      LAZY,
+      "--allow-read=examples,cli,model,run",
+      "cli.ts",
+      "list",
+      "examples/tools.yaml",
+    ],
   },
 ];
-const BASELINE: Case = { name: "deno run (empty module)", args: [...BASE, EMPTY] };
+/** The same commands run by the compiled binary (its permissions are baked in). */
+const BINARY_CASES: Case[] = BINARY === undefined ? [] : [
+  ["--help"],
+  ["run", "examples/tools.yaml", "math:calculate", "--args", ADD],
+  ["list", "examples/tools.yaml"],
+  ["validate", "examples/tools.yaml"],
+].map((args) => ({ name: `${BINARY} ${args.slice(0, 2).join(" ")}`, args, program: BINARY }));
+const BASELINE: Case = BASELINE_BINARY === undefined
+  ? { name: "deno run (empty module)", args: [...BASE, EMPTY] }
+  : { name: `${BASELINE_BINARY} (empty module, compiled)`, args: [], program: BASELINE_BINARY };
 
 async function time(c: Case): Promise<number> {
   const started = performance.now();
-  const out = await new Deno.Command(Deno.execPath(), {
+  const out = await new Deno.Command(c.program ?? Deno.execPath(), {
     args: c.args,
     cwd: ROOT,
     stdin: "null",
@@ -70,10 +110,11 @@ function median(xs: number[]): number {
 }
 
 // Warm up (and fail early when a command does not work).
-for (const c of [BASELINE, ...CASES]) await time(c);
+const RUN = BINARY === undefined ? CASES : BINARY_CASES;
+for (const c of [BASELINE, ...RUN]) await time(c);
 
 const rows: Array<{ name: string; ms: number; ratio: number }> = [];
-for (const c of CASES) {
+for (const c of RUN) {
   const base: number[] = [];
   const cmd: number[] = [];
   for (let i = 0; i < RUNS; i++) {

@@ -26,6 +26,23 @@ export function isBrokenPipe(error: unknown): boolean {
 }
 
 /**
+ * The message of a permission refusal: Deno's `NotCapable`, or a module the
+ * CLI loads on demand that Deno refused to load (under
+ * `--unstable-lazy-dynamic-imports`, the CLI's own modules need read access);
+ * `undefined` for any other error.
+ */
+export function permissionRefusal(error: unknown): string | undefined {
+  const e = error as { name?: unknown; code?: unknown; message?: unknown };
+  if (typeof e?.message !== "string") return undefined;
+  if (e.name === "NotCapable") return e.message;
+  if (e.code === "ERR_MODULE_NOT_FOUND" && /^Requires (read|import) access to /.test(e.message)) {
+    return `${e.message} (the CLI loads this command's modules when it runs, ` +
+      `and Deno checks them under --unstable-lazy-dynamic-imports: grant read access to its source)`;
+  }
+  return undefined;
+}
+
+/**
  * A writer for one of the process's streams. Once the reader has gone away
  * (a closed pipe), further output is dropped quietly: the command finishes
  * and exits with its own code, with no error about the pipe.

@@ -12,7 +12,7 @@ import {
 } from "../model/mod.ts";
 import type { ManifestIssue } from "./errors.ts";
 import type { Manifest, ResolvedTool } from "./manifest.ts";
-import { checkModuleTool } from "./module_tool.ts";
+import type { checkModuleTool } from "./module_tool.ts";
 import { moduleToolDeno } from "./_module_deno.ts";
 import type { PermissionNeed } from "./permissions.ts";
 import { KILL_PROGRAM } from "./_permission_needs.ts";
@@ -96,6 +96,9 @@ export async function checkModuleTools(
   options: ToolChecksOptions = {},
 ): Promise<ManifestIssue[]> {
   const modules = selected(manifest, options.tools).filter((t) => t.entry.module !== undefined);
+  if (modules.length === 0) return [];
+  // The module host loads only when there are module tools to check.
+  const { checkModuleTool } = await import("./module_tool.ts");
   // At most MODULE_CHECKS_AT_ONCE child processes at a time.
   const problems: Array<Awaited<ReturnType<typeof checkModuleTool>>> = [];
   let next = 0;

@@ -1,6 +1,7 @@
 // Private: maps a JSON Pointer into a parsed YAML document to a line and column.
 
-import { type Document, isMap, isScalar, isSeq, type LineCounter, type Node } from "yaml";
+import type { Document, LineCounter, Node } from "yaml";
+import { isMap, isScalar, isSeq } from "./_generated/yaml.js";
 import { pointerTokens } from "../model/_json_pointer.ts";
 
 /** A 1-based line and column. */

@@ -9,7 +9,6 @@
 import { type RetryOptions, Runner, type RunnerOptions } from "../run/mod.ts";
 import { getBuiltin } from "./builtins.ts";
 import type { Manifest } from "./manifest.ts";
-import { moduleHandler } from "./module_tool.ts";
 import { resolvePath } from "./_resolve_path.ts";
 import { Redactor, resolveSecrets } from "./secrets.ts";
 import {
@@ -90,6 +89,8 @@ export async function buildRunner(
       runner.setHandler(t.id, builtin.handler);
     }
     if (e.module !== undefined) {
+      // The module host (a child Deno process per tool) loads only for module tools.
+      const { moduleHandler } = await import("./module_tool.ts");
       const file = resolvePath(manifest.dir, e.module);
       const url = new URL(`file://${Deno.realPathSync(file)}`);
       const onLog = options.onModuleLog;

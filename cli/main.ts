@@ -9,7 +9,7 @@
 
 import denoJson from "../deno.json" with { type: "json" };
 import { HELP, USAGE } from "./_help.ts";
-import { EXIT, isBrokenPipe, processIo } from "./_io.ts";
+import { EXIT, isBrokenPipe, permissionRefusal, processIo } from "./_io.ts";
 
 /** Where the CLI reads and writes; tests substitute their own. */
 export interface CliIo {
@@ -108,11 +108,13 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
     if (isBrokenPipe(error)) return EXIT.ok;
     // Commands report their own errors; this is the last resort (e.g. a module
     // that cannot be loaded under the granted permissions).
-    const notCapable = (error as Error)?.name === "NotCapable";
-    io.stderr(
-      `error: ${notCapable ? "missing permission: " : ""}${(error as Error)?.message ?? error}\n`,
-    );
-    return notCapable ? EXIT.permission : EXIT.failure;
+    const refused = permissionRefusal(error);
+    if (refused !== undefined) {
+      io.stderr(`error: missing permission: ${refused}\n`);
+      return EXIT.permission;
+    }
+    io.stderr(`error: ${(error as Error)?.message ?? error}\n`);
+    return EXIT.failure;
   }
 }
 

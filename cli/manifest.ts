@@ -10,7 +10,8 @@
  * @module
  */
 
-import { isAlias, isMap, isSeq, LineCounter, parseDocument, visit } from "yaml";
+// npm:yaml bundled at build time (scripts/gen.ts): one module, not its CommonJS build.
+import { isAlias, isMap, isSeq, LineCounter, parseDocument, visit } from "./_generated/yaml.js";
 import type { Document, Node } from "yaml";
 import { escapePointerToken } from "../model/_json_pointer.ts";
 import { ManifestError, type ManifestIssue } from "./errors.ts";

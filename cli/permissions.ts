@@ -47,21 +47,12 @@ export interface PlanPermissionsOptions {
 }
 
 /**
- * Environment variables npm:yaml reads while parsing (its `LOG_TOKENS` and
- * `LOG_STREAM` debug switches): reading a manifest needs them.
+ * What reading a manifest needs: reading the file, nothing else (the YAML
+ * parser, bundled at build time from npm:yaml's browser build, reads no
+ * environment variable).
  */
-const YAML_ENV: readonly string[] = ["LOG_STREAM", "LOG_TOKENS"];
-
-/** What reading a manifest needs. */
 export function manifestNeeds(path: string): PermissionNeed[] {
-  return [
-    { name: "read", value: path, reason: "the manifest" },
-    ...YAML_ENV.map((value) => ({
-      name: "env" as const,
-      value,
-      reason: "npm:yaml reads this debug switch while parsing the manifest",
-    })),
-  ];
+  return [{ name: "read", value: path, reason: "the manifest" }];
 }
 
 /**
@@ -79,7 +70,6 @@ export function manifestNeeds(path: string): PermissionNeed[] {
  * assert.deepEqual(formatFlags(planPermissions(manifest)), [
  *   "--allow-read=tools.yaml,tools.yaml.lock",
  *   "--allow-net=127.0.0.1:3001",
- *   "--allow-env=LOG_STREAM,LOG_TOKENS",
  * ]);
  * ```
  *

@@ -1,6 +1,7 @@
 // Private: what `validate` and `convert` need beyond reading the manifest (the
-// validator, the tool and chain checks, the adapters), loaded on first use so
-// that `list` and `permissions` never load them (start-up, issue 16).
+// validator, the tool and chain checks; the adapters apart, for `convert` and
+// `validate --target`), loaded on first use so that `list` and `permissions`
+// never load them, nor `validate` the adapters it does not use (start-up, issue 16).
 
 import type { DefaultValidator } from "../../model/default_validator.ts";
 import type { checkChains } from "../_chain_check.ts";
@@ -26,6 +27,10 @@ export interface ChecksKit {
   sortIssues: typeof sortIssues;
   /** Chain step checks. */
   checkChains: typeof checkChains;
+}
+
+/** The adapters, for `convert` and `validate --target`. */
+export interface AdapterKit {
   /** The adapters' registry. */
   defaultRegistry: typeof defaultRegistry;
   /** Provider preflight. */
@@ -33,6 +38,7 @@ export interface ChecksKit {
 }
 
 let kit: Promise<ChecksKit> | undefined;
+let adapters: Promise<AdapterKit> | undefined;
 
 /** Loads (once) what `validate` and `convert` need. */
 export function checksKit(): Promise<ChecksKit> {
@@ -40,16 +46,22 @@ export function checksKit(): Promise<ChecksKit> {
     import("../../model/default_validator.ts"),
     import("../_tool_checks.ts"),
     import("../_chain_check.ts"),
-    import("../../adapter/mod.ts"),
-  ]).then(([validator, tools, chains, adapter]) => ({
+  ]).then(([validator, tools, chains]) => ({
     DefaultValidator: validator.DefaultValidator,
     checkToolSchemas: tools.checkToolSchemas,
     checkModuleTools: tools.checkModuleTools,
     moduleCheckNeeds: tools.moduleCheckNeeds,
     sortIssues: tools.sortIssues,
     checkChains: chains.checkChains,
+  }));
+  return kit;
+}
+
+/** Loads (once) the adapters. */
+export function adapterKit(): Promise<AdapterKit> {
+  adapters ??= import("../../adapter/mod.ts").then((adapter) => ({
     defaultRegistry: adapter.defaultRegistry,
     preflight: adapter.preflight,
   }));
-  return kit;
+  return adapters;
 }

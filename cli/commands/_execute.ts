@@ -4,6 +4,7 @@
 
 import { buildRunner } from "../build_runner.ts";
 import type { Runner } from "../../run/mod.ts";
+import type { SchemaValidator } from "../../model/schema_validator.ts";
 import { diagnose, EXIT, jsonText } from "../_io.ts";
 import type { CliIo } from "../main.ts";
 import type { Manifest } from "../manifest.ts";
@@ -114,6 +115,7 @@ export async function execute(
   ids: string[],
   deadlineMs: number,
   work: (runner: Runner, signal: AbortSignal, line: Line) => Promise<number>,
+  validator?: SchemaValidator,
 ): Promise<number> {
   // Listing a server's tools (for tools whose schemas come from it) is part of
   // the run: it shares the run's deadline.
@@ -126,6 +128,9 @@ export async function execute(
       killGraceMs: CLI_KILL_GRACE_MS,
       importTimeoutMs: deadlineMs,
       runner: {
+        // The validator the command checked the tools' schemas with: its
+        // compiled schemas are reused, not compiled again.
+        ...(validator === undefined ? {} : { validator }),
         closeTimeoutMs: CLOSE_AFTER_FAILURE_MS,
         onRetry: (event) =>
           events

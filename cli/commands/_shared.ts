@@ -1,7 +1,7 @@
 // Private: what every command shares: opening a manifest with its permission
 // checked first, the permission check itself, and error reporting.
 
-import { describeError, diagnose, EXIT, exitCodeOf } from "../_io.ts";
+import { describeError, diagnose, EXIT, exitCodeOf, permissionRefusal } from "../_io.ts";
 import type { CliIo } from "../main.ts";
 import { ManifestError, MissingPermissionError, UsageError } from "../errors.ts";
 import { loadManifest, type Manifest } from "../manifest.ts";
@@ -73,15 +73,13 @@ export function report(io: CliIo, redactor: Redactor | undefined, error: unknown
     diagnose(io, redactor, "error", error.message);
     return EXIT.permission;
   }
-  if (
-    error instanceof UsageError ||
-    String((error as { code?: unknown })?.code).startsWith("ERR_PARSE_ARGS")
-  ) {
+  if (error instanceof UsageError) {
     diagnose(io, redactor, "error", (error as Error).message);
     return EXIT.usage;
   }
-  if ((error as Error)?.name === "NotCapable") {
-    diagnose(io, redactor, "error", `missing permission: ${(error as Error).message}`);
+  const refused = permissionRefusal(error);
+  if (refused !== undefined) {
+    diagnose(io, redactor, "error", `missing permission: ${refused}`);
     return EXIT.permission;
   }
   diagnose(io, redactor, "error", describeError(error));

@@ -2,7 +2,7 @@
 // tokens in the user's token file (run/auth's FileTokenStore). Also builds the
 // non-interactive provider `run` and `chain` give the runner (never a browser).
 
-import { parseArgs } from "node:util";
+import { parseArgs } from "../_args.ts";
 import { EXIT, printJson } from "../_io.ts";
 import type { CliIo } from "../main.ts";
 import { MissingSecretError, UsageError } from "../errors.ts";

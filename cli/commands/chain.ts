@@ -1,13 +1,13 @@
 // The `chain` command.
 
-import { parseArgs } from "node:util";
+import { parseArgs } from "../_args.ts";
 import type { ChainResult } from "../../run/mod.ts";
 import { EXIT, exitCodeOf, jsonText, printJson } from "../_io.ts";
 import type { CliIo } from "../main.ts";
 import { ManifestError, UsageError } from "../errors.ts";
 import { planPermissions } from "../permissions.ts";
 import { Redactor } from "../secrets.ts";
-import { DefaultValidator } from "../../model/mod.ts";
+import { DefaultValidator } from "../../model/default_validator.ts";
 import { checkChainInput, checkChains } from "../_chain_check.ts";
 import { ToolChangedError } from "../errors.ts";
 import { reportChanged } from "./_server_tools.ts";
@@ -105,6 +105,7 @@ export async function chainCommand(argv: string[], io: CliIo): Promise<number> {
           ? exitCodeOf(result.failed!.error)
           : report(io, redactor, result.failed!.error);
       },
+      validator,
     );
   } catch (error) {
     if (error instanceof ToolChangedError) return reportChanged(io, error);

@@ -1,8 +1,8 @@
 // The `import` command: a Claude, Cursor or VS Code MCP configuration file
 // written out as an equivalent YAML manifest, with comments.
 
-import { parseArgs } from "node:util";
-import { Document } from "yaml";
+import { parseArgs } from "../_args.ts";
+import { Document } from "../_generated/yaml.js";
 import { EXIT } from "../_io.ts";
 import type { CliIo } from "../main.ts";
 import { UsageError } from "../errors.ts";

@@ -2,7 +2,7 @@
 // manifest and never run a tool; `list`, `validate` and `convert` connect to
 // the manifest's servers for their tools (not with --offline).
 
-import { parseArgs } from "node:util";
+import { parseArgs } from "../_args.ts";
 import type { FeatureLossWarning } from "../../adapter/mod.ts";
 import { InvalidSchemaError, ToolFoundationError } from "../../model/errors.ts";
 import { diagnose, EXIT, printJson } from "../_io.ts";
@@ -17,7 +17,7 @@ import { ToolChangedError } from "../errors.ts";
 import { reportChanged, SERVER_OPTIONS, serverTools } from "./_server_tools.ts";
 // Start-up: validate and convert load their checks and the adapters on first
 // use (checksKit); the format names come from the help text (checked equal).
-import { checksKit } from "./_checks_kit.ts";
+import { adapterKit, checksKit } from "./_checks_kit.ts";
 import type { DefaultValidator } from "../../model/default_validator.ts";
 import { FORMATS as TARGETS } from "../_help.ts";
 
@@ -146,8 +146,6 @@ export async function validateCommand(argv: string[], io: CliIo): Promise<number
       checkModuleTools,
       checkChains,
       sortIssues,
-      defaultRegistry,
-      preflight,
     } = await checksKit();
     const validator = new DefaultValidator();
     // What is certain to fail is a manifest error (exit 2), located: schemas no
@@ -174,6 +172,7 @@ export async function validateCommand(argv: string[], io: CliIo): Promise<number
     let failures = await checkImported(found.tools, validator, io);
     const tools = withSchemas(found.tools, io);
     if (target !== undefined) {
+      const { defaultRegistry, preflight } = await adapterKit();
       const registry = defaultRegistry();
       const converted = tools.map((t) =>
         registry.convert(t.tool, "mcp", target, values.strict ? { strict: true } : undefined).tool
@@ -227,7 +226,8 @@ export async function convertCommand(argv: string[], io: CliIo): Promise<number>
       );
     }
     const manifest = await openManifest(positionals[0], values);
-    const { DefaultValidator, checkToolSchemas, sortIssues, defaultRegistry } = await checksKit();
+    const [{ DefaultValidator, checkToolSchemas, sortIssues }, { defaultRegistry }] = await Promise
+      .all([checksKit(), adapterKit()]);
     // A schema no validator can evaluate is the manifest's error (exit 2, located), as in validate.
     const issues = await checkToolSchemas(manifest, new DefaultValidator());
     if (issues.length > 0) throw new ManifestError(sortIssues(issues));

@@ -1,7 +1,7 @@
 // The `lock` command: pins the definition of every tool the manifest's
 // servers list (digest and definition) in <manifest>.lock.
 
-import { parseArgs } from "node:util";
+import { parseArgs } from "../_args.ts";
 import { Runner } from "../../run/mod.ts";
 import { diagnose, EXIT } from "../_io.ts";
 import type { CliIo } from "../main.ts";

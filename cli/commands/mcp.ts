@@ -1,7 +1,7 @@
 // The `mcp` command: a server's resources and prompts, and ping, as JSON.
 //   mcp <manifest> <server> ping | resources | read <uri> | prompts | prompt <name> [--args JSON]
 
-import { parseArgs } from "node:util";
+import { parseArgs } from "../_args.ts";
 import { McpSession } from "../../run/mcp_session.ts";
 import { EXIT, printJson } from "../_io.ts";
 import type { CliIo } from "../main.ts";

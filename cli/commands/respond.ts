@@ -3,9 +3,9 @@
 // tool calls with the manifest's tools, and prints the result messages in the
 // provider's format on stdout.
 
-import { parseArgs } from "node:util";
+import { parseArgs } from "../_args.ts";
 import { ToolNameMap } from "../../adapter/mod.ts";
-import { DefaultValidator } from "../../model/mod.ts";
+import { DefaultValidator } from "../../model/default_validator.ts";
 import { Runner } from "../../run/mod.ts";
 import {
   answerToolCalls,

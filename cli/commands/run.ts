@@ -1,12 +1,12 @@
 // The `run` command.
 
-import { parseArgs } from "node:util";
+import { parseArgs } from "../_args.ts";
 import { diagnose, EXIT, exitCodeOf, jsonText, printJson } from "../_io.ts";
 import type { CliIo } from "../main.ts";
 import { ManifestError, UsageError } from "../errors.ts";
 import { planPermissions } from "../permissions.ts";
 import { Redactor } from "../secrets.ts";
-import { DefaultValidator } from "../../model/mod.ts";
+import { DefaultValidator } from "../../model/default_validator.ts";
 import { checkToolSchemas } from "../_tool_checks.ts";
 import {
   MANIFEST_OPTIONS,
@@ -52,7 +52,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     const extraReads = values["args-file"] === undefined ? [] : [values["args-file"]];
     requirePermissions(planPermissions(manifest, { tools: [id], extraReads }));
     // A schema no validator can evaluate is the manifest's error; nothing runs.
-    const schemaIssues = await checkToolSchemas(manifest, new DefaultValidator(), { tools: [id] });
+    const validator = new DefaultValidator();
+    const schemaIssues = await checkToolSchemas(manifest, validator, { tools: [id] });
     if (schemaIssues.length > 0) throw new ManifestError(schemaIssues);
     const args = await readArguments(io, values);
     const started = performance.now();
@@ -99,6 +100,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
         printJson(io, redactor, resultJson(result), { toolId: id });
         return EXIT.ok;
       },
+      validator,
     );
   } catch (error) {
     if (error instanceof ToolChangedError) return reportChanged(io, error);

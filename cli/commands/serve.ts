@@ -1,6 +1,6 @@
 // The `serve` command: a manifest as one MCP server over stdio or HTTP.
 
-import { parseArgs } from "node:util";
+import { parseArgs } from "../_args.ts";
 import { buildRunner } from "../build_runner.ts";
 import type { Runner } from "../../run/mod.ts";
 import { diagnose, EXIT } from "../_io.ts";

@@ -60,7 +60,7 @@ export async function tempManifest(
 
 /** Just enough to read a manifest. */
 export function readFlags(manifest: string): string[] {
-  return [`--allow-read=${manifest}`, "--allow-env=LOG_STREAM,LOG_TOKENS"];
+  return [`--allow-read=${manifest}`];
 }
 
 /** The flags of the `deno run` line `permissions` prints for a manifest (and target). */

@@ -36,7 +36,7 @@ async function env(fx: OAuthFixture, auth?: string): Promise<Env> {
     `--allow-read=${manifest},${manifest}.lock,${dir}/config/toolfoundation`,
     `--allow-write=${dir}/config/toolfoundation`,
     "--allow-net=127.0.0.1",
-    "--allow-env=LOG_STREAM,LOG_TOKENS,TOOLFOUNDATION_TOKEN_STORE,XDG_CONFIG_HOME,HOME,DISPLAY,WAYLAND_DISPLAY",
+    "--allow-env=TOOLFOUNDATION_TOKEN_STORE,XDG_CONFIG_HOME,HOME,DISPLAY,WAYLAND_DISPLAY",
   ];
   return { manifest, dir, store, flags };
 }

@@ -55,3 +55,25 @@ Deno.test("a missing permission lists each missing flag with its reasons and eve
   );
   assert.deepEqual(error.flags, ["--allow-read=m.yaml", "--allow-net=x:1"]);
 });
+
+Deno.test("permissionRefusal: NotCapable, and a module Deno refused to load; nothing else", async () => {
+  const { permissionRefusal } = await import("../../cli/_io.ts");
+  const notCapable = new Deno.errors.NotCapable('Requires env access to "X"');
+  assert.equal(permissionRefusal(notCapable), 'Requires env access to "X"');
+  const refused = Object.assign(
+    new TypeError(
+      'Requires read access to "/x/cli/commands/run.ts", run again with the --allow-read flag',
+    ),
+    { code: "ERR_MODULE_NOT_FOUND" },
+  );
+  assert.match(
+    permissionRefusal(refused)!,
+    /^Requires read access to .*grant read access to its source\)$/,
+  );
+  const missing = Object.assign(new TypeError("Module not found: file:///x/y.ts"), {
+    code: "ERR_MODULE_NOT_FOUND",
+  });
+  assert.equal(permissionRefusal(missing), undefined);
+  assert.equal(permissionRefusal(new Error('Requires read access to "/x"')), undefined);
+  assert.equal(permissionRefusal(undefined), undefined);
+});

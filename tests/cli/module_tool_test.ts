@@ -363,7 +363,6 @@ async function cliManifest(tools: string[]): Promise<{ manifest: string; flags: 
   await Deno.writeTextFile(manifest, ["version: 1", "tools:", ...tools].join("\n") + "\n");
   const printed = await cli(["permissions", manifest], [
     `--allow-read=${manifest}`,
-    "--allow-env=LOG_STREAM,LOG_TOKENS",
   ]);
   assert.equal(printed.code, 0, printed.stderr);
   const line = printed.stdout.split("\n")[0];

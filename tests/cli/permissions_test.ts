@@ -27,7 +27,7 @@ Deno.test("a command provider's env grant is the default child set plus inheritE
     ].join("\n"),
   );
   const plain = await flagsFor(manifest, "plain");
-  const expected = new Set([...SAFE_ENV, ...NETWORK_ENV, "LOG_STREAM", "LOG_TOKENS"]);
+  const expected = new Set([...SAFE_ENV, ...NETWORK_ENV]);
   assert.deepEqual(new Set(envOf(plain)), expected);
   const wider = await flagsFor(manifest, "wider");
   assert.deepEqual(new Set(envOf(wider)), new Set([...expected, "MY_VAR"]));
@@ -101,7 +101,8 @@ Deno.test("an HTTP-only manifest runs under exactly the flags `permissions` prin
       ].join("\n"),
     );
     const flags = await flagsFor(manifest);
-    assert.deepEqual(envOf(flags), ["LOG_STREAM", "LOG_TOKENS"]);
+    // No variable at all: neither the HTTP transport nor reading the manifest needs one.
+    assert.equal(envOf(flags), undefined, flags.join(" "));
     assert.ok(!flags.some((f) => f.startsWith("--allow-run")), flags.join(" "));
     const out = await cli(["run", manifest, "web:echo", "--args", '{"message":"hi"}'], { flags });
     assert.equal(out.code, 0, out.stderr);

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { cli, flagsFor, tempManifest } from "./_cli.ts";
 
-const EXAMPLE = ["--allow-read=examples", "--allow-env=LOG_STREAM,LOG_TOKENS"];
+const EXAMPLE = ["--allow-read=examples"];
 const RESPOND = ["respond", "examples/tools.yaml", "--format"];
 
 const CALLS: Array<[string, string, Record<string, unknown>]> = [
@@ -231,7 +231,7 @@ Deno.test("respond: a called tool whose permission is missing stops everything (
     "  - { name: calculate, namespace: math, builtin: calculate }",
     "  - { name: run, namespace: sh, provider: shell, inputSchema: { type: object } }",
   ].join("\n"));
-  const flags = [`--allow-read=${manifest}`, "--allow-env=LOG_STREAM,LOG_TOKENS"];
+  const flags = [`--allow-read=${manifest}`];
   const sh = await cli(["respond", manifest, "--format", "anthropic"], {
     flags,
     stdin: JSON.stringify({

@@ -227,7 +227,7 @@ Deno.test("import writes an equivalent YAML manifest with comments; it lists the
   const path = `${dir}/.mcp.json`;
   const out = `${dir}/tools.yaml`;
   const imported = await cli(["import", path, "--out", out], {
-    flags: [`--allow-read=${dir}`, `--allow-write=${dir}`, "--allow-env=LOG_STREAM,LOG_TOKENS"],
+    flags: [`--allow-read=${dir}`, `--allow-write=${dir}`],
   });
   assert.equal(imported.code, 0, imported.stderr);
   const text = await Deno.readTextFile(out);
@@ -237,7 +237,7 @@ Deno.test("import writes an equivalent YAML manifest with comments; it lists the
   assert.match(text, /url: \$\{env:REMOTE_URL:-http:\/\/127\.0\.0\.1:9\/sse\}/);
   assert.match(text, /A: \$\{env:TOKEN\}/);
   const again = await cli(["import", path, "--out", out], {
-    flags: [`--allow-read=${dir}`, `--allow-write=${dir}`, "--allow-env=LOG_STREAM,LOG_TOKENS"],
+    flags: [`--allow-read=${dir}`, `--allow-write=${dir}`],
   });
   assert.equal(again.code, 2);
   assert.match(again.stderr, /exists; give --force/);

@@ -25,7 +25,7 @@ async function loaded(
   return { code: out.code, modules };
 }
 
-const READ = ["--allow-read=examples,tests", "--allow-env=LOG_STREAM,LOG_TOKENS"];
+const READ = ["--allow-read=examples,tests"];
 const HEAVY = /hyperjump|modelcontextprotocol|re2js|\/adapter\/|\/model\/default_validator\.ts$/;
 
 Deno.test("--help compiles the CLI's own few modules and no npm package", async () => {
@@ -38,8 +38,10 @@ Deno.test("--help compiles the CLI's own few modules and no npm package", async 
 Deno.test("list of a valid manifest loads no validator, Hyperjump, adapter or MCP SDK", async () => {
   const { code, modules } = await loaded(["list", "examples/tools.yaml"], READ);
   assert.equal(code, 0);
-  assert.ok(modules.some((m) => m.includes("/yaml/")), modules.join("\n"));
+  assert.ok(modules.some((m) => m.endsWith("/cli/_generated/yaml.js")), modules.join("\n"));
   assert.deepEqual(modules.filter((m) => HEAVY.test(m)), []);
+  // The YAML parser is the bundle generated at build time, not npm:yaml's CommonJS build.
+  assert.deepEqual(modules.filter((m) => /npm|node_modules/.test(m)), []);
 });
 
 Deno.test("list of a manifest the generated check refuses loads Hyperjump for its messages", async () => {
@@ -57,4 +59,66 @@ Deno.test("list of a manifest the generated check refuses loads Hyperjump for it
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("validate loads the adapters only for --target, run a built-in no module-tool host", async () => {
+  const plain = await loaded(["validate", "examples/tools.yaml"], READ);
+  assert.equal(plain.code, 0);
+  assert.deepEqual(plain.modules.filter((m) => /\/adapter\//.test(m)), []);
+  const target = await loaded(["validate", "examples/tools.yaml", "--target", "openai"], READ);
+  assert.equal(target.code, 0);
+  assert.ok(target.modules.some((m) => /\/adapter\/mod\.ts$/.test(m)), target.modules.join("\n"));
+  const run = await loaded(
+    ["run", "examples/tools.yaml", "math:calculate", "--args", '{"operation":"add","a":1,"b":2}'],
+    READ,
+  );
+  assert.equal(run.code, 0);
+  assert.deepEqual(
+    run.modules.filter((m) => /\/cli\/(module_tool|_module_(?!deno)\w+)\.ts$/.test(m)),
+    [],
+  );
+  assert.deepEqual(run.modules.filter((m) => /\/adapter\/|yaml@|node:util/.test(m)), []);
+});
+
+Deno.test("opt-in lazy dynamic imports: a command loads its own modules only when it runs", async () => {
+  const lazy = "--unstable-lazy-dynamic-imports";
+  const help = await loaded(["--help"], [lazy]);
+  assert.equal(help.code, 0);
+  assert.deepEqual(help.modules.filter((m) => /\/cli\/commands\//.test(m)), []);
+  const list = await loaded(["list", "examples/tools.yaml"], [
+    lazy,
+    "--allow-read=examples,cli,model,run",
+  ]);
+  assert.equal(list.code, 0);
+  assert.ok(
+    list.modules.some((m) => m.endsWith("/cli/commands/inspect.ts")),
+    list.modules.join("\n"),
+  );
+});
+
+Deno.test("opt-in lazy dynamic imports without read access to the CLI's source: exit 3, named", async () => {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--quiet",
+      "--unstable-lazy-dynamic-imports",
+      "--allow-read=examples",
+      "cli.ts",
+      "list",
+      "examples/tools.yaml",
+    ],
+    cwd: ROOT,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  const stderr = new TextDecoder().decode(out.stderr);
+  assert.equal(out.code, 3, stderr);
+  assert.equal(out.stdout.length, 0);
+  assert.match(
+    stderr,
+    /^error: missing permission: Requires read access to ".*\/cli\/commands\/inspect\.ts"/,
+  );
+  assert.match(stderr, /grant read access to its source/);
 });

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { cli, flagsFor, readFlags, ROOT, tempManifest } from "./_cli.ts";
 
-const EXAMPLE = ["--allow-read=examples", "--allow-env=LOG_STREAM,LOG_TOKENS"];
+const EXAMPLE = ["--allow-read=examples"];
 const CALC = ["run", "examples/tools.yaml", "math:calculate", "--args"];
 const ADD = '{"operation":"add","a":1,"b":2}';
 
@@ -53,12 +53,12 @@ Deno.test("permissions prints complete command lines that run as printed", async
   const [run, compile] = tool.stdout.trim().split("\n");
   assert.equal(
     run,
-    "deno run --allow-read=examples/tools.yaml --allow-env=LOG_STREAM,LOG_TOKENS cli.ts " +
+    "deno run --allow-read=examples/tools.yaml cli.ts " +
       "run examples/tools.yaml math:calculate",
   );
   assert.equal(
     compile,
-    "deno compile --allow-read=examples/tools.yaml --allow-env=LOG_STREAM,LOG_TOKENS cli.ts",
+    "deno compile --allow-read=examples/tools.yaml cli.ts",
   );
   // The printed line, as printed (plus the arguments), runs the tool.
   const words = run.split(" ");

@@ -80,7 +80,7 @@ Deno.test("validate flags usePrevious steps that can never accept previous, and 
   );
   assert.match(lines[2], /\/chains\/args-wrong\/steps\/1\/args\/a: .*must be number/);
   const examples = await cli(["validate", "examples/tools.yaml"], {
-    flags: ["--allow-read=examples", "--allow-env=LOG_STREAM,LOG_TOKENS"],
+    flags: ["--allow-read=examples"],
   });
   assert.equal(examples.code, 0, examples.stderr);
 });
