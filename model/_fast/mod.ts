@@ -112,21 +112,3 @@ export function planFastPath(schema: unknown, options: SupportOptions): FastPlan
     standalone: failures !== undefined && bounded,
   };
 }
-
-/**
- * Compiles a trusted document (one the validator ships, such as a flattened
- * meta-schema) without the document scan of {@linkcode planFastPath}: its
- * property names may be `$`-keywords. `true`/`false` is the exact answer;
- * `undefined` means "ask Hyperjump" (a bail). Throws when the document holds
- * anything the compiler does not do exactly.
- */
-export function compileTrusted(schema: unknown, dialect: "2020-12" | "draft-07"): FastCheck {
-  const { check } = compileDocument(schema as never, dialect);
-  return (instance) => {
-    try {
-      return check(instance);
-    } catch {
-      return undefined;
-    }
-  };
-}
