@@ -10,6 +10,8 @@ const UPSTREAM = {
   args: ["run", "--quiet", "-A", "tests/fixtures/serve/upstream.ts"],
   cwd: ROOT,
   env: caEnv(),
+  // Sampling and elicitation during a call: 2025 era (see tests/fixtures/serve/manifest.yaml).
+  protocol: "legacy" as const,
 };
 
 async function upstreamGateway(options: GatewayOptions = {}) {
