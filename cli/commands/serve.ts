@@ -79,6 +79,7 @@ function chainsOf(manifest: Manifest): Record<string, ServeChain> {
 export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const redactor = new Redactor();
   let runner: Runner | undefined;
+  let stopping: StopSignals | undefined;
   try {
     const { values, positionals } = parseArgs({
       args: argv,
@@ -158,6 +159,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     if (listen === undefined && auth !== undefined) {
       throw new UsageError("--token-env and --oauth-* apply to --http only");
     }
+    // From here on SIGINT / SIGTERM stop serving (also while upstreams start):
+    // closing the gateway then stops every upstream's process group.
+    stopping = onStopSignals();
     const lookup = (name: string) => Deno.env.get(name);
     runner = await buildRunner(manifest, {
       redactor,
@@ -197,7 +201,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     try {
       if (listen === undefined) {
         const serving = serve.serveStdio(gateway);
-        await serving.finished;
+        // SIGINT / SIGTERM end serving like the end of stdin: the gateway (below)
+        // then stops every upstream's process group.
+        await Promise.race([serving.finished, stopping.requested]);
         await serving.close();
         return EXIT.ok;
       }
@@ -215,11 +221,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
           : { maxConcurrentPerClient: positive("--max-concurrent", values["max-concurrent"]) }),
       });
       diagnose(io, redactor, "info", `serving ${manifest.path} at ${serving.url}`);
-      const stop = () => serving.close();
-      try {
-        Deno.addSignalListener("SIGINT", stop);
-        Deno.addSignalListener("SIGTERM", stop);
-      } catch { /* no signals here */ }
+      void stopping.requested.then(() => serving.close());
       await serving.finished;
       return EXIT.ok;
     } finally {
@@ -236,5 +238,32 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     return report(io, redactor, error);
   } finally {
     await runner?.close();
+    stopping?.remove();
   }
+}
+
+/** A stop asked for by SIGINT or SIGTERM (where signals exist). */
+interface StopSignals {
+  /** Settles at the first of the signals. */
+  requested: Promise<void>;
+  /** Removes the listeners. */
+  remove(): void;
+}
+
+function onStopSignals(): StopSignals {
+  let stop!: () => void;
+  const requested = new Promise<void>((resolve) => (stop = resolve));
+  const added: Deno.Signal[] = [];
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    try {
+      Deno.addSignalListener(signal, stop);
+      added.push(signal);
+    } catch { /* no signals here */ }
+  }
+  return {
+    requested,
+    remove: () => {
+      for (const signal of added) Deno.removeSignalListener(signal, stop);
+    },
+  };
 }
