@@ -13,12 +13,12 @@
  */
 
 import type { McpServerConfig } from "../run/mod.ts";
-import { type ClientSide, openConnection, type Opening } from "../run/_mcp_connection.ts";
+import type { Opening } from "../run/_mcp_connection.ts";
 import type { EraVerdict } from "../run/_mcp_era.ts";
 import { closeConnection, type Connection, watch } from "../run/_mcp_lifecycle.ts";
-import { stderrHint } from "../run/_mcp_report.ts";
 import { NO_TIMEOUT } from "../run/_mcp_sdk.ts";
 import { ServeError } from "./errors.ts";
+import { openSlot, type Slot, withoutServerInfo } from "./_upstream_connect.ts";
 import { isUpstreamError, upstreamFailure } from "./_upstream_errors.ts";
 import type {
   Upstream,
@@ -35,25 +35,14 @@ export interface McpUpstreamOptions {
   connectTimeoutMs?: number;
 }
 
-/** One pooled connection and the downstream request it serves. */
-interface Slot {
-  connection: Connection | undefined;
-  busy: boolean;
-  /** Lost, or its request was given up on: closed and replaced once free. */
-  dead: boolean;
-  context: UpstreamCallContext | undefined;
-}
-
-const CLIENT_INFO = { name: "toolfoundation-serve", version: "0.1.0" };
-const SERVER_REQUESTS = ["sampling/createMessage", "elicitation/create", "roots/list"];
-
 class McpUpstream implements Upstream {
   readonly name: string;
   readonly #config: McpServerConfig;
   readonly #max: number;
   readonly #connectTimeoutMs: number;
   readonly #slots: Slot[] = [];
-  readonly #waiting: Array<() => void> = [];
+  /** Requests waiting for a free connection. */
+  readonly #waiting: Array<{ resolve(): void; reject(error: Error): void }> = [];
   readonly #openings = new Set<Opening>();
   /** Every connection not yet gone (its process group included). */
   readonly #live = new Set<Connection>();
@@ -134,6 +123,8 @@ class McpUpstream implements Upstream {
       `upstream server ${JSON.stringify(this.name)} was closed`,
     );
     for (const opening of openings) opening.abort.abort(reason);
+    // A request waiting for a connection would open a new one after close().
+    for (const waiter of this.#waiting.splice(0)) waiter.reject(reason);
     this.#slots.splice(0);
     await Promise.all([
       ...openings.map((opening) => opening.promise.catch(() => undefined)),
@@ -143,7 +134,10 @@ class McpUpstream implements Upstream {
 
   async #checkout(signal?: AbortSignal): Promise<Slot> {
     for (;;) {
-      signal?.throwIfAborted();
+      if (signal?.aborted) {
+        this.#wake(); // a wake-up this request got passes on
+        signal.throwIfAborted();
+      }
       for (let i = this.#slots.length - 1; i >= 0; i--) {
         const slot = this.#slots[i];
         if (slot.dead && !slot.busy) {
@@ -161,19 +155,44 @@ class McpUpstream implements Upstream {
         const slot: Slot = { connection: undefined, busy: true, dead: false, context: undefined };
         this.#slots.push(slot);
         try {
-          slot.connection = await this.#open(slot, signal);
+          slot.connection = await openSlot(this.name, this.#config, slot, {
+            timeoutMs: this.#connectTimeoutMs,
+            signal,
+            prior: this.#verdict,
+            onVerdict: (verdict) => (this.#verdict = verdict),
+            live: this.#live,
+            openings: this.#openings,
+          });
+          this.#capabilities ??= (slot.connection.client.getServerCapabilities() ??
+            {}) as UpstreamCapabilities;
         } catch (error) {
           const at = this.#slots.indexOf(slot);
           if (at >= 0) this.#slots.splice(at, 1);
           this.#wake();
           throw upstreamFailure(this.name, undefined, error);
         }
-        const c = slot.connection;
-        if (c.closed || c.lostError !== undefined) slot.dead = true;
         return slot;
       }
-      await new Promise<void>((resolve) => this.#waiting.push(resolve));
+      await this.#wait(signal);
     }
+  }
+
+  /** Waits for a connection to be released; leaves the queue when the signal aborts. */
+  #wait(signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const done = (): void => signal?.removeEventListener("abort", onAbort);
+      const waiter = {
+        resolve: () => (done(), resolve()),
+        reject: (error: Error) => (done(), reject(error)),
+      };
+      const onAbort = (): void => {
+        const at = this.#waiting.indexOf(waiter);
+        if (at >= 0) this.#waiting.splice(at, 1);
+        waiter.reject(signal!.reason);
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.#waiting.push(waiter);
+    });
   }
 
   #release(slot: Slot): void {
@@ -182,97 +201,8 @@ class McpUpstream implements Upstream {
   }
 
   #wake(): void {
-    this.#waiting.shift()?.();
+    this.#waiting.shift()?.resolve();
   }
-
-  /** Opens a connection for `slot` within the connect deadline; the signal gives up on it. */
-  async #open(slot: Slot, signal: AbortSignal | undefined): Promise<Connection> {
-    const opening: Opening = {
-      promise: Promise.resolve(undefined as never),
-      waiters: 1,
-      settled: false,
-      abort: new AbortController(),
-      stdio: undefined,
-    };
-    const ms = this.#connectTimeoutMs;
-    const timer = setTimeout(() => {
-      const hint = stderrHint(opening.stdio);
-      opening.abort.abort(
-        new ServeError(
-          "upstream_unavailable",
-          `upstream server ${JSON.stringify(this.name)} did not connect within ${ms} ms${
-            hint === undefined ? "" : `; ${hint}`
-          }`,
-        ),
-      );
-    }, ms);
-    const onAbort = (): void => opening.abort.abort(signal!.reason);
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener("abort", onAbort, { once: true });
-    this.#openings.add(opening);
-    opening.promise = openConnection(this.name, this.#config, opening, {
-      onElicitation: undefined,
-      clientSide: this.#clientSide(slot),
-      prior: this.#verdict,
-      onVerdict: (verdict) => (this.#verdict = verdict),
-      onLive: (connection) => this.#live.add(connection),
-      onLost: (connection) => {
-        if (slot.connection === connection) slot.dead = true;
-      },
-      onGone: (connection) => this.#live.delete(connection),
-    });
-    try {
-      const connection = await opening.promise;
-      this.#capabilities ??=
-        (connection.client.getServerCapabilities() ?? {}) as UpstreamCapabilities;
-      return connection;
-    } finally {
-      opening.settled = true;
-      this.#openings.delete(opening);
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
-    }
-  }
-
-  /** Server-to-client requests and logging go to the downstream request the slot serves. */
-  #clientSide(slot: Slot): ClientSide {
-    const requests: ClientSide["requests"] = {};
-    for (const method of SERVER_REQUESTS) {
-      requests[method] = async (params, signal) => {
-        const onRequest = slot.context?.onRequest;
-        if (onRequest === undefined) {
-          throw Object.assign(new Error(`the client does not support ${method}`), {
-            code: -32601,
-          });
-        }
-        return await onRequest({ method, params, signal });
-      };
-    }
-    return {
-      info: CLIENT_INFO,
-      capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: {} },
-      requests,
-      notifications: {
-        "notifications/message": (params) => {
-          const sent = slot.context?.onNotification?.({ method: "notifications/message", params });
-          // The downstream may be gone; the log line belonged to it only.
-          void Promise.resolve(sent).catch(() => undefined);
-        },
-      },
-    };
-  }
-}
-
-/** The 2026-07-28 envelope key naming the software that answered (the upstream, not `serve`). */
-const SERVER_INFO = "io.modelcontextprotocol/serverInfo";
-
-/** A result without the upstream's self-identification (the hop's envelope, not content). */
-function withoutServerInfo(result: Record<string, unknown>): Record<string, unknown> {
-  const meta = result._meta as Record<string, unknown> | undefined;
-  if (meta === null || typeof meta !== "object" || !(SERVER_INFO in meta)) return result;
-  const { [SERVER_INFO]: _, ...rest } = meta;
-  const { _meta: __, ...body } = result;
-  return Object.keys(rest).length === 0 ? body : { ...body, _meta: rest };
 }
 
 function isOversize(error: unknown): boolean {

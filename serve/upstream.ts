@@ -3,8 +3,8 @@
  * tool calls with their progress, logging and server-to-client requests,
  * resources, resource templates, prompts and completions.
  *
- * {@linkcode mcpUpstream} implements it with the MCP SDK client; anything
- * else (a test double, a pooled client of another layer) can too.
+ * {@linkcode mcpUpstream} implements it with the runner's MCP connections;
+ * anything else (a test double, a pooled client of another layer) can too.
  *
  * @module
  */

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { mcpUpstream, ServeError, type UpstreamRequest } from "../../serve/mod.ts";
 import type { McpServerConfig } from "../../run/mod.ts";
-import { fakeServer, modernStdio, waitGone } from "../run/_mcp_servers.ts";
+import { childPids, fakeServer, modernStdio, waitGone } from "../run/_mcp_servers.ts";
 import { caEnv, CLI, ROOT, startHttp } from "./_helpers.ts";
 
 type Pids = { pid: number; grandchild?: number };
@@ -251,4 +251,49 @@ Deno.test("serve --stdio: after SIGTERM no upstream process is left (SIGTERM-pro
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("an HTTP upstream answering 503 with Retry-After is reported with it", async () => {
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () => new Response("busy", { status: 503, headers: { "retry-after": "7" } }),
+  );
+  const url = `http://127.0.0.1:${server.addr.port}/mcp`;
+  const upstream = mcpUpstream("busy", { transport: "http", url, protocol: "legacy" });
+  try {
+    const error = await call(upstream, "echo").catch((e) => e);
+    assert.ok(error instanceof ServeError, String(error));
+    assert.equal(error.code, "upstream_unavailable");
+    assert.match(
+      error.message,
+      /upstream server "busy" failed: .*HTTP 503: busy \(Retry-After: 7\)/,
+    );
+  } finally {
+    await upstream.close();
+    await server.shutdown();
+  }
+});
+
+Deno.test("one connection: a cancelled waiting request leaves the queue; close() fails the waiting ones", async () => {
+  const upstream = mcpUpstream("up", SERVE_UPSTREAM, { maxConnections: 1 });
+  let slowSettled = false;
+  const slow = upstream.request("tools/call", { name: "slow", arguments: { ms: 30_000 } }, {})
+    .finally(() => (slowSettled = true));
+  slow.catch(() => {});
+  const cancel = new AbortController();
+  const cancelled = upstream.request("tools/call", { name: "echo", arguments: { text: "c" } }, {
+    signal: cancel.signal,
+  }).catch((e) => e);
+  setTimeout(() => cancel.abort(new Error("given up")), 300);
+  assert.equal((await cancelled).message, "given up");
+  assert.equal(slowSettled, false, "the slow call still holds the only connection");
+  const waiting = upstream.request("tools/call", { name: "echo", arguments: { text: "w" } }, {})
+    .catch((e) => e);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  await upstream.close();
+  const error = await waiting;
+  assert.ok(error instanceof ServeError, String(error));
+  assert.match(error.message, /upstream server "up" was closed/);
+  await assert.rejects(slow);
+  assert.deepEqual(await childPids("tests/fixtures/serve/upstream.ts"), [], "nothing reopened");
 });
