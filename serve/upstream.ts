@@ -105,6 +105,10 @@ export interface Upstream {
     params: Record<string, unknown>,
     context: UpstreamCallContext,
   ): Promise<Record<string, unknown>>;
-  /** Closes every connection (they reopen on the next request). */
+  /**
+   * Closes every connection (a stdio server's whole process group is gone
+   * when it settles) and fails the requests waiting for one; the next request
+   * reopens.
+   */
   close(): Promise<void>;
 }
