@@ -56,7 +56,7 @@ Deno.test("an upstream that never answers is given up at the connect deadline an
 });
 
 for (const protocol of ["2026-07-28", "auto"] as const) {
-  Deno.test(`a 2026-07-28 upstream is reached with protocol ${protocol}, one process, elicitation forwarded`, async () => {
+  Deno.test(`a 2026-07-28 upstream is reached with protocol ${protocol}, one process, elicitation and progress forwarded`, async () => {
     const log = await Deno.makeTempFile({ prefix: "tf-upstream-era-" });
     const upstream = mcpUpstream("modern", modernStdio([`log=${log}`], { protocol }));
     try {
@@ -74,9 +74,32 @@ for (const protocol of ["2026-07-28", "auto"] as const) {
       assert.deepEqual(asked.map((r) => [r.method, r.params?.message]), [
         ["elicitation/create", "Who is there?"],
       ]);
+      const seen: number[] = [];
+      const progressed = await upstream.request("tools/call", { name: "progress", arguments: {} }, {
+        onProgress: (p) => void seen.push(p.progress),
+      });
+      assert.equal(text(progressed), "done");
+      assert.deepEqual(seen, Array.from({ length: 60 }, (_, i) => i + 1));
       const lines = (await Deno.readTextFile(log)).trim().split("\n");
       assert.equal(lines.filter((l) => l.startsWith("start ")).length, 1, "one process");
       assert.equal(lines[1], "server/discover");
+      if (protocol === "auto") {
+        // A second connection (the first is busy) uses the era found: no probe.
+        const busy = new AbortController();
+        const sleeping = upstream.request("tools/call", { name: "sleep", arguments: {} }, {
+          signal: busy.signal,
+        }).catch(() => undefined);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        assert.equal(text(await call(upstream, "era")), "era 2026-07-28");
+        busy.abort();
+        await sleeping;
+        const more = (await Deno.readTextFile(log)).trim().split("\n");
+        assert.equal(more.filter((l) => l.startsWith("start ")).length, 2, "a second process");
+        assert.deepEqual(more.slice(2).map((l) => l.startsWith("start ") ? "start" : l), [
+          "start",
+          "tools/call",
+        ]);
+      }
     } finally {
       await upstream.close();
       await Deno.remove(log);
