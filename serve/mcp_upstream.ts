@@ -89,14 +89,16 @@ class McpUpstream implements Upstream {
         _meta: { ...(params._meta as object | undefined), progressToken: token },
       };
     }
+    // The caller's signal, or us (see below), cancel the request.
     const stop = new AbortController();
-    const signal = context.signal === undefined
-      ? stop.signal
-      : AbortSignal.any([context.signal, stop.signal]);
+    const outer = context.signal;
+    const onAbort = (): void => stop.abort(outer!.reason);
+    if (outer?.aborted) stop.abort(outer.reason);
+    else outer?.addEventListener("abort", onAbort, { once: true });
     try {
       const request = connection.client.request(
         { method: method as "tools/call", params: sent },
-        { signal, timeout: context.timeoutMs ?? NO_TIMEOUT },
+        { signal: stop.signal, timeout: context.timeoutMs ?? NO_TIMEOUT },
       ) as Promise<Record<string, unknown>>;
       return withoutServerInfo(await watch(connection, request));
     } catch (error) {
@@ -110,6 +112,7 @@ class McpUpstream implements Upstream {
       if (!isOversize(error)) slot.dead = true;
       throw upstreamFailure(this.name, connection, error);
     } finally {
+      outer?.removeEventListener("abort", onAbort);
       if (token !== undefined) connection.progress.delete(token);
       slot.context = undefined;
       this.#release(slot);
