@@ -80,6 +80,8 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const redactor = new Redactor();
   let runner: Runner | undefined;
   let stopping: StopSignals | undefined;
+  const starting = new AbortController();
+  const STOPPED_STARTING = "serve was stopped (SIGINT or SIGTERM) while its servers started";
   try {
     const { values, positionals } = parseArgs({
       args: argv,
@@ -159,16 +161,24 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     if (listen === undefined && auth !== undefined) {
       throw new UsageError("--token-env and --oauth-* apply to --http only");
     }
-    // From here on SIGINT / SIGTERM stop serving (also while upstreams start):
-    // closing the gateway then stops every upstream's process group.
+    // From here on SIGINT / SIGTERM stop serving; closing the gateway then stops
+    // every upstream's process group. A stop while servers still start (the
+    // runner listing their tools, upstreams connecting) gives up on them at once.
     stopping = onStopSignals();
+    let started = false;
+    const upstreams: Upstream[] = [];
+    void stopping.requested.then(() => {
+      if (started) return;
+      starting.abort(new DOMException(STOPPED_STARTING, "AbortError"));
+      for (const upstream of upstreams) void upstream.close();
+    });
     const lookup = (name: string) => Deno.env.get(name);
     runner = await buildRunner(manifest, {
       redactor,
+      signal: starting.signal,
       ...(timeoutMs === undefined ? {} : { runner: { timeoutMs } }),
     });
     const redact = (text: string) => redactor.redact(text);
-    const upstreams: Upstream[] = [];
     for (const name of Object.keys(manifest.servers)) {
       const config = serverConfig(
         manifest,
@@ -197,8 +207,13 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       logArgs: values["log-args"] === true,
       onAccess: (entry) => io.stderr(redactor.redact(serve.accessLogLine(entry))),
     });
+    started = true;
     runner = undefined; // the gateway closes it
     try {
+      if (starting.signal.aborted) {
+        diagnose(io, redactor, "info", STOPPED_STARTING);
+        return EXIT.interrupted;
+      }
       if (listen === undefined) {
         const serving = serve.serveStdio(gateway);
         // SIGINT / SIGTERM end serving like the end of stdin: the gateway (below)
@@ -228,6 +243,10 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       await gateway.close();
     }
   } catch (error) {
+    if (starting.signal.aborted) {
+      diagnose(io, redactor, "info", STOPPED_STARTING);
+      return EXIT.interrupted;
+    }
     if (
       (error as { code?: unknown })?.code === "auth_required" ||
       (error as { code?: unknown })?.code === "name_clash"

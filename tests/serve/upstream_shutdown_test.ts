@@ -1,12 +1,20 @@
 // Nothing an upstream started outlives it: a stdio server that ignores SIGTERM
 // and the grandchild it forked are gone after upstream.close() and after
 // `serve` stops on SIGTERM (HTTP and stdio); close() fails the requests still
-// waiting for a connection instead of opening a new one.
+// waiting for a connection instead of opening a new one; a stop while an
+// upstream still starts does not wait for its deadline.
 import assert from "node:assert/strict";
 import { mcpUpstream, ServeError } from "../../serve/mod.ts";
 import { childPids, fakeServer, waitGone } from "../run/_mcp_servers.ts";
 import { caEnv, CLI, ROOT, startHttp } from "./_helpers.ts";
-import { call, type Pids, readPidFile, SERVE_UPSTREAM, text } from "./_upstream_helpers.ts";
+import {
+  call,
+  forkedServers,
+  type Pids,
+  readPidFile,
+  SERVE_UPSTREAM,
+  text,
+} from "./_upstream_helpers.ts";
 
 Deno.test("upstream.close() stops a stdio upstream that ignores SIGTERM and the grandchild it forked", async () => {
   const upstream = mcpUpstream("fake", fakeServer("ignore-term,fork"));
@@ -24,9 +32,13 @@ Deno.test("upstream.close() stops a stdio upstream that ignores SIGTERM and the 
   );
 });
 
-/** A manifest whose only server is the fake one, ignoring SIGTERM and forking; it writes its pids. */
-async function forkingManifest(dir: string, pidfile: string): Promise<string> {
-  const server = fakeServer("ignore-term,fork", {}, [`pidfile=${pidfile}`]);
+/** A manifest whose only server is the fake one (ignoring SIGTERM and forking); it writes its pids. */
+async function forkingManifest(
+  dir: string,
+  pidfile: string,
+  modes = "ignore-term,fork",
+): Promise<string> {
+  const server = fakeServer(modes, {}, [`pidfile=${pidfile}`]);
   const file = `${dir}/manifest.yaml`;
   await Deno.writeTextFile(
     file,
@@ -43,21 +55,22 @@ async function forkingManifest(dir: string, pidfile: string): Promise<string> {
   return file;
 }
 
-Deno.test("serve --http: after SIGTERM no upstream process is left (SIGTERM-proof, forked)", async () => {
+// `serve` starts each server twice: the runner lists its tools, the upstream forwards to it.
+Deno.test("serve --http: after SIGTERM no server process is left (SIGTERM-proof, forked)", async () => {
   const dir = await Deno.makeTempDir({ prefix: "tf-serve-up-" });
   try {
-    const pidfile = `${dir}/pids.json`;
-    const served = await startHttp([], { manifest: await forkingManifest(dir, pidfile) });
-    const { pid, grandchild } = await readPidFile(pidfile);
-    assert.deepEqual(await waitGone([pid, grandchild!], 0), [pid, grandchild], "running");
+    const served = await startHttp([], {
+      manifest: await forkingManifest(dir, `${dir}/pids.json`),
+    });
+    const started = (await forkedServers(served.pid, 2)).map((d) => d.pid);
     await served.close(); // SIGTERM, then waits for serve to exit
-    assert.deepEqual(await waitGone([pid, grandchild!], 1000), [], served.stderr());
+    assert.deepEqual(await waitGone(started, 1000), [], served.stderr());
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });
 
-Deno.test("serve --stdio: after SIGTERM no upstream process is left (SIGTERM-proof, forked)", async () => {
+Deno.test("serve --stdio: after SIGTERM no server process is left (SIGTERM-proof, forked)", async () => {
   const dir = await Deno.makeTempDir({ prefix: "tf-serve-up-" });
   try {
     const pidfile = `${dir}/pids.json`;
@@ -72,13 +85,12 @@ Deno.test("serve --stdio: after SIGTERM no upstream process is left (SIGTERM-pro
       clearEnv: true,
     }).spawn();
     const stderr = new Response(child.stderr).text();
-    const { pid, grandchild } = await readPidFile(pidfile);
-    assert.deepEqual(await waitGone([pid, grandchild!], 0), [pid, grandchild], "running");
+    const started = (await forkedServers(child.pid, 2)).map((d) => d.pid);
     child.kill("SIGTERM");
     const status = await child.status;
     await child.stdin.close().catch(() => {});
-    assert.deepEqual(await waitGone([pid, grandchild!], 1000), [], await stderr);
-    assert.equal(status.signal, null, "serve exits by itself on SIGTERM");
+    assert.deepEqual(await waitGone(started, 1000), [], await stderr);
+    assert.equal(status.code, 0, "serve exits by itself on SIGTERM");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -106,4 +118,43 @@ Deno.test("one connection: a cancelled waiting request leaves the queue; close()
   assert.match(error.message, /upstream server "up" was closed/);
   await assert.rejects(slow);
   assert.deepEqual(await childPids("tests/fixtures/serve/upstream.ts"), [], "nothing reopened");
+});
+
+Deno.test("serve --stdio: SIGTERM while a server still starts stops it at once and exits 130", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "tf-serve-up-" });
+  const pidfile = `${dir}/pids.json`;
+  // `mute` never answers initialize: without the stop, serve would wait for its deadline.
+  const manifest = await forkingManifest(dir, pidfile, "mute,ignore-term");
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", CLI, "serve", manifest, "--stdio"],
+    cwd: ROOT,
+    stdin: "piped",
+    stdout: "null",
+    stderr: "piped",
+    env: caEnv(),
+    clearEnv: true,
+  }).spawn();
+  const stderr = new Response(child.stderr).text();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const { pid } = await readPidFile(pidfile);
+    child.kill("SIGTERM");
+    const deadline = new Promise<"still running">((resolve) => {
+      timer = setTimeout(() => resolve("still running"), 20_000);
+    });
+    const ended = await Promise.race([child.status.then(() => "exited" as const), deadline]);
+    assert.equal(ended, "exited", "serve ends before the server's 30 s deadline");
+    assert.equal((await child.status).code, 130);
+    assert.match(await stderr, /serve was stopped \(SIGINT or SIGTERM\) while its servers started/);
+    assert.deepEqual(await waitGone([pid], 1000), []);
+  } finally {
+    clearTimeout(timer);
+    try {
+      child.kill("SIGKILL");
+    } catch { /* exited */ }
+    await child.status;
+    await child.stdin.close().catch(() => {});
+    await stderr.catch(() => "");
+    await Deno.remove(dir, { recursive: true });
+  }
 });
