@@ -92,7 +92,9 @@ Options:
   --log-args               Put the arguments into the access log
   --max-manifest-bytes N   Refuse larger manifests
 
-One JSON access-log line per call goes to stderr.
+One JSON access-log line per call goes to stderr. SIGINT or SIGTERM (and the
+end of stdin with --stdio) stop serving and every server process it started;
+stopped while its servers still start, serve exits with 130.
 `,
   run: `Usage: toolfoundation run <manifest> <toolId> [options]
 

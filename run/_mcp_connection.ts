@@ -39,9 +39,28 @@ export interface Opening {
   stdio: StdioTransport | undefined;
 }
 
+/**
+ * The client side of a connection beyond the runner's (serve's upstreams):
+ * its name, capabilities, and handlers of the server's requests (sampling,
+ * elicitation, roots) and notifications. Given, it replaces `onElicitation`.
+ */
+export interface ClientSide {
+  info: { name: string; version: string };
+  capabilities: Record<string, unknown>;
+  /** Answers a server-to-client request, by method; its signal aborts when the server cancels. */
+  requests: Record<
+    string,
+    (params: Record<string, unknown> | undefined, signal: AbortSignal) => Promise<unknown>
+  >;
+  /** Receives a notification, by method (progress is delivered by token instead). */
+  notifications: Record<string, (params: Record<string, unknown> | undefined) => void>;
+}
+
 /** What a pool gives a connection it opens. */
 export interface OpenOptions {
   onElicitation: ElicitationHandler | undefined;
+  /** Instead of `onElicitation`: the whole client side (see {@linkcode ClientSide}). */
+  clientSide?: ClientSide;
   /** The era this server was found to speak before (no probe then). */
   prior: EraVerdict | undefined;
   /** The era an `auto` connection found, to remember. */
@@ -93,14 +112,29 @@ async function attempt(
   const abort = opening.abort.signal;
   abort.throwIfAborted();
   const { transport, stdio, bodies } = createTransport(sdk, name, config);
-  const onElicitation = options.onElicitation;
-  const client = new sdk.Client(CLIENT_INFO, {
-    capabilities: onElicitation === undefined
+  const side = options.clientSide;
+  const onElicitation = side === undefined ? options.onElicitation : undefined;
+  const client = new sdk.Client(side?.info ?? CLIENT_INFO, {
+    capabilities: side !== undefined
+      ? side.capabilities
+      : onElicitation === undefined
       ? {}
       : { elicitation: { form: { applyDefaults: true } } },
     jsonSchemaValidator: PASS_THROUGH,
     versionNegotiation: negotiation(protocolOf(name, config), config),
   });
+  for (const [method, handle] of Object.entries(side?.requests ?? {})) {
+    client.setRequestHandler(
+      method as "elicitation/create",
+      (request, ctx) => handle(request.params, ctx.mcpReq.signal) as never,
+    );
+  }
+  for (const [method, handle] of Object.entries(side?.notifications ?? {})) {
+    client.setNotificationHandler(
+      method as "notifications/message",
+      (notification) => handle(notification.params as Record<string, unknown> | undefined),
+    );
+  }
   if (onElicitation !== undefined) {
     client.setRequestHandler("elicitation/create", async (request, ctx) => {
       const params = request.params as Record<string, unknown>;

@@ -1,15 +1,25 @@
 /**
- * An {@linkcode Upstream} backed by the MCP SDK client: a small pool of
- * connections per server, reused across requests and replaced after a
- * failure. A connection serves one request at a time, so the upstream's
- * progress, logging and server-to-client requests (sampling, elicitation)
- * reach exactly the downstream request that caused them.
+ * An {@linkcode Upstream} that reaches its MCP server exactly as the runner
+ * does: the runner's connections (stdio in its own process group with the
+ * child environment policy, Streamable HTTP, SSE, the message cap
+ * `maxOutputBytes`, the protocol era of `protocol`, OAuth through
+ * `authProvider`, the server's stderr kept for error messages), in a small
+ * pool per server, reused across requests and replaced after a failure. A
+ * connection serves one request at a time, so the upstream's progress,
+ * logging and server-to-client requests (sampling, elicitation, roots) reach
+ * exactly the downstream request that caused them.
  *
  * @module
  */
 
-import { childEnv, type McpServerConfig } from "../run/mod.ts";
+import type { McpServerConfig } from "../run/mod.ts";
+import type { Opening } from "../run/_mcp_connection.ts";
+import type { EraVerdict } from "../run/_mcp_era.ts";
+import { closeConnection, type Connection, watch } from "../run/_mcp_lifecycle.ts";
+import { NO_TIMEOUT } from "../run/_mcp_sdk.ts";
 import { ServeError } from "./errors.ts";
+import { openSlot, type Slot, withoutServerInfo } from "./_upstream_connect.ts";
+import { isUpstreamError, upstreamFailure } from "./_upstream_errors.ts";
 import type {
   Upstream,
   UpstreamCallContext,
@@ -25,37 +35,19 @@ export interface McpUpstreamOptions {
   connectTimeoutMs?: number;
 }
 
-// deno-lint-ignore no-explicit-any
-type AnyClient = any;
-
-interface Connection {
-  client: AnyClient;
-  busy: boolean;
-  dead: boolean;
-  context?: UpstreamCallContext;
-}
-
-const CLIENT_INFO = { name: "toolfoundation-serve", version: "0.1.0" };
-
-function upstreamError(name: string, error: unknown): Error {
-  if (error instanceof ServeError) return error;
-  const e = error as { code?: unknown; message?: unknown; data?: unknown };
-  // JSON-RPC errors of the upstream keep their numeric code and data.
-  if (typeof e?.code === "number") return error as Error;
-  return new ServeError(
-    "upstream_unavailable",
-    `upstream server ${JSON.stringify(name)} failed: ${String(e?.message ?? error)}`,
-    { cause: error },
-  );
-}
-
 class McpUpstream implements Upstream {
   readonly name: string;
   readonly #config: McpServerConfig;
   readonly #max: number;
   readonly #connectTimeoutMs: number;
-  readonly #connections: Connection[] = [];
-  readonly #waiting: Array<() => void> = [];
+  readonly #slots: Slot[] = [];
+  /** Requests waiting for a free connection. */
+  readonly #waiting: Array<{ resolve(): void; reject(error: Error): void }> = [];
+  readonly #openings = new Set<Opening>();
+  /** Every connection not yet gone (its process group included). */
+  readonly #live = new Set<Connection>();
+  /** The era an `auto` server was found to speak: later connections are not probed. */
+  #verdict: EraVerdict | undefined;
   #capabilities?: UpstreamCapabilities;
 
   constructor(name: string, config: McpServerConfig, options: McpUpstreamOptions) {
@@ -67,8 +59,7 @@ class McpUpstream implements Upstream {
 
   async capabilities(signal?: AbortSignal): Promise<UpstreamCapabilities> {
     if (this.#capabilities !== undefined) return this.#capabilities;
-    const connection = await this.#checkout(signal);
-    this.#release(connection);
+    this.#release(await this.#checkout(signal));
     return this.#capabilities ?? {};
   }
 
@@ -77,146 +68,155 @@ class McpUpstream implements Upstream {
     params: Record<string, unknown>,
     context: UpstreamCallContext,
   ): Promise<Record<string, unknown>> {
-    const connection = await this.#checkout(context.signal);
-    connection.context = context;
-    try {
-      const options = {
-        signal: context.signal,
-        timeout: context.timeoutMs ?? 24 * 3600_000,
-        ...(context.onProgress === undefined ? {} : {
-          onprogress: (p: { progress: number; total?: number; message?: string }) =>
-            context.onProgress!(p),
-          resetTimeoutOnProgress: false,
-        }),
+    const slot = await this.#checkout(context.signal);
+    const connection = slot.connection!;
+    slot.context = context;
+    // Progress is taken off the transport by our token (none is lost when it
+    // shares a chunk with the result) and handed on without the token.
+    let token: string | undefined;
+    let sent = params;
+    const onProgress = context.onProgress;
+    if (onProgress !== undefined) {
+      token = `tf-${++connection.tokens}`;
+      connection.progress.set(token, ({ progress, total, message }) =>
+        onProgress({
+          progress,
+          ...(total === undefined ? {} : { total }),
+          ...(message === undefined ? {} : { message }),
+        }));
+      sent = {
+        ...params,
+        _meta: { ...(params._meta as object | undefined), progressToken: token },
       };
-      return await connection.client.request({ method, params }, options);
+    }
+    // The caller's signal, or us (see below), cancel the request.
+    const stop = new AbortController();
+    const outer = context.signal;
+    const onAbort = (): void => stop.abort(outer!.reason);
+    if (outer?.aborted) stop.abort(outer.reason);
+    else outer?.addEventListener("abort", onAbort, { once: true });
+    try {
+      const request = connection.client.request(
+        { method: method as "tools/call", params: sent },
+        { signal: stop.signal, timeout: context.timeoutMs ?? NO_TIMEOUT },
+      ) as Promise<Record<string, unknown>>;
+      return withoutServerInfo(await watch(connection, request));
     } catch (error) {
-      if (!(typeof (error as { code?: unknown })?.code === "number")) connection.dead = true;
-      throw upstreamError(this.name, error);
+      // Given up on by us (connection lost, message over the cap), not settled
+      // by the SDK: tell the SDK (and the server) to drop the request.
+      if (error === connection.lostError || isOversize(error)) stop.abort(error);
+      if (isUpstreamError(error)) throw error;
+      // A cancelled or failed request may still make the server send progress
+      // or log lines: the connection is replaced so that none reaches another
+      // request. Only a message over the cap leaves it as it was.
+      if (!isOversize(error)) slot.dead = true;
+      throw upstreamFailure(this.name, connection, error);
     } finally {
-      connection.context = undefined;
-      this.#release(connection);
+      outer?.removeEventListener("abort", onAbort);
+      if (token !== undefined) connection.progress.delete(token);
+      slot.context = undefined;
+      this.#release(slot);
     }
   }
 
   async close(): Promise<void> {
-    const all = this.#connections.splice(0);
-    await Promise.allSettled(all.map((c) => c.client.close()));
+    const openings = [...this.#openings];
+    const reason = new ServeError(
+      "upstream_unavailable",
+      `upstream server ${JSON.stringify(this.name)} was closed`,
+    );
+    for (const opening of openings) opening.abort.abort(reason);
+    // A request waiting for a connection would open a new one after close().
+    for (const waiter of this.#waiting.splice(0)) waiter.reject(reason);
+    this.#slots.splice(0);
+    await Promise.all([
+      ...openings.map((opening) => opening.promise.catch(() => undefined)),
+      ...[...this.#live].map(closeConnection),
+    ]);
   }
 
-  async #checkout(signal?: AbortSignal): Promise<Connection> {
+  async #checkout(signal?: AbortSignal): Promise<Slot> {
     for (;;) {
-      signal?.throwIfAborted();
-      for (let i = this.#connections.length - 1; i >= 0; i--) {
-        const c = this.#connections[i];
-        if (c.dead && !c.busy) {
-          this.#connections.splice(i, 1);
-          c.client.close().catch(() => {});
+      if (signal?.aborted) {
+        this.#wake(); // a wake-up this request got passes on
+        signal.throwIfAborted();
+      }
+      for (let i = this.#slots.length - 1; i >= 0; i--) {
+        const slot = this.#slots[i];
+        if (slot.dead && !slot.busy) {
+          this.#slots.splice(i, 1);
+          // Not awaited: close() waits for every live connection.
+          if (slot.connection !== undefined) void closeConnection(slot.connection);
         }
       }
-      const free = this.#connections.find((c) => !c.busy && !c.dead);
+      const free = this.#slots.find((s) => !s.busy && !s.dead);
       if (free !== undefined) {
         free.busy = true;
         return free;
       }
-      if (this.#connections.length < this.#max) {
-        const connection: Connection = { client: undefined, busy: true, dead: false };
-        this.#connections.push(connection);
+      if (this.#slots.length < this.#max) {
+        const slot: Slot = { connection: undefined, busy: true, dead: false, context: undefined };
+        this.#slots.push(slot);
         try {
-          connection.client = await this.#connect(connection, signal);
+          slot.connection = await openSlot(this.name, this.#config, slot, {
+            timeoutMs: this.#connectTimeoutMs,
+            signal,
+            prior: this.#verdict,
+            onVerdict: (verdict) => (this.#verdict = verdict),
+            live: this.#live,
+            openings: this.#openings,
+          });
+          this.#capabilities ??= (slot.connection.client.getServerCapabilities() ??
+            {}) as UpstreamCapabilities;
         } catch (error) {
-          this.#connections.splice(this.#connections.indexOf(connection), 1);
+          const at = this.#slots.indexOf(slot);
+          if (at >= 0) this.#slots.splice(at, 1);
           this.#wake();
-          throw upstreamError(this.name, error);
+          throw upstreamFailure(this.name, undefined, error);
         }
-        return connection;
+        return slot;
       }
-      await new Promise<void>((resolve) => this.#waiting.push(resolve));
+      await this.#wait(signal);
     }
   }
 
-  #release(connection: Connection): void {
-    connection.busy = false;
+  /** Waits for a connection to be released; leaves the queue when the signal aborts. */
+  #wait(signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const done = (): void => signal?.removeEventListener("abort", onAbort);
+      const waiter = {
+        resolve: () => (done(), resolve()),
+        reject: (error: Error) => (done(), reject(error)),
+      };
+      const onAbort = (): void => {
+        const at = this.#waiting.indexOf(waiter);
+        if (at >= 0) this.#waiting.splice(at, 1);
+        waiter.reject(signal!.reason);
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.#waiting.push(waiter);
+    });
+  }
+
+  #release(slot: Slot): void {
+    slot.busy = false;
     this.#wake();
   }
 
   #wake(): void {
-    this.#waiting.shift()?.();
-  }
-
-  async #connect(connection: Connection, signal?: AbortSignal): Promise<AnyClient> {
-    const sdk = await import("@modelcontextprotocol/client");
-    const client = new sdk.Client(CLIENT_INFO, {
-      capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: {} },
-    });
-    const forward = (method: string) =>
-    async (
-      request: { params?: Record<string, unknown> },
-      ctx?: { mcpReq?: { signal?: AbortSignal } },
-    ) => {
-      const onRequest = connection.context?.onRequest;
-      if (onRequest === undefined) {
-        throw Object.assign(new Error(`the client does not support ${method}`), {
-          code: -32601,
-        });
-      }
-      return await onRequest({ method, params: request.params, signal: ctx?.mcpReq?.signal });
-    };
-    for (const method of ["sampling/createMessage", "elicitation/create", "roots/list"]) {
-      // deno-lint-ignore no-explicit-any
-      client.setRequestHandler(method as "sampling/createMessage", forward(method) as any);
-    }
-    client.setNotificationHandler(
-      "notifications/message",
-      (n: { method: string; params?: Record<string, unknown> }) => {
-        connection.context?.onNotification?.({ method: n.method, params: n.params });
-      },
-    );
-    const transport = await this.#transport(sdk);
-    client.onclose = () => (connection.dead = true);
-    client.onerror = () => {};
-    const timeout = AbortSignal.timeout(this.#connectTimeoutMs);
-    const both = signal === undefined ? timeout : AbortSignal.any([signal, timeout]);
-    await Promise.race([
-      client.connect(transport),
-      new Promise((_, reject) => {
-        both.addEventListener("abort", () => reject(both.reason), { once: true });
-      }),
-    ]).catch(async (error) => {
-      await client.close().catch(() => {});
-      throw error;
-    });
-    this.#capabilities ??= (client.getServerCapabilities() ?? {}) as UpstreamCapabilities;
-    return client;
-  }
-
-  // deno-lint-ignore no-explicit-any
-  async #transport(sdk: typeof import("@modelcontextprotocol/client")): Promise<any> {
-    const config = this.#config;
-    if (config.transport === "http" || config.transport === "sse") {
-      const options = {
-        requestInit: { headers: config.headers ?? {} },
-        // deno-lint-ignore no-explicit-any
-        ...(config.authProvider === undefined ? {} : { authProvider: config.authProvider as any }),
-      };
-      return config.transport === "http"
-        ? new sdk.StreamableHTTPClientTransport(new URL(config.url), options)
-        : new sdk.SSEClientTransport(new URL(config.url), options);
-    }
-    const { StdioClientTransport } = await import("@modelcontextprotocol/client/stdio");
-    return new StdioClientTransport({
-      command: config.command,
-      args: config.args ?? [],
-      env: childEnv({ env: config.env, inheritEnv: config.inheritEnv }),
-      ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
-      stderr: "ignore",
-    });
+    this.#waiting.shift()?.resolve();
   }
 }
 
+function isOversize(error: unknown): boolean {
+  return (error as { code?: unknown })?.code === "output_too_large";
+}
+
 /**
- * An upstream MCP server reached with the MCP SDK client (stdio or
- * Streamable HTTP), connected on first use.
+ * An upstream MCP server reached through the runner's connections (stdio,
+ * Streamable HTTP or SSE, in the era its `protocol` says), connected on first
+ * use. `close()` settles once every stdio server's whole process group is
+ * gone (SIGTERM, then SIGKILL).
  *
  * @example
  * ```ts ignore

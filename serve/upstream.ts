@@ -3,8 +3,8 @@
  * tool calls with their progress, logging and server-to-client requests,
  * resources, resource templates, prompts and completions.
  *
- * {@linkcode mcpUpstream} implements it with the MCP SDK client; anything
- * else (a test double, a pooled client of another layer) can too.
+ * {@linkcode mcpUpstream} implements it with the runner's MCP connections;
+ * anything else (a test double, a pooled client of another layer) can too.
  *
  * @module
  */
@@ -105,6 +105,10 @@ export interface Upstream {
     params: Record<string, unknown>,
     context: UpstreamCallContext,
   ): Promise<Record<string, unknown>>;
-  /** Closes every connection (they reopen on the next request). */
+  /**
+   * Closes every connection (a stdio server's whole process group is gone
+   * when it settles) and fails the requests waiting for one; the next request
+   * reopens.
+   */
   close(): Promise<void>;
 }

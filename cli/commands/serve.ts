@@ -79,6 +79,9 @@ function chainsOf(manifest: Manifest): Record<string, ServeChain> {
 export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const redactor = new Redactor();
   let runner: Runner | undefined;
+  let stopping: StopSignals | undefined;
+  const starting = new AbortController();
+  const STOPPED_STARTING = "serve was stopped (SIGINT or SIGTERM) while its servers started";
   try {
     const { values, positionals } = parseArgs({
       args: argv,
@@ -158,13 +161,24 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     if (listen === undefined && auth !== undefined) {
       throw new UsageError("--token-env and --oauth-* apply to --http only");
     }
+    // From here on SIGINT / SIGTERM stop serving; closing the gateway then stops
+    // every upstream's process group. A stop while servers still start (the
+    // runner listing their tools, upstreams connecting) gives up on them at once.
+    stopping = onStopSignals();
+    let started = false;
+    const upstreams: Upstream[] = [];
+    void stopping.requested.then(() => {
+      if (started) return;
+      starting.abort(new DOMException(STOPPED_STARTING, "AbortError"));
+      for (const upstream of upstreams) void upstream.close();
+    });
     const lookup = (name: string) => Deno.env.get(name);
     runner = await buildRunner(manifest, {
       redactor,
+      signal: starting.signal,
       ...(timeoutMs === undefined ? {} : { runner: { timeoutMs } }),
     });
     const redact = (text: string) => redactor.redact(text);
-    const upstreams: Upstream[] = [];
     for (const name of Object.keys(manifest.servers)) {
       const config = serverConfig(
         manifest,
@@ -193,11 +207,18 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       logArgs: values["log-args"] === true,
       onAccess: (entry) => io.stderr(redactor.redact(serve.accessLogLine(entry))),
     });
+    started = true;
     runner = undefined; // the gateway closes it
     try {
+      if (starting.signal.aborted) {
+        diagnose(io, redactor, "info", STOPPED_STARTING);
+        return EXIT.interrupted;
+      }
       if (listen === undefined) {
         const serving = serve.serveStdio(gateway);
-        await serving.finished;
+        // SIGINT / SIGTERM end serving like the end of stdin: the gateway (below)
+        // then stops every upstream's process group.
+        await Promise.race([serving.finished, stopping.requested]);
         await serving.close();
         return EXIT.ok;
       }
@@ -215,17 +236,17 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
           : { maxConcurrentPerClient: positive("--max-concurrent", values["max-concurrent"]) }),
       });
       diagnose(io, redactor, "info", `serving ${manifest.path} at ${serving.url}`);
-      const stop = () => serving.close();
-      try {
-        Deno.addSignalListener("SIGINT", stop);
-        Deno.addSignalListener("SIGTERM", stop);
-      } catch { /* no signals here */ }
+      void stopping.requested.then(() => serving.close());
       await serving.finished;
       return EXIT.ok;
     } finally {
       await gateway.close();
     }
   } catch (error) {
+    if (starting.signal.aborted) {
+      diagnose(io, redactor, "info", STOPPED_STARTING);
+      return EXIT.interrupted;
+    }
     if (
       (error as { code?: unknown })?.code === "auth_required" ||
       (error as { code?: unknown })?.code === "name_clash"
@@ -236,5 +257,32 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     return report(io, redactor, error);
   } finally {
     await runner?.close();
+    stopping?.remove();
   }
+}
+
+/** A stop asked for by SIGINT or SIGTERM (where signals exist). */
+interface StopSignals {
+  /** Settles at the first of the signals. */
+  requested: Promise<void>;
+  /** Removes the listeners. */
+  remove(): void;
+}
+
+function onStopSignals(): StopSignals {
+  let stop!: () => void;
+  const requested = new Promise<void>((resolve) => (stop = resolve));
+  const added: Deno.Signal[] = [];
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    try {
+      Deno.addSignalListener(signal, stop);
+      added.push(signal);
+    } catch { /* no signals here */ }
+  }
+  return {
+    requested,
+    remove: () => {
+      for (const signal of added) Deno.removeSignalListener(signal, stop);
+    },
+  };
 }

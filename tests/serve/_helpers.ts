@@ -10,6 +10,8 @@ export const CLI = `${ROOT}cli.ts`;
 /** A running `serve --http`. */
 export interface Served {
   url: string;
+  /** The process ID of `serve`. */
+  pid: number;
   stderr: () => string;
   close(): Promise<void>;
 }
@@ -60,6 +62,7 @@ export async function startHttp(
   try {
     return {
       url: await url,
+      pid: child.pid,
       stderr: () => text,
       async close() {
         try {

@@ -2,15 +2,7 @@ import assert from "node:assert/strict";
 import { mcpBackend, type Tool } from "../../model/mod.ts";
 import { Runner } from "../../run/mod.ts";
 import { type AccessLogEntry, Gateway, type GatewayOptions, mcpUpstream } from "../../serve/mod.ts";
-import { caEnv, ROOT } from "./_helpers.ts";
-
-const UPSTREAM = {
-  transport: "stdio" as const,
-  command: Deno.execPath(),
-  args: ["run", "--quiet", "-A", "tests/fixtures/serve/upstream.ts"],
-  cwd: ROOT,
-  env: caEnv(),
-};
+import { SERVE_UPSTREAM as UPSTREAM } from "./_upstream_helpers.ts";
 
 async function upstreamGateway(options: GatewayOptions = {}) {
   const upstream = mcpUpstream("up", UPSTREAM, { maxConnections: 2 });

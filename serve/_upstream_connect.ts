@@ -1,0 +1,132 @@
+// Private: opening one pooled connection of `mcpUpstream` with run/'s
+// `openConnection`, within the connect deadline, as a client that offers
+// sampling, elicitation and roots and hands them, with logging, to the
+// downstream request the connection serves at that moment.
+
+import type { McpServerConfig } from "../run/mod.ts";
+import { type ClientSide, openConnection, type Opening } from "../run/_mcp_connection.ts";
+import type { EraVerdict } from "../run/_mcp_era.ts";
+import type { Connection } from "../run/_mcp_lifecycle.ts";
+import { stderrHint } from "../run/_mcp_report.ts";
+import { ServeError } from "./errors.ts";
+import type { UpstreamCallContext } from "./upstream.ts";
+
+/** One pooled connection and the downstream request it serves. */
+export interface Slot {
+  connection: Connection | undefined;
+  busy: boolean;
+  /** Lost, or its request was given up on: closed and replaced once free. */
+  dead: boolean;
+  context: UpstreamCallContext | undefined;
+}
+
+/** What the pool gives an opening. */
+export interface OpenSlotOptions {
+  /** The connect deadline, in ms. */
+  timeoutMs: number;
+  /** Gives up on connecting. */
+  signal: AbortSignal | undefined;
+  /** The era found before (no probe then). */
+  prior: EraVerdict | undefined;
+  onVerdict(verdict: EraVerdict): void;
+  /** Connections not yet gone (a connection is in it from creation until its process is gone). */
+  live: Set<Connection>;
+  /** Openings in progress (close() aborts them). */
+  openings: Set<Opening>;
+}
+
+const CLIENT_INFO = { name: "toolfoundation-serve", version: "0.1.0" };
+const SERVER_REQUESTS = ["sampling/createMessage", "elicitation/create", "roots/list"];
+
+/** Opens a connection for `slot`; a lost connection marks the slot dead. */
+export async function openSlot(
+  name: string,
+  config: McpServerConfig,
+  slot: Slot,
+  options: OpenSlotOptions,
+): Promise<Connection> {
+  const { signal, timeoutMs, live, openings } = options;
+  const opening: Opening = {
+    promise: Promise.resolve(undefined as never),
+    waiters: 1,
+    settled: false,
+    abort: new AbortController(),
+    stdio: undefined,
+  };
+  const timer = setTimeout(() => {
+    const hint = stderrHint(opening.stdio);
+    opening.abort.abort(
+      new ServeError(
+        "upstream_unavailable",
+        `upstream server ${JSON.stringify(name)} did not connect within ${timeoutMs} ms${
+          hint === undefined ? "" : `; ${hint}`
+        }`,
+      ),
+    );
+  }, timeoutMs);
+  const onAbort = (): void => opening.abort.abort(signal!.reason);
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener("abort", onAbort, { once: true });
+  openings.add(opening);
+  opening.promise = openConnection(name, config, opening, {
+    onElicitation: undefined,
+    clientSide: clientSide(slot),
+    prior: options.prior,
+    onVerdict: options.onVerdict,
+    onLive: (connection) => live.add(connection),
+    onLost: (connection) => {
+      if (slot.connection === connection) slot.dead = true;
+    },
+    onGone: (connection) => live.delete(connection),
+  });
+  try {
+    const connection = await opening.promise;
+    if (connection.closed || connection.lostError !== undefined) slot.dead = true;
+    return connection;
+  } finally {
+    opening.settled = true;
+    openings.delete(opening);
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+/** Server-to-client requests and logging go to the downstream request the slot serves. */
+function clientSide(slot: Slot): ClientSide {
+  const requests: ClientSide["requests"] = {};
+  for (const method of SERVER_REQUESTS) {
+    requests[method] = async (params, signal) => {
+      const onRequest = slot.context?.onRequest;
+      if (onRequest === undefined) {
+        throw Object.assign(new Error(`the client does not support ${method}`), {
+          code: -32601,
+        });
+      }
+      return await onRequest({ method, params, signal });
+    };
+  }
+  return {
+    info: CLIENT_INFO,
+    capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: {} },
+    requests,
+    notifications: {
+      "notifications/message": (params) => {
+        const sent = slot.context?.onNotification?.({ method: "notifications/message", params });
+        // The downstream may be gone; the log line belonged to it only.
+        void Promise.resolve(sent).catch(() => undefined);
+      },
+    },
+  };
+}
+
+/** The 2026-07-28 envelope key naming the software that answered (the upstream, not `serve`). */
+const SERVER_INFO = "io.modelcontextprotocol/serverInfo";
+
+/** A result without the upstream's self-identification (the hop's envelope, not content). */
+export function withoutServerInfo(result: Record<string, unknown>): Record<string, unknown> {
+  const meta = result._meta as Record<string, unknown> | undefined;
+  if (meta === null || typeof meta !== "object" || !(SERVER_INFO in meta)) return result;
+  const { [SERVER_INFO]: _, ...rest } = meta;
+  const { _meta: __, ...body } = result;
+  return Object.keys(rest).length === 0 ? body : { ...body, _meta: rest };
+}
