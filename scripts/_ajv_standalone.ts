@@ -40,7 +40,7 @@ export function standaloneCheck(
     keys.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k], b[k]));
 }`,
   };
-  code = code.replace(/require\("([^"]+)"\)\.default/g, (call, name: string) => {
+  code = code.replace(/require\("([^"]+)"\)\.default/g, (_call, name: string) => {
     const replacement = inline[name];
     if (replacement === undefined) {
       throw new Error(`the generated check needs a runtime module not inlined: ${name}`);
