@@ -172,13 +172,26 @@ function siteOf(unit: OutputUnit, ctx: Context): KeywordSite {
 
 /** The value's pointer as failures give it. */
 function pointerOf(unit: OutputUnit): string {
-  return unit.pointer ?? pointerFromTokens(splitLocation(unit.instanceLocation)[1]);
+  if (unit.pointer !== undefined) return unit.pointer;
+  return pointerFromTokens(nameTokens(unit) ?? splitLocation(unit.instanceLocation)[1]);
+}
+
+/**
+ * The property's pointer tokens when the unit's value is a property NAME
+ * (`propertyNames`: Hyperjump writes `#*` then the property's pointer), else
+ * undefined. Its failures name the property's location, with messages that
+ * say "property name".
+ */
+function nameTokens(unit: OutputUnit): string[] | undefined {
+  if (unit.pointer !== undefined || !unit.instanceLocation.startsWith("#*")) return undefined;
+  return decodePointer(unit.instanceLocation.slice(2));
 }
 
 function instanceAt(unit: OutputUnit, ctx: Context): unknown {
-  return unit.pointer !== undefined
-    ? unit.instance
-    : at(ctx.instance, splitLocation(unit.instanceLocation)[1]);
+  if (unit.pointer !== undefined) return unit.instance;
+  const name = nameTokens(unit);
+  if (name !== undefined) return name[name.length - 1];
+  return at(ctx.instance, splitLocation(unit.instanceLocation)[1]);
 }
 
 function walk(unit: OutputUnit, ctx: Context): void {
@@ -238,13 +251,14 @@ function emit(
 ): void {
   const name = keyword ?? site.last;
   const instanceLocation = pointerOf(unit);
+  const ofName = nameTokens(unit) !== undefined;
   const push = (text: string) =>
     ctx.out.push({
       instanceLocation,
       keywordLocation: site.keywordLocation,
       absoluteKeywordLocation: site.absolute,
       keyword: name,
-      message: text,
+      message: ofName ? `property name ${text}` : text,
     });
   if (name === "required" || name === "dependentRequired" || name === "dependencies") {
     // One failure per missing property (the generic message when none is found).

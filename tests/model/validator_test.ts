@@ -438,3 +438,31 @@ Deno.test("a schema object changed after its first use is compiled afresh", asyn
   assert.equal(await valid(v, schema, "a"), false);
   assert.equal(await valid(v, schema, 1), true);
 });
+
+Deno.test("a property name that fails propertyNames is reported at the property, as a name", async () => {
+  for (const fastPath of [true, false]) {
+    const compiled = await new DefaultValidator({ fastPath }).compile({
+      type: "object",
+      properties: { x: { propertyNames: { maxLength: 2 } } },
+    });
+    const result = compiled.check({ x: { abc: 1, ok: 2, "a/b~c": 3 } });
+    assert.equal(result.valid, false);
+    if (result.valid) continue;
+    assert.deepEqual(
+      result.failures.map((f) => [f.instanceLocation, f.keywordLocation, f.message]),
+      [
+        [
+          "/x/abc",
+          "/properties/x/propertyNames/maxLength",
+          "property name must NOT have more than 2 characters",
+        ],
+        [
+          "/x/a~1b~0c",
+          "/properties/x/propertyNames/maxLength",
+          "property name must NOT have more than 2 characters",
+        ],
+      ],
+      `fastPath: ${fastPath}`,
+    );
+  }
+});
