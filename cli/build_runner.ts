@@ -19,7 +19,6 @@ import {
   serverConfig,
   withServerAuth,
 } from "./_runner_setup.ts";
-import { importServerTools, resolvedServer } from "./server_tools.ts";
 
 /** Options of {@linkcode buildRunner}. */
 export interface BuildRunnerOptions {
@@ -81,6 +80,10 @@ export async function buildRunner(
   const runner = new Runner({ ...options.runner, redact });
   const servers = new Set<string>();
   const providers = new Set<string>();
+  // Server tools (filters, lock file, variables) load only for a manifest with servers.
+  const serverTools = Object.keys(manifest.servers).length === 0
+    ? undefined
+    : await import("./server_tools.ts");
   for (const t of tools) {
     const e = t.entry;
     if (e.builtin !== undefined) {
@@ -123,7 +126,7 @@ export async function buildRunner(
       const config = serverConfig(
         manifest,
         resolveSecrets(
-          resolvedServer(manifest, e.server, { env: lookup, redactor }),
+          serverTools!.resolvedServer(manifest, e.server, { env: lookup, redactor }),
           lookup,
           redactor,
         ),
@@ -181,7 +184,7 @@ export async function buildRunner(
   }
   // Server tools the manifest does not list (`server:tool`): imported, filtered, locked.
   try {
-    await importServerTools(runner, manifest, {
+    await serverTools?.importServerTools(runner, manifest, {
       tools: options.tools,
       env: lookup,
       redactor,

@@ -78,6 +78,14 @@ Deno.test("validate loads the adapters only for --target, run a built-in no modu
     [],
   );
   assert.deepEqual(run.modules.filter((m) => /\/adapter\/|yaml@|node:util/.test(m)), []);
+  // The tool's schemas compile on the validator's fast path alone; a manifest
+  // without servers loads no MCP client and no server-tools code.
+  assert.deepEqual(
+    run.modules.filter((m) =>
+      /hyperjump|re2js|modelcontextprotocol|\/cli\/server_tools\.ts$/.test(m)
+    ),
+    [],
+  );
 });
 
 Deno.test("opt-in lazy dynamic imports: a command loads its own modules only when it runs", async () => {
