@@ -23,6 +23,9 @@ export class FastPathBail extends Error {}
 /** Nested `$ref` evaluations beyond which a value is handed to Hyperjump (its own limits apply). */
 export const MAX_REF_NESTING = 128;
 
+/** Nesting of subschemas written inline, beyond which they are called. */
+const INLINE_DEPTH = 24;
+
 /** Largest generated source accepted (bigger schemas stay on Hyperjump). */
 const MAX_SOURCE = 2_000_000;
 
@@ -86,6 +89,10 @@ class Generator {
   readonly pending: [Record<string, unknown>, number][] = [];
   patterns = false;
   readonly #ids = new Map<object, number>();
+  /** Subschemas whose code was written inline once (met again, they get a function). */
+  readonly #inlined = new Set<object>();
+  #depth = 0;
+  #temps = 0;
   readonly #refs = new Set<number>();
   readonly #root: Schema;
   readonly #dialect: Dialect;
@@ -100,6 +107,30 @@ class Generator {
     if (schema === true) return "true";
     if (schema === false) return "false";
     return `s${this.#id(schema)}(${arg})`;
+  }
+
+  /**
+   * A statement: `return false` when `arg` is invalid against `schema`. The
+   * subschema's code is written inline (no call) the first time it is met,
+   * within INLINE_DEPTH levels; else it is a call of its function.
+   */
+  require(schema: unknown, arg: string): string {
+    if (schema === true) return "";
+    if (schema === false) return "return false;";
+    if (!isObject(schema) || this.#inlined.has(schema) || this.#depth >= INLINE_DEPTH) {
+      return `if (!${this.call(schema, arg)}) return false;`;
+    }
+    this.#inlined.add(schema);
+    this.#depth++;
+    let body: string[];
+    try {
+      body = this.#body(schema);
+    } finally {
+      this.#depth--;
+    }
+    if (arg === "v") return `{\n${body.join("\n")}\n}`;
+    const temp = `t${this.#temps++}`;
+    return `{ const ${temp} = ${arg}; { const v = ${temp};\n${body.join("\n")}\n} }`;
   }
 
   #id(schema: unknown): number {
@@ -149,7 +180,7 @@ class Generator {
     const dialect = this.#dialect;
     if (dialect === "draft-07" && "$ref" in schema) {
       // Draft-07: `$ref` hides its siblings.
-      return [`return ${this.#ref(schema.$ref, "v")};`];
+      return [`if (!${this.#ref(schema.$ref, "v")}) return false;`];
     }
     const evaluated = EVALUATED[dialect];
     const ignored = IGNORED[dialect];
@@ -163,6 +194,8 @@ class Generator {
     const has = (keyword: string) => evaluated.has(keyword) && Object.hasOwn(schema, keyword);
     const out: string[] = [];
     const fail = (condition: string) => out.push(`if (${condition}) return false;`);
+    // With one type asserted first, its section below needs no type guard.
+    let only: string | undefined;
     if (has("type")) {
       const types = typeof schema.type === "string" ? [schema.type] : schema.type;
       if (
@@ -172,6 +205,7 @@ class Generator {
         throw new Unsupported("a type that is not a known type name or a list of them");
       }
       fail(`!(${(types as string[]).map((t) => TYPE_TESTS[t]).join(" || ")})`);
+      if (types.length === 1) only = types[0] === "integer" ? "number" : types[0];
     }
     if (has("enum")) {
       if (!Array.isArray(schema.enum) || holdsRef(schema.enum)) {
@@ -185,7 +219,7 @@ class Generator {
     }
     if (has("$ref")) fail(`!${this.#ref(schema.$ref, "v")}`);
     if (has("allOf")) {
-      for (const sub of list(schema.allOf, "allOf")) fail(`!${this.call(sub, "v")}`);
+      for (const sub of list(schema.allOf, "allOf")) out.push(this.require(sub, "v"));
     }
     if (has("anyOf")) {
       const branches = list(schema.anyOf, "anyOf").map((sub) => this.call(sub, "v"));
@@ -206,16 +240,15 @@ class Generator {
       const otherwise = has("else") ? this.call(schema.else, "v") : "true";
       fail(`(${condition} ? !${then} : !${otherwise})`);
     }
-    const strings = this.#strings(schema, has);
-    if (strings.length > 0) out.push('if (typeof v === "string") {', ...strings, "}");
-    const numbers = this.#numbers(schema, has);
-    if (numbers.length > 0) out.push('if (typeof v === "number") {', ...numbers, "}");
-    const arrays = this.#arrays(schema, has);
-    if (arrays.length > 0) out.push("if (Array.isArray(v)) {", ...arrays, "}");
-    const objects = this.#objects(schema, has);
-    if (objects.length > 0) {
-      out.push('if (typeof v === "object" && v !== null && !Array.isArray(v)) {', ...objects, "}");
-    }
+    const section = (type: string, guard: string, code: string[]) => {
+      if (code.length === 0) return;
+      if (only === type) out.push("{", ...code, "}");
+      else out.push(`if (${guard}) {`, ...code, "}");
+    };
+    section("string", 'typeof v === "string"', this.#strings(schema, has));
+    section("number", 'typeof v === "number"', this.#numbers(schema, has));
+    section("array", "Array.isArray(v)", this.#arrays(schema, has));
+    section("object", TYPE_TESTS.object, this.#objects(schema, has));
     return out;
   }
 
@@ -279,14 +312,14 @@ class Generator {
       }
     }
     prefix.forEach((sub, i) => {
-      const call = this.call(sub, `v[${i}]`);
-      if (call !== "true") out.push(`if (v.length > ${i} && !${call}) return false;`);
+      const check = this.require(sub, `v[${i}]`);
+      if (check !== "") out.push(`if (v.length > ${i}) { ${check} }`);
     });
     if (rest !== undefined) {
-      const call = this.call(rest, "v[i]");
-      if (call === "false") out.push(`if (v.length > ${prefix.length}) return false;`);
-      else if (call !== "true") {
-        out.push(`for (let i = ${prefix.length}; i < v.length; i++) if (!${call}) return false;`);
+      const check = this.require(rest, "v[i]");
+      if (check === "return false;") out.push(`if (v.length > ${prefix.length}) return false;`);
+      else if (check !== "") {
+        out.push(`for (let i = ${prefix.length}; i < v.length; i++) { ${check} }`);
       }
     }
     if (has("minItems")) {
@@ -348,29 +381,27 @@ class Generator {
       // and only a value found is checked to be the object's own.
       properties.forEach(([name, sub], i) => {
         const quoted = JSON.stringify(name);
-        const call = this.call(sub, `p${i}`);
-        if (call !== "true") {
+        const check = this.require(sub, `p${i}`);
+        if (check !== "") {
           out.push(
             `{ const p${i} = v[${quoted}]; ` +
-              `if (p${i} !== undefined && hasOwn(v, ${quoted}) && !${call}) return false; }`,
+              `if (p${i} !== undefined && hasOwn(v, ${quoted})) { ${check} } }`,
           );
         }
       });
     } else {
       const cases = properties.map(([name, sub]) =>
-        `case ${JSON.stringify(name)}: known = true; if (!${
-          this.call(sub, "x")
-        }) return false; break;`
+        `case ${JSON.stringify(name)}: known = true; ${this.require(sub, "x")} break;`
       );
       const matches = patterns.map(([matcher, sub]) =>
-        `if (tp(${matcher}, k)) { known = true; if (!${this.call(sub, "x")}) return false; }`
+        `if (tp(${matcher}, k)) { known = true; ${this.require(sub, "x")} }`
       );
-      const rest = additional === undefined ? "true" : this.call(additional, "x");
+      const rest = additional === undefined ? "" : this.require(additional, "x");
       out.push(
         "for (const k of Object.keys(v)) { const x = v[k]; let known = false;",
         cases.length > 0 ? `switch (k) { ${cases.join(" ")} }` : "",
         ...matches,
-        rest === "true" ? "" : `if (!known && !${rest}) return false;`,
+        rest === "" ? "" : `if (!known) { ${rest} }`,
         "}",
       );
     }
