@@ -292,11 +292,11 @@ class DetailedCompiler {
     const count = runs.length;
     return (value, pointer, units) => {
       let ok = true;
+      if (units === null) {
+        for (let i = 0; i < count; i++) if (!runs[i](value, pointer, null)) ok = false;
+        return ok;
+      }
       for (let i = 0; i < count; i++) {
-        if (units === null) {
-          if (!runs[i](value, pointer, null)) ok = false;
-          continue;
-        }
         // The units of the subschemas a keyword applies go on the same list;
         // a failing keyword takes them as its own, a passing one drops them.
         const mark = units.length;

@@ -26,7 +26,8 @@ export function collectionEvaluation(
   ctx: KeywordContext,
 ): Evaluate | undefined {
   const sub = (node: unknown, ...more: string[]) => ctx.schema(node, [...at, ...more]);
-  const leaf = (test: (v: unknown) => boolean): Evaluate => (v) => test(v);
+  // A test of the value alone is its own evaluation (extra arguments ignored).
+  const leaf = (test: (v: unknown) => boolean): Evaluate => test;
   const draft07 = ctx.dialect === "draft-07";
   switch (keyword) {
     case "prefixItems":

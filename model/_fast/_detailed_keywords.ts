@@ -55,7 +55,8 @@ export function keywordEvaluation(
 ): Evaluate | undefined {
   const value = schema[keyword];
   const sub = (node: unknown, ...more: string[]) => ctx.schema(node, [...at, ...more]);
-  const leaf = (test: (v: unknown) => boolean): Evaluate => (v) => test(v);
+  // A test of the value alone is its own evaluation (extra arguments ignored).
+  const leaf = (test: (v: unknown) => boolean): Evaluate => test;
   switch (keyword) {
     case "type": {
       const types = typeof value === "string" ? [value] : value;
