@@ -91,10 +91,13 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
   let fast: ((instance: unknown) => boolean) | undefined;
   let fastPatterns = false;
   let fastFailures: ((instance: unknown) => ValidationFailure[]) | undefined;
+  // Whether the fast check accepting a value proves it JSON within maxDepth.
+  let proves = false;
   const adopt = (plan: FastPlan): void => {
     fast = plan.run;
     fastPatterns = plan.patterns ?? false;
     fastFailures = plan.failures;
+    proves = plan.jsonLevels !== undefined && plan.jsonLevels <= maxDepth;
   };
   if (parts.plan !== undefined) adopt(parts.plan);
   const lookup = (base: string): unknown => {
@@ -139,38 +142,51 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
     );
     return valid ? { valid: true } : lazyInvalid(() => failuresOf(instance, record));
   };
-  const check = (instance: unknown): CheckResult => {
-    const bad = instanceProblem(instance, maxDepth);
-    if (bad !== undefined) {
-      if (bad.depth) throw new InstanceDepthError(maxDepth, bad.location);
-      return { valid: false, failures: [bad.failure!] };
+  /** The fast check's answer, or what it threw (recording patterns into `record`). */
+  const attempt = (instance: unknown, record: PatternRecord | undefined) => {
+    let previous: PatternRecord | undefined;
+    if (record !== undefined) previous = swapPatternRecord(record);
+    try {
+      return fast!(instance);
+    } catch (error) {
+      return { error };
+    } finally {
+      if (record !== undefined) swapPatternRecord(previous);
     }
+  };
+  const check = (instance: unknown): CheckResult => {
     if (planFast !== undefined) {
       const plan = planFast();
       planFast = undefined;
       adopt(plan);
     }
+    let answer: ReturnType<typeof attempt> | undefined;
+    const record: PatternRecord | undefined = fastPatterns ? {} : undefined;
+    if (proves) {
+      // The check first: a value it accepts is JSON within the depth limit
+      // (_fast/_json_proof.ts). On any other answer, or a throw, the JSON
+      // check comes first as for any schema; on a JSON value the answer
+      // stands (there the strict type tests answer as the plain ones do).
+      answer = attempt(instance, record);
+      if (answer === true) return { valid: true };
+    }
+    const bad = instanceProblem(instance, maxDepth);
+    if (bad !== undefined) {
+      if (bad.depth) throw new InstanceDepthError(maxDepth, bad.location);
+      return { valid: false, failures: [bad.failure!] };
+    }
     if (fast !== undefined) {
-      // A throw of the generated check (a bail on a deep $ref chain, an
-      // exhausted stack): Hyperjump answers this value, with its own errors.
-      let answer: boolean | undefined;
-      let record: PatternRecord | undefined;
-      let previous: PatternRecord | undefined;
-      if (fastPatterns) previous = swapPatternRecord(record = {});
-      try {
-        answer = fast(instance);
-      } catch (error) {
-        if (evaluate === undefined) {
-          return guarded(() => {
-            throw error;
-          });
-        }
-        answer = undefined;
-      } finally {
-        if (fastPatterns) swapPatternRecord(previous);
-      }
+      answer ??= attempt(instance, record);
       if (answer === true) return { valid: true };
       if (answer === false) return lazyInvalid(() => failuresOf(instance, record ?? {}));
+      // A throw (a bail on a deep $ref chain, an exhausted stack): Hyperjump
+      // answers this value, with its own errors.
+      if (evaluate === undefined) {
+        const { error } = answer;
+        return guarded(() => {
+          throw error;
+        });
+      }
     }
     return slow(instance);
   };

@@ -10,6 +10,7 @@ import { compilePattern, type Matcher } from "../_regex.ts";
 import { testPattern } from "../_pattern_record.ts";
 import { allDistinct, jsonMembership } from "./_json_equal.ts";
 import { EVALUATED, IGNORED } from "./_keywords.ts";
+import { jsonLevels } from "./_json_proof.ts";
 
 /** A compiled check: whether the value is valid. May throw {@linkcode FastPathBail}. */
 export type Check = (value: unknown) => boolean;
@@ -42,6 +43,22 @@ const TYPE_TESTS: Record<string, string> = {
   array: "Array.isArray(v)",
   object: '(typeof v === "object" && v !== null && !Array.isArray(v))',
 };
+/**
+ * The type tests of a check that proves its values JSON (_json_proof.ts): on
+ * a JSON value they answer as TYPE_TESTS do.
+ */
+const STRICT_TYPE_TESTS: Record<string, string> = {
+  ...TYPE_TESTS,
+  number: "Number.isFinite(v)",
+  object: "plain(v)",
+};
+
+/** Whether a value is a plain object (as model/_json.ts's JSON check requires). */
+function plain(value: unknown): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
 
 /** A compiled document and whether it runs any pattern. */
 export interface CompiledDocument {
@@ -49,11 +66,17 @@ export interface CompiledDocument {
   check: Check;
   /** Whether any pattern runs (`pattern`, `patternProperties`). */
   patterns: boolean;
+  /**
+   * When the check proves that a value it accepts is JSON: the nesting of
+   * containers of such a value (see _json_proof.ts).
+   */
+  jsonLevels: number | undefined;
 }
 
 /** Compiles a whole document. */
 export function compileDocument(root: Schema, dialect: Dialect): CompiledDocument {
-  const generator = new Generator(root, dialect);
+  const levels = jsonLevels(root, dialect);
+  const generator = new Generator(root, dialect, levels !== undefined);
   const entry = generator.call(root, "v");
   while (generator.pending.length > 0) generator.generate(...generator.pending.pop()!);
   const source = `${
@@ -63,19 +86,20 @@ export function compileDocument(root: Schema, dialect: Dialect): CompiledDocumen
   const state = { n: 0 };
   let check: Check;
   try {
-    check = new Function("c", "hasOwn", "tp", "cp", "st", "Bail", source)(
+    check = new Function("c", "hasOwn", "tp", "cp", "st", "Bail", "plain", source)(
       generator.constants,
       Object.hasOwn,
       testPattern,
       codePoints,
       state,
       FastPathBail,
+      plain,
     );
   } catch (error) {
     // e.g. code generation disallowed by the host (a content security policy).
     throw new Unsupported(`generated code that does not run (${(error as Error)?.message})`);
   }
-  return { check, patterns: generator.patterns };
+  return { check, patterns: generator.patterns, jsonLevels: levels };
 }
 
 /** Numbers written into the code: finite (checked), printed exactly. */
@@ -96,10 +120,12 @@ class Generator {
   readonly #refs = new Set<number>();
   readonly #root: Schema;
   readonly #dialect: Dialect;
+  readonly #types: Record<string, string>;
 
-  constructor(root: Schema, dialect: Dialect) {
+  constructor(root: Schema, dialect: Dialect, strict: boolean) {
     this.#root = root;
     this.#dialect = dialect;
+    this.#types = strict ? STRICT_TYPE_TESTS : TYPE_TESTS;
   }
 
   /** An expression: whether `arg` is valid against `schema`. */
@@ -204,7 +230,8 @@ class Generator {
       ) {
         throw new Unsupported("a type that is not a known type name or a list of them");
       }
-      fail(`!(${(types as string[]).map((t) => TYPE_TESTS[t]).join(" || ")})`);
+      const tests = this.#types;
+      fail(`!(${(types as string[]).map((t) => tests[t]).join(" || ")})`);
       if (types.length === 1) only = types[0] === "integer" ? "number" : types[0];
     }
     if (has("enum")) {

@@ -31,6 +31,12 @@ export interface FastPlanned {
   /** Whether any pattern runs (`pattern`, `patternProperties`). */
   patterns: boolean;
   /**
+   * When `run` returning true proves the value JSON (finite numbers, plain
+   * objects, nothing else) with at most this many nested containers: a
+   * value it accepts within the depth limit needs no JSON check.
+   */
+  jsonLevels?: number;
+  /**
    * The failures of a value the check found invalid, exactly as Hyperjump's
    * DETAILED output through `toFailures` gives them; undefined when they cannot
    * be given exactly for this schema. A throw (a bail on a deep `$ref` chain,
@@ -55,6 +61,7 @@ export type FastPlan =
     check?: undefined;
     run?: undefined;
     patterns?: undefined;
+    jsonLevels?: undefined;
     failures?: undefined;
     failuresReason?: undefined;
     standalone?: undefined;
@@ -71,8 +78,9 @@ export function planFastPath(schema: unknown, options: SupportOptions): FastPlan
   const dialect = fastDialect(options.dialect)!;
   let check: (value: unknown) => boolean;
   let patterns: boolean;
+  let jsonLevels: number | undefined;
   try {
-    ({ check, patterns } = compileDocument(schema as never, dialect));
+    ({ check, patterns, jsonLevels } = compileDocument(schema as never, dialect));
   } catch (error) {
     if (error instanceof Unsupported) return { reason: error.message };
     return { reason: `the fast compile failed (${(error as Error)?.message ?? String(error)})` };
@@ -97,6 +105,8 @@ export function planFastPath(schema: unknown, options: SupportOptions): FastPlan
   }
   return {
     patterns,
+    // With fanning-out references the check is the DETAILED evaluation's.
+    ...(jsonLevels === undefined || options.fansOut ? {} : { jsonLevels }),
     run: check,
     check: (instance) => {
       try {
