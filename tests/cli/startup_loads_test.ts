@@ -86,15 +86,16 @@ Deno.test("validate loads the adapters only for --target, run a built-in no modu
     ),
     [],
   );
-  // Nor the MCP connection layer, providers, processes or the run/mod.ts barrel.
+  // Nor the MCP connection layer, providers, processes, chains, streams or the run/mod.ts barrel.
   assert.ok(run.modules.some((m) => m.endsWith("/run/runner.ts")), run.modules.join("\n"));
-  assert.deepEqual(
-    run.modules.filter((m) =>
-      /\/run\/(_mcp_(?!import)\w+|mcp_session|command_provider|http_provider|_process|mod)\.ts$/
-        .test(m)
-    ),
-    [],
-  );
+  const RUN_EXTRAS =
+    /\/run\/(_mcp_\w+|mcp|mcp_session|command_provider|http_provider|_process|_chain_run|_stream_run|mod)\.ts$/;
+  assert.deepEqual(run.modules.filter((m) => RUN_EXTRAS.test(m)), []);
+  // A chain loads the chain machinery (and still no MCP layer).
+  const chain = await loaded(["chain", "examples/tools.yaml", "area-report"], READ);
+  assert.equal(chain.code, 0);
+  assert.ok(chain.modules.some((m) => m.endsWith("/run/_chain_run.ts")), chain.modules.join("\n"));
+  assert.deepEqual(chain.modules.filter((m) => /\/run\/(_mcp_pool|mcp_session)\.ts$/.test(m)), []);
 });
 
 Deno.test("run of a provider's tool loads that provider's module and no MCP connection layer", async () => {
