@@ -2,14 +2,10 @@
 // configuration, a provider, a tool's backend; and closing a runner within a
 // bound when setting up fails.
 
-import { localBackend, mcpBackend, providerBackend, type ToolBackend } from "../model/mod.ts";
-import {
-  commandProvider,
-  httpProvider,
-  type McpServerConfig,
-  type Runner,
-  type ToolProvider,
-} from "../run/mod.ts";
+import { localBackend, mcpBackend, providerBackend, type ToolBackend } from "../model/backend.ts";
+import type { McpServerConfig } from "../run/mcp_config.ts";
+import type { ToolProvider } from "../run/provider.ts";
+import type { Runner } from "../run/runner.ts";
 import type { Manifest, ManifestEndpoint, ManifestServer, ResolvedTool } from "./manifest.ts";
 import type { Redactor } from "./secrets.ts";
 import { resolvePath } from "./_resolve_path.ts";
@@ -77,18 +73,23 @@ export async function withServerAuth(
   return authProvider === undefined ? config : { ...config, authProvider };
 }
 
-/** A manifest provider entry as an HTTP or command provider. */
-export function provider(
+/**
+ * A manifest provider entry as an HTTP or command provider (the provider's
+ * module loads only then).
+ */
+export async function provider(
   manifest: Manifest,
   id: string,
   e: ManifestEndpoint,
   setup: EndpointSetup,
-): ToolProvider {
+): Promise<ToolProvider> {
   const cap = e.maxOutputBytes === undefined ? {} : { maxOutputBytes: e.maxOutputBytes };
   const redact = setup.redact;
   if (e.url !== undefined) {
+    const { httpProvider } = await import("../run/http_provider.ts");
     return httpProvider({ id, url: e.url, headers: e.headers, ...cap, redact });
   }
+  const { commandProvider } = await import("../run/command_provider.ts");
   const killGraceMs = setup.killGraceMs;
   return commandProvider({
     id,

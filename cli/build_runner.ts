@@ -6,7 +6,10 @@
  * @module
  */
 
-import { type RetryOptions, Runner, type RunnerOptions } from "../run/mod.ts";
+// The runner's own modules, not the `run/mod.ts` barrel: providers and the MCP
+// session API load only for manifests that use them.
+import type { RetryOptions } from "../run/retry.ts";
+import { Runner, type RunnerOptions } from "../run/runner.ts";
 import { getBuiltin } from "./builtins.ts";
 import type { Manifest } from "./manifest.ts";
 import { resolvePath } from "./_resolve_path.ts";
@@ -113,7 +116,7 @@ export async function buildRunner(
     if (e.provider !== undefined && !providers.has(e.provider)) {
       providers.add(e.provider);
       runner.setProvider(
-        provider(
+        await provider(
           manifest,
           e.provider,
           resolveSecrets(endpoint(manifest.providers, e.provider), lookup, redactor),

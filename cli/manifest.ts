@@ -15,7 +15,6 @@ import { isAlias, isMap, isSeq, LineCounter, parseDocument, visit } from "./_gen
 import type { Document, Node } from "yaml";
 import { escapePointerToken } from "../model/_json_pointer.ts";
 import { ManifestError, type ManifestIssue } from "./errors.ts";
-import manifestSchema from "./manifest.schema.json" with { type: "json" };
 import { checkMeaning, ownRecord, raw, type UnplacedIssue } from "./_manifest_meaning.ts";
 import { type Position, positionOf } from "./_yaml_position.ts";
 import { decodeManifest, readAtMost, utf8Length } from "./_manifest_bytes.ts";
@@ -223,8 +222,12 @@ export async function parseManifest(
   } else if (!(manifestSchemaHolds as (value: unknown) => boolean)(value)) {
     // Only a manifest the generated check refuses pays for the validator: its
     // answer and messages are the ones reported.
-    schemaValidator ??= import("../model/default_validator.ts").then(({ DefaultValidator }) =>
-      new DefaultValidator().compile(manifestSchema)
+    // The schema itself is read only then too.
+    schemaValidator ??= Promise.all([
+      import("../model/default_validator.ts"),
+      import("./manifest.schema.json", { with: { type: "json" } }),
+    ]).then(([{ DefaultValidator }, { default: schema }]) =>
+      new DefaultValidator().compile(schema)
     );
     const result = (await schemaValidator).check(value);
     if (!result.valid) {

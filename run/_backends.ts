@@ -1,12 +1,15 @@
 // Private: the backends a runner executes on (local handlers, external
 // providers and MCP servers, each by name), and starting one execution on one.
+// The MCP connection layer (`_mcp_pool.ts` and what it imports) loads when an
+// MCP server is first listed or called, so a runner of local handlers and
+// providers never loads it; the configured servers' names are known at once.
 
 import type { Tool, ToolBackend } from "../model/mod.ts";
 import type { LocalHandler, ToolContext } from "./local.ts";
 import type { McpListedTool, McpServerConfig } from "./mcp.ts";
 import type { ToolProvider } from "./provider.ts";
 import type { RunnerOptions } from "./runner.ts";
-import { McpPool } from "./_mcp_pool.ts";
+import type { McpPool } from "./_mcp_pool.ts";
 
 /** The runner options that configure backends. */
 type BackendOptions = Pick<
@@ -18,17 +21,35 @@ type BackendOptions = Pick<
 export class Backends {
   readonly #handlers = new Map<string, LocalHandler>();
   readonly #providers = new Map<string, ToolProvider>();
-  readonly #mcp = new McpPool();
+  /** The MCP servers' configurations, by name (the pool's, once it is loaded). */
+  readonly #mcpConfigs = new Map<string, McpServerConfig>();
+  readonly #onElicitation: BackendOptions["onElicitation"];
+  /** The MCP connections, loaded on first use. */
+  #mcp: Promise<McpPool> | undefined;
 
   constructor(options: BackendOptions) {
     for (const [name, handler] of Object.entries(options.handlers ?? {})) {
       this.#handlers.set(name, handler);
     }
     for (const provider of options.providers ?? []) this.#providers.set(provider.id, provider);
-    this.#mcp.onElicitation = options.onElicitation;
+    this.#onElicitation = options.onElicitation;
     for (const [name, config] of Object.entries(options.mcpServers ?? {})) {
-      void this.#mcp.add(name, config);
+      this.#mcpConfigs.set(name, config);
     }
+  }
+
+  /**
+   * The MCP pool, loaded (and given every server configured so far) on first
+   * use. Until then no connection exists, so configuring a server only records it.
+   */
+  #pool(): Promise<McpPool> {
+    return this.#mcp ??= import("./_mcp_pool.ts").then(({ McpPool }) => {
+      const pool = new McpPool();
+      pool.onElicitation = this.#onElicitation;
+      // Nothing is open yet: adding only records each configuration.
+      for (const [name, config] of this.#mcpConfigs) void pool.add(name, config);
+      return pool;
+    });
   }
 
   setHandler(name: string, handler: LocalHandler): void {
@@ -40,8 +61,13 @@ export class Backends {
   }
 
   /** Configures an MCP server, closing an open connection of a previous configuration. */
-  setMcpServer(name: string, config: McpServerConfig): Promise<void> {
-    return this.#mcp.add(name, config);
+  async setMcpServer(name: string, config: McpServerConfig): Promise<void> {
+    this.#mcpConfigs.set(name, config);
+    // Before the pool is loaded there is no connection to close; once it is
+    // (or is loading), the pool takes the configuration and closes the old one.
+    // A pool that failed to load has no connection either (calls report the failure).
+    const pool = await this.#mcp?.catch(() => undefined);
+    await pool?.add(name, config);
   }
 
   /** Every tool an MCP server lists. */
@@ -50,7 +76,7 @@ export class Backends {
     signal: AbortSignal | undefined,
     timeoutMs: number,
   ): Promise<McpListedTool[]> {
-    return this.#mcp.listTools(server, { signal, timeoutMs });
+    return this.#pool().then((pool) => pool.listTools(server, { signal, timeoutMs }));
   }
 
   /** Whether the handler, provider or MCP server a backend names is configured. */
@@ -61,7 +87,7 @@ export class Backends {
       case "provider":
         return this.#providers.has(backend.provider.providerId);
       case "mcp":
-        return this.#mcp.has(backend.mcp.serverName);
+        return this.#mcpConfigs.has(backend.mcp.serverName);
     }
   }
 
@@ -82,12 +108,8 @@ export class Backends {
           ctx,
         );
       case "mcp":
-        return this.#mcp.call(
-          backend.mcp.serverName,
-          backend.mcp.toolName ?? tool.name,
-          args,
-          ctx,
-          timeoutMs,
+        return this.#pool().then((pool) =>
+          pool.call(backend.mcp.serverName, backend.mcp.toolName ?? tool.name, args, ctx, timeoutMs)
         );
     }
   }
@@ -98,7 +120,7 @@ export class Backends {
       LocalHandler & { close?: () => Promise<void> | void }
     >;
     return Promise.allSettled([
-      this.#mcp.close(),
+      this.#mcp?.then((pool) => pool.close()),
       ...[...this.#providers.values()].map((p) => p.close?.()),
       ...handlers.map((h) => typeof h.close === "function" ? h.close() : undefined),
     ]);

@@ -35,10 +35,7 @@ import type {
 import { Backends } from "./_backends.ts";
 import type { Execute } from "./_hooks.ts";
 import { InFlight } from "./_in_flight.ts";
-import { importMcpTools } from "./_mcp_import.ts";
 import { Pipeline } from "./_pipeline.ts";
-import { streamRun } from "./_stream_run.ts";
-import { runChainSteps, streamChain } from "./_chain_run.ts";
 import type { RetryOptions } from "./retry.ts";
 import { withRetries } from "./_retry.ts";
 
@@ -263,6 +260,7 @@ export class Runner {
     server: string,
     options: ImportMcpToolsOptions = {},
   ): Promise<ImportMcpToolsResult> {
+    const { importMcpTools } = await import("./_mcp_import.ts");
     return await importMcpTools(this.#registry, this.#backends, server, options, this.#timeoutMs);
   }
 
@@ -335,7 +333,12 @@ export class Runner {
     args?: Record<string, unknown>,
     options?: RunOptions,
   ): AsyncIterable<StreamEvent> {
-    return streamRun(this.#exec, toolId, args, options);
+    const exec = this.#exec;
+    // The stream machinery loads on first iteration (as the stream starts then).
+    return (async function* () {
+      const { streamRun } = await import("./_stream_run.ts");
+      yield* streamRun(exec, toolId, args, options);
+    })();
   }
 
   /**
@@ -365,11 +368,13 @@ export class Runner {
    * @param options Signal and per-step deadline.
    * @returns Every step result so far.
    */
-  runChain(
+  async runChain(
     steps: readonly ChainStep[],
     options?: ChainOptions & ChainInputOptions,
   ): Promise<ChainResult> {
-    return runChainSteps(this.#exec, steps, options);
+    // Chains load their machinery on first use; a single run never does.
+    const { runChainSteps } = await import("./_chain_run.ts");
+    return await runChainSteps(this.#exec, steps, options);
   }
 
   /**
@@ -396,7 +401,11 @@ export class Runner {
     steps: readonly ChainStep[],
     options?: ChainOptions & ChainInputOptions,
   ): AsyncIterable<ChainStreamEvent> {
-    return streamChain(this.#exec, steps, options);
+    const exec = this.#exec;
+    return (async function* () {
+      const { streamChain } = await import("./_chain_run.ts");
+      yield* streamChain(exec, steps, options);
+    })();
   }
 
   /**

@@ -86,6 +86,51 @@ Deno.test("validate loads the adapters only for --target, run a built-in no modu
     ),
     [],
   );
+  // Nor the MCP connection layer, providers, processes, chains, streams or the run/mod.ts barrel.
+  assert.ok(run.modules.some((m) => m.endsWith("/run/runner.ts")), run.modules.join("\n"));
+  const RUN_EXTRAS =
+    /\/run\/(_mcp_\w+|mcp|mcp_session|command_provider|http_provider|_process|_chain_run|_stream_run|mod)\.ts$/;
+  assert.deepEqual(run.modules.filter((m) => RUN_EXTRAS.test(m)), []);
+  // A chain loads the chain machinery (and still no MCP layer).
+  const chain = await loaded(["chain", "examples/tools.yaml", "area-report"], READ);
+  assert.equal(chain.code, 0);
+  assert.ok(chain.modules.some((m) => m.endsWith("/run/_chain_run.ts")), chain.modules.join("\n"));
+  assert.deepEqual(chain.modules.filter((m) => /\/run\/(_mcp_pool|mcp_session)\.ts$/.test(m)), []);
+});
+
+Deno.test("run of a provider's tool loads that provider's module and no MCP connection layer", async () => {
+  const dir = await Deno.makeTempDir({ dir: new URL("tests/", ROOT).pathname });
+  try {
+    const file = `${dir}/provider.yaml`;
+    await Deno.writeTextFile(
+      file,
+      [
+        "version: 1",
+        "providers:",
+        "  api:",
+        "    url: http://127.0.0.1:9/tools",
+        "tools:",
+        "  - name: x",
+        "    provider: api",
+        "    inputSchema: { type: object }",
+        "",
+      ].join("\n"),
+    );
+    const rel = file.slice(new URL(ROOT).pathname.length);
+    const { code, modules } = await loaded(
+      ["run", rel, "x", "--args", "{}"],
+      [...READ, "--allow-net=127.0.0.1:9"],
+    );
+    // The call itself fails (nothing answers there): the provider was set up and called.
+    assert.equal(code, 1);
+    assert.ok(modules.some((m) => m.endsWith("/run/http_provider.ts")), modules.join("\n"));
+    assert.deepEqual(
+      modules.filter((m) => /\/run\/(_mcp_pool|command_provider|mcp_session)\.ts$/.test(m)),
+      [],
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("opt-in lazy dynamic imports: a command loads its own modules only when it runs", async () => {

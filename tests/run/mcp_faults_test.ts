@@ -288,6 +288,43 @@ Deno.test("a program that does not exist is named", async () => {
   await runner.close();
 });
 
+Deno.test("a server configured again before and after its first use: the latest configuration runs", async () => {
+  // The MCP connection layer loads on the first list or call: a configuration
+  // given before then must not be lost, nor one given after.
+  const runner = new Runner({
+    mcpServers: { gone: { transport: "stdio", command: "/nonexistent/tf-first" } },
+  });
+  try {
+    runner.registry.add({ name: "x", inputSchema: ANY }, mcpBackend("gone"));
+    await runner.setMcpServer("gone", { transport: "stdio", command: "/nonexistent/tf-second" });
+    const second = await runner.run("x", {}).catch((e) => e);
+    assert.ok(second instanceof ExecutionError, String(second));
+    assert.match(second.message, /program "\/nonexistent\/tf-second" not found/);
+    await runner.setMcpServer("gone", { transport: "stdio", command: "/nonexistent/tf-third" });
+    const third = await runner.run("x", {}).catch((e) => e);
+    assert.match(third.message, /program "\/nonexistent\/tf-third" not found/);
+    // A server never configured has no backend, before and after the layer loaded.
+    runner.registry.add({ name: "y", inputSchema: ANY }, mcpBackend("other"));
+    assert.equal((await runner.run("y", {}).catch((e) => e)).code, "no_backend");
+  } finally {
+    await runner.close();
+  }
+});
+
+Deno.test("a runner closed before its first MCP call still connects on demand", async () => {
+  const quiet = new Runner({
+    mcpServers: { gone: { transport: "stdio", command: "/nonexistent/tf-mcp-server" } },
+  });
+  quiet.addLocalTool({ name: "one", inputSchema: ANY }, () => 1);
+  assert.equal((await quiet.run("one", {})).structured, 1);
+  await quiet.close();
+  // Closed before the MCP layer was needed, it still connects on demand.
+  quiet.registry.add({ name: "x", inputSchema: ANY }, mcpBackend("gone"));
+  const error = await quiet.run("x", {}).catch((e) => e);
+  assert.match(error.message, /program "\/nonexistent\/tf-mcp-server" not found/);
+  await quiet.close();
+});
+
 Deno.test("a result over the server's maxOutputBytes is output_too_large; the connection keeps working", async () => {
   const runner = fakeRunner("normal", { maxOutputBytes: 100_000 });
   try {
