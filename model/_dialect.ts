@@ -1,6 +1,6 @@
-// Private: the dialect names and the root URI every part of the validator
-// shares, with no dependency on Hyperjump (which loads only when a schema
-// needs it: see default_validator.ts).
+// Private: the dialect names, the root URI and the evaluation budget every
+// part of the validator shares, with no dependency on Hyperjump (which loads
+// only when a schema needs it: see default_validator.ts).
 
 import { SCHEMA_DIALECT_2020_12, SCHEMA_DIALECT_DRAFT_07 } from "./tool.ts";
 
@@ -25,3 +25,10 @@ export interface TrustedDocument {
   /** Set when the document is a meta-schema that declares no `$vocabulary`. */
   dialectBase?: string;
 }
+
+/**
+ * Total schema evaluations in one pass before Hyperjump's evaluation budget
+ * counts them per location (schemas whose references fan out); the fast path
+ * hands such a value to Hyperjump past it.
+ */
+export const BUDGET_START = 100_000;

@@ -28,7 +28,9 @@ import { InvalidSchemaError, SchemaShapeError, UnsupportedPatternError } from ".
 import { compilePattern, type Matcher, UnboundedPatternError } from "./_regex.ts";
 import { testPattern } from "./_pattern_record.ts";
 import { SCHEMA_DIALECT_2020_12, SCHEMA_DIALECT_DRAFT_07_ALT } from "./tool.ts";
-import { ROOT_URI, type TrustedDocument } from "./_dialect.ts";
+import { BUDGET_START, ROOT_URI, type TrustedDocument } from "./_dialect.ts";
+
+export { BUDGET_START };
 
 const DRAFT_07_VOCABULARY = { [SCHEMA_DIALECT_DRAFT_07_ALT]: true };
 const VOCAB_2020_12 = "https://json-schema.org/draft/2020-12/vocab/";
@@ -176,8 +178,6 @@ export type Interpreter = (
   format?: "FLAG" | "DETAILED" | { outputFormat: "FLAG" | "DETAILED"; plugins: unknown[] },
 ) => Output;
 
-/** Total schema evaluations in one pass before evaluations are counted per location. */
-export const BUDGET_START = 100_000;
 /** Most evaluations of schemas against one location of the value in one pass. */
 export const BUDGET_PER_LOCATION = 100_000;
 

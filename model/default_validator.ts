@@ -296,11 +296,11 @@ export class DefaultValidator implements SchemaValidator {
     };
     // Compiling a pattern needs re2js, which loads on first need.
     if (mayHavePatterns) await loadRegexEngine();
-    const alone = this.#fastPath ? this.#standalone(schema, dialect, fansOut) : undefined;
-    if (alone !== undefined) {
+    const plan = this.#fastPath ? this.#earlyPlan(schema, dialect, fansOut) : undefined;
+    if (plan?.standalone === true) {
       // The fast path answers every value and writes every failure: Hyperjump
       // is neither loaded nor compiled for this schema.
-      return compiledSchema({ ...common, evaluate: undefined, plan: alone, planFast: undefined });
+      return compiledSchema({ ...common, evaluate: undefined, plan, planFast: undefined });
     }
     // Hyperjump's meta-schemas hold patterns: the engine must be there.
     await loadRegexEngine();
@@ -312,7 +312,9 @@ export class DefaultValidator implements SchemaValidator {
       const { compileError } = await import("./_compile_error.ts");
       throw await compileError(error, schema, dialect);
     }
-    const planFast = this.#fastPath
+    // A plan made above is reused (Hyperjump has now validated the schema);
+    // otherwise the fast path is planned on the first check.
+    const planFast = this.#fastPath && plan === undefined
       ? () => planFastPath(schema, { dialect, formatAssertion, fansOut })
       : undefined;
     return compiledSchema({
@@ -320,25 +322,25 @@ export class DefaultValidator implements SchemaValidator {
       evaluate: (instance, format) =>
         hyperjump.interpret(interpreter, instance, format, formatAssertion, fansOut),
       planFast,
+      ...(plan === undefined ? {} : { plan }),
     });
   }
 
   /**
-   * The fast path's plan when it answers this schema alone (no Hyperjump at
-   * all): a built-in dialect, no `$id`, a schema that certainly passes its
-   * meta-schema, no trusted documents it could reach, and a plan that never defers to
-   * Hyperjump and writes the failures itself. Otherwise undefined.
+   * The fast path's plan, made at compile time when the schema may be
+   * answered without Hyperjump: a built-in dialect, no `$id`, and a schema
+   * that certainly passes its meta-schema. The caller uses it alone when it
+   * is `standalone` (it never defers to Hyperjump and writes the failures
+   * itself), else beside Hyperjump. Undefined (or a plan with a `reason`)
+   * otherwise.
    */
-  #standalone(schema: JsonSchema, dialect: string, fansOut: boolean): FastPlan | undefined {
+  #earlyPlan(schema: JsonSchema, dialect: string, fansOut: boolean): FastPlan | undefined {
     const fast = fastDialect(dialect);
     if (fast === undefined || !BUILTIN_DIALECTS.has(dialect)) return undefined;
     // A `$id` changes how Hyperjump registers the schema (and it refuses some
     // schemes): such a schema is Hyperjump's to compile.
     if (typeof schema === "object" && schema.$id !== undefined) return undefined;
     if (!passesMetaSchema(schema, fast)) return undefined;
-    const plan = planFastPath(schema, { dialect, formatAssertion: this.#formatAssertion, fansOut });
-    return plan.check !== undefined && plan.standalone && plan.failures !== undefined
-      ? plan
-      : undefined;
+    return planFastPath(schema, { dialect, formatAssertion: this.#formatAssertion, fansOut });
   }
 }

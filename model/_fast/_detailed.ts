@@ -9,6 +9,7 @@
 // unexpected throws Unsupported: the failures of that schema stay with
 // Hyperjump.
 
+import { BUDGET_START } from "../_dialect.ts";
 import { escapePointerToken, pointerFromTokens } from "../_json_pointer.ts";
 import { FastPathBail, MAX_REF_NESTING, Unsupported } from "./_compile.ts";
 import { EVALUATED, IGNORED } from "./_keywords.ts";
@@ -31,12 +32,10 @@ const DRAFT_04_IDS = new Set(["items", "additionalItems", "dependencies"]);
 
 const valid: Evaluate = () => true;
 
-/**
- * Schema evaluations in one pass up to which Hyperjump's evaluation budget
- * (BUDGET_START in _hyperjump.ts, for schemas whose references fan out) never
- * stops an evaluation; beyond it, the value is handed to Hyperjump.
- */
-export const BUDGET_START = 100_000;
+// Schema evaluations in one pass up to which Hyperjump's evaluation budget
+// (for schemas whose references fan out) never stops an evaluation; beyond
+// it, the value is handed to Hyperjump.
+export { BUDGET_START };
 
 /** The DETAILED units of a value, and whether the schema's evaluation can never bail. */
 export interface CompiledDetailed {
