@@ -69,7 +69,7 @@ const CASES: Case[] = [
     args: [
       ...BASE,
       LAZY,
-      "--allow-read=examples,cli,model,run",
+      "--allow-read=examples,cli/_generated/cli",
       "cli.ts",
       "list",
       "examples/tools.yaml",

@@ -7,9 +7,9 @@
  * @module
  */
 
-import denoJson from "../deno.json" with { type: "json" };
 import { HELP, USAGE } from "./_help.ts";
 import { EXIT, isBrokenPipe, permissionRefusal, processIo } from "./_io.ts";
+import { VERSION } from "./_version.ts";
 
 /** Where the CLI reads and writes; tests substitute their own. */
 export interface CliIo {
@@ -89,7 +89,7 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
     return command === undefined ? EXIT.usage : EXIT.ok;
   }
   if (command === "-V" || command === "--version") {
-    io.stdout(`toolfoundation ${denoJson.version}\n`);
+    io.stdout(`toolfoundation ${VERSION}\n`);
     return EXIT.ok;
   }
   const load = COMMANDS.get(command);
@@ -121,3 +121,6 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
 function names(): string {
   return [...COMMANDS.keys()].join(", ");
 }
+
+// The CLI from its TypeScript sources (cli.ts runs the same code bundled).
+if (import.meta.main) Deno.exit(await main(Deno.args));

@@ -72,8 +72,10 @@ export async function yamlBundle(root: URL): Promise<GeneratedFile[]> {
     "// Regenerate after changing yaml's version in deno.json: `deno task gen`",
     "// (tests/cli/startup_manifest_check_test.ts fails while this file is stale).",
     "//",
-    "// npm:yaml's licence (ISC):",
-    ...licence.trimEnd().split("\n").map((l) => `//   ${l}`.trimEnd()),
+    // A legal comment (/*!): bundlers keep it (scripts/_cli_bundle.ts).
+    `/*! npm:yaml@${version}'s licence (ISC):`,
+    ...licence.trimEnd().replaceAll("*/", "* /").split("\n").map((l) => `    ${l}`.trimEnd()),
+    " */",
     "",
   ].join("\n");
   const types = [

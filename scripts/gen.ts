@@ -16,6 +16,11 @@
  *   (scripts/_meta_schemas.ts) and compiled like the manifest schema, with which
  *   the validator checks a schema against its meta-schema without loading
  *   Hyperjump.
+ * - `cli/_generated/cli/`: the command line itself (cli/main.ts and all it
+ *   imports, the files above included) bundled into a few JavaScript chunks
+ *   with source maps, which `cli.ts` runs (scripts/_cli_bundle.ts): made last,
+ *   from the files as they are on disk, so run the task again after it rewrote
+ *   any of the others (it says so).
  *
  * ```sh
  * deno task gen          # rewrite the files
@@ -28,6 +33,7 @@
 import { type GeneratedFile, yamlBundle } from "./_yaml_bundle.ts";
 import { metaCheckModules } from "./_meta_schemas.ts";
 import { standaloneCheck } from "./_ajv_standalone.ts";
+import { CLI_BUNDLE_DIR, cliBundle } from "./_cli_bundle.ts";
 
 const ROOT = new URL("../", import.meta.url);
 
@@ -37,7 +43,23 @@ export async function generated(): Promise<GeneratedFile[]> {
     await manifestCheck(),
     ...await metaCheckModules(),
     ...await yamlBundle(ROOT),
+    ...await cliBundle(ROOT),
   ];
+}
+
+/** Files in the generated directories that `generated()` does not make (left from an earlier run). */
+export async function leftovers(files: GeneratedFile[]): Promise<string[]> {
+  const wanted = new Set(files.map((f) => f.path));
+  const found: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(new URL(`${CLI_BUNDLE_DIR}/`, ROOT))) {
+      const path = `${CLI_BUNDLE_DIR}/${entry.name}`;
+      if (!wanted.has(path)) found.push(path);
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return found.sort();
 }
 
 /** The manifest schema's check as plain JavaScript. */
@@ -55,17 +77,34 @@ async function manifestCheck(): Promise<GeneratedFile> {
 if (import.meta.main) {
   const check = Deno.args.includes("--check");
   let stale = 0;
-  for (const { path, text } of await generated()) {
+  let inputs = false;
+  const files = await generated();
+  for (const { path, text } of files) {
     const url = new URL(path, ROOT);
     const old = await Deno.readTextFile(url).catch(() => undefined);
     if (old === text) continue;
     if (check) {
       console.error(`${path} is stale: run \`deno task gen\``);
-      stale++;
     } else {
+      await Deno.mkdir(new URL(".", url), { recursive: true });
       await Deno.writeTextFile(url, text);
       console.error(`wrote ${path}`);
+      if (!path.startsWith(`${CLI_BUNDLE_DIR}/`)) inputs = true;
     }
+    stale++;
   }
-  if (stale > 0) Deno.exit(1);
+  for (const path of await leftovers(files)) {
+    if (check) {
+      console.error(`${path} is no longer generated: run \`deno task gen\``);
+    } else {
+      await Deno.remove(new URL(path, ROOT));
+      console.error(`removed ${path}`);
+    }
+    stale++;
+  }
+  if (check && stale > 0) Deno.exit(1);
+  // The bundle is made from the files on disk: if others changed, it may be stale.
+  if (inputs) {
+    console.error("the bundle was made before these files changed: run `deno task gen` again");
+  }
 }

@@ -38,9 +38,11 @@ async function staticGraph(entry: string): Promise<Set<string>> {
   return seen;
 }
 
-Deno.test("cli.ts loads no manifest parser, validator, YAML or MCP SDK before a command runs", async () => {
-  const loaded = [...await staticGraph("cli.ts")];
-  assert.ok(loaded.some((s) => s.endsWith("/cli/main.ts")), loaded.join("\n"));
+// cli.ts runs cli/main.ts bundled, split at the same dynamic imports
+// (tests/cli/startup_loads_test.ts checks what the bundle loads).
+Deno.test("cli/main.ts loads no manifest parser, validator, YAML or MCP SDK before a command runs", async () => {
+  const loaded = [...await staticGraph("cli/main.ts")];
+  assert.ok(loaded.some((s) => s.endsWith("/cli/_help.ts")), loaded.join("\n"));
   const heavy = loaded.filter((s) =>
     /^npm:|hyperjump|modelcontextprotocol|yaml|\/model\/mod\.ts$|\/cli\/manifest\.ts$/.test(s)
   );
@@ -48,7 +50,7 @@ Deno.test("cli.ts loads no manifest parser, validator, YAML or MCP SDK before a 
 });
 
 Deno.test("--help loads only the CLI's own small modules: no adapter, model validator or npm package", async () => {
-  const loaded = [...await staticGraph("cli.ts")];
+  const loaded = [...await staticGraph("cli/main.ts")];
   const heavy = loaded.filter((s) =>
     /^npm:|\/adapter\/|\/model\/(mod|default_validator)\.ts$/.test(s)
   );
@@ -72,10 +74,18 @@ Deno.test("help's format names are the adapter registry's", async () => {
   assert.deepEqual([...FORMATS], defaultRegistry().list());
 });
 
-Deno.test("cli.ts is a thin entry point that imports nothing but cli/main.ts", async () => {
+Deno.test("cli.ts is a thin entry point: the bundle of cli/main.ts, typed by cli/main.ts", async () => {
   const text = await Deno.readTextFile(new URL("cli.ts", ROOT));
   const imports = [...text.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => m[1]);
-  assert.deepEqual(imports, ["./cli/main.ts"]);
+  assert.deepEqual(imports, ["./cli/_generated/cli/main.js"]);
+  assert.match(text, /^\/\/ @ts-types="\.\/cli\/main\.ts"\nimport /m);
+});
+
+Deno.test("--version prints deno.json's version", async () => {
+  const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", ROOT)));
+  const out: string[] = [];
+  assert.equal(await main(["--version"], { io: { stdout: (text) => out.push(text) } }), 0);
+  assert.equal(out.join(""), `toolfoundation ${config.version}\n`);
 });
 
 Deno.test("main of cli/mod.ts is cli/main.ts's and answers --version with exit 0", async () => {

@@ -3,7 +3,7 @@
 // and must answer valid/invalid exactly as our validator (Hyperjump) does.
 import assert from "node:assert/strict";
 import { parse } from "yaml";
-import { generated } from "../../scripts/gen.ts";
+import { generated, leftovers } from "../../scripts/gen.ts";
 import { validate as generatedCheck } from "../../cli/_generated/manifest_check.js";
 import { DefaultValidator } from "../../model/mod.ts";
 import manifestSchema from "../../cli/manifest.schema.json" with { type: "json" };
@@ -12,10 +12,13 @@ const ROOT = new URL("../../", import.meta.url);
 const check = generatedCheck as (value: unknown) => boolean;
 
 Deno.test("the generated files are what `deno task gen` writes (not stale)", async () => {
-  for (const { path, text } of await generated()) {
-    const current = await Deno.readTextFile(new URL(path, ROOT));
+  const files = await generated();
+  for (const { path, text } of files) {
+    const current = await Deno.readTextFile(new URL(path, ROOT)).catch(() => undefined);
     assert.ok(current === text, `${path} is stale: run \`deno task gen\``);
   }
+  // Nor a chunk of an earlier bundle left behind.
+  assert.deepEqual(await leftovers(files), [], "files no longer generated: run `deno task gen`");
 });
 
 const REPLACEMENTS: unknown[] = [
