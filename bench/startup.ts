@@ -60,9 +60,9 @@ const CASES: Case[] = [
     name: "validate examples/tools.yaml",
     args: [...BASE, READ, "cli.ts", "validate", "examples/tools.yaml"],
   },
-  // Opt-in: Deno loads the modules of statically analysable dynamic imports
+  // Opt-in: Deno loads the chunks of statically analysable dynamic imports
   // (one per command) only when they run; from a checkout they then need
-  // read access to the CLI's own source (README, "Start-up").
+  // read access to the CLI's bundle, cli/_generated/cli (README, "Benchmarks").
   { name: "--help, lazy dynamic imports", args: [...BASE, LAZY, "cli.ts", "--help"] },
   {
     name: "list examples/tools.yaml, lazy dynamic imports",

@@ -13,6 +13,7 @@
 // TypeScript sources.
 
 import type { GeneratedFile } from "./_yaml_bundle.ts";
+import { denoBundle } from "./_deno_bundle.ts";
 
 /** The directory the chunks are written to, relative to the repository. */
 export const CLI_BUNDLE_DIR = "cli/_generated/cli";
@@ -39,28 +40,17 @@ export async function cliBundle(root: URL): Promise<GeneratedFile[]> {
   // A sibling of the final directory: the source maps' relative paths hold.
   const scratch = `${CLI_BUNDLE_DIR}.tmp-${crypto.randomUUID()}`;
   try {
-    const out = await new Deno.Command("deno", {
-      args: [
-        "bundle",
-        "--quiet",
-        "--platform=deno",
-        "--format=esm",
-        "--code-splitting",
-        "--minify",
-        "--keep-names",
-        "--sourcemap=linked",
-        ...externals.map((name) => `--external=${name}`),
-        `--outdir=${scratch}`,
-        ENTRY,
-      ],
-      cwd: root,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-      env: { NO_COLOR: "1" },
-    }).output();
-    const stderr = new TextDecoder().decode(out.stderr);
-    if (!out.success) throw new Error(`deno bundle ${ENTRY} failed:\n${stderr}`);
+    await denoBundle(root, [
+      "--platform=deno",
+      "--format=esm",
+      "--code-splitting",
+      "--minify",
+      "--keep-names",
+      "--sourcemap=linked",
+      ...externals.map((name) => `--external=${name}`),
+      `--outdir=${scratch}`,
+      ENTRY,
+    ]);
     const files: GeneratedFile[] = [];
     for await (const entry of Deno.readDir(new URL(`${scratch}/`, root))) {
       const text = await Deno.readTextFile(new URL(`${scratch}/${entry.name}`, root));

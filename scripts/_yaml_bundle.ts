@@ -7,6 +7,8 @@
 // Its ESM browser build, bundled, loads in a few milliseconds and reads no
 // environment variable.
 
+import { denoBundle } from "./_deno_bundle.ts";
+
 const ENTRY = "scripts/_yaml_entry.ts";
 
 /** A generated file: path (relative to the repository) and text. */
@@ -31,22 +33,12 @@ async function pinnedVersion(root: URL): Promise<string> {
 /** The two files: the bundle and its types. */
 export async function yamlBundle(root: URL): Promise<GeneratedFile[]> {
   const version = await pinnedVersion(root);
-  // `deno` from PATH, as the gen task's --allow-run=deno grants.
-  const out = await new Deno.Command("deno", {
-    args: ["bundle", "--quiet", "--platform=browser", "--format=esm", ENTRY],
-    cwd: root,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).output();
-  const stderr = new TextDecoder().decode(out.stderr);
-  if (!out.success) throw new Error(`deno bundle ${ENTRY} failed:\n${stderr}`);
+  const bundled = await denoBundle(root, ["--platform=browser", "--format=esm", ENTRY]);
   let packageDir: string | undefined;
   // esbuild names each source module in a comment, by its path relative to the
   // working directory (Deno's npm cache or node_modules): machine-dependent,
   // so it is replaced by the package and the path inside it.
-  const code = new TextDecoder().decode(out.stdout).split("\n").map((line) => {
+  const code = bundled.split("\n").map((line) => {
     const source = /^\/\/ (.*)\/(browser\/dist\/.*)$/.exec(line);
     if (source === null) return line;
     packageDir ??= source[1];

@@ -9,12 +9,12 @@ import assert from "node:assert/strict";
 const ROOT = new URL("../../", import.meta.url);
 const MODULE = /code cache[^:]*? for (?:ES module|script): (\S+?),/;
 
-/** The modules `deno run <entry> <args>` compiles, and its exit code. */
-async function loaded(
+/** Deno's debug log (standard error) of `deno run <flags> <entry> <args>`, and its exit code. */
+async function debugLog(
+  entry: string,
   args: string[],
-  flags: string[] = [],
-  entry = "cli/main.ts",
-): Promise<{ code: number; modules: string[] }> {
+  flags: string[],
+): Promise<{ code: number; lines: string[] }> {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "--log-level=debug", ...flags, entry, ...args],
     cwd: ROOT,
@@ -23,10 +23,20 @@ async function loaded(
     stderr: "piped",
     env: { NO_COLOR: "1" },
   }).output();
-  const modules = new TextDecoder().decode(out.stderr).split("\n").map((line) =>
-    MODULE.exec(line)?.[1]
-  ).filter((m) => m !== undefined);
-  return { code: out.code, modules };
+  return { code: out.code, lines: new TextDecoder().decode(out.stderr).split("\n") };
+}
+
+/** The modules `deno run <entry> <args>` compiles, and its exit code. */
+async function loaded(
+  args: string[],
+  flags: string[] = [],
+  entry = "cli/main.ts",
+): Promise<{ code: number; modules: string[] }> {
+  const { code, lines } = await debugLog(entry, args, flags);
+  return {
+    code,
+    modules: lines.map((line) => MODULE.exec(line)?.[1]).filter((m) => m !== undefined),
+  };
 }
 
 const READ = ["--allow-read=examples,tests"];
@@ -138,23 +148,10 @@ const BUNDLE = /\/cli\/_generated\/cli\/[\w.]+-[A-Z0-9]{8}\.js$|\/cli\/_generate
 
 /** The files Deno fetches for the module graph of `deno run cli.ts --help`. */
 async function fetched(): Promise<string[]> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--log-level=debug", "cli.ts", "--help"],
-    cwd: ROOT,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).output();
-  assert.equal(out.code, 0);
+  const { code, lines } = await debugLog("cli.ts", ["--help"], []);
+  assert.equal(code, 0);
   const FETCH = /FileFetcher::fetch_no_follow - specifier: (\S+)/;
-  return [
-    ...new Set(
-      new TextDecoder().decode(out.stderr).split("\n").map((l) => FETCH.exec(l)?.[1]).filter(
-        (m) => m !== undefined,
-      ),
-    ),
-  ];
+  return [...new Set(lines.map((l) => FETCH.exec(l)?.[1]).filter((m) => m !== undefined))];
 }
 
 Deno.test("cli.ts runs the bundle: its graph is the bundle's chunks, none of the sources", async () => {
