@@ -155,6 +155,7 @@ class FailureCode {
   readonly #refs = new Map<string, string>();
   readonly #compiler: UnitsCompiler;
   #resolving = 0;
+  #temps = 0;
 
   constructor(compiler: UnitsCompiler) {
     this.#compiler = compiler;
@@ -222,6 +223,24 @@ class FailureCode {
     const body: string[] = [];
     for (const at of this.#compiler.keywords(node, url)) this.#keyword(node, tokens, at, body);
     this.code.push(`function f${id}(v, p, o) {\nlet ok = true;\n${body.join("\n")}\nreturn ok;\n}`);
+  }
+
+  /**
+   * The code of a subschema whose keywords all test the value alone, written
+   * in place (no call; a failure makes the caller's `ok` false, as the
+   * keyword nesting it fails with it), or undefined for any other. "" when
+   * it never fails.
+   */
+  #inline(node: unknown, tokens: string[], value: string, pointer: string): string | undefined {
+    if (!isObject(node) || Object.hasOwn(node, "$ref")) return undefined;
+    const keywords = this.#compiler.keywords(node, this.#compiler.url(tokens));
+    if (!keywords.every((at) => LEAVES.has(at.keyword))) return undefined;
+    const body: string[] = [];
+    for (const at of keywords) this.#keyword(node, tokens, at, body);
+    if (body.length === 0) return "";
+    const n = this.#temps++;
+    return `{ const a${n} = ${value}, b${n} = ${pointer}; ` +
+      `{ const v = a${n}, p = b${n}; ${body.join(" ")} } }`;
   }
 
   #keyword(
@@ -324,6 +343,7 @@ class FailureCode {
       }
       default:
         this.#collection(schema, keyword, value, {
+          at,
           call,
           own,
           units,
@@ -339,7 +359,8 @@ class FailureCode {
     schema: Record<string, unknown>,
     keyword: string,
     value: unknown,
-    { call, own, units, nests, draft07, emit }: {
+    { at, call, own, units, nests, draft07, emit }: {
+      at: string[];
       call: (node: unknown, more: string[], v: string, p: string) => string;
       emit: () => string;
       own: (code: string) => void;
@@ -407,7 +428,12 @@ class FailureCode {
       }
       case "properties": {
         const cases = map(value).map(([name, node]) => {
-          const test = call(node, [name], "v[k]", `p + ${q("/" + escapePointerToken(name))}`);
+          const pointer = `p + ${q("/" + escapePointerToken(name))}`;
+          // The member by its name (a named load, where `v[k]` is a keyed one).
+          const member = `v[${q(name)}]`;
+          const inline = this.#inline(node, [...at, name], member, pointer);
+          if (inline !== undefined) return inline === "" ? "" : `case ${q(name)}: ${inline} break;`;
+          const test = call(node, [name], member, pointer);
           return test === "true" ? "" : `case ${q(name)}: if (!${test}) ok = false; break;`;
         }).filter((line) => line !== "");
         if (cases.length > 0) {
