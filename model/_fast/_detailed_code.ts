@@ -48,6 +48,9 @@ export interface UnitsCompiler {
   ): { keyword: string; id: string; url: string }[];
 }
 
+/** Nesting of subschemas written in place, beyond which they are called. */
+const INLINE_DEPTH = 8;
+
 /** Largest generated source accepted (beyond, the units give the failures). */
 const MAX_SOURCE = 2_000_000;
 
@@ -135,6 +138,9 @@ export function compileFailures(
   }
 }
 
+/** Code that uses an evaluation's result (an expression). */
+type Use = (result: string) => string;
+
 /** Numbers written into the code: finite (checked), printed exactly. */
 function literal(value: number): string {
   return Object.is(value, -0) ? "0" : String(value);
@@ -156,6 +162,7 @@ class FailureCode {
   readonly #compiler: UnitsCompiler;
   #resolving = 0;
   #temps = 0;
+  #depth = 0;
 
   constructor(compiler: UnitsCompiler) {
     this.#compiler = compiler;
@@ -176,10 +183,43 @@ class FailureCode {
     return `f${id}`;
   }
 
-  /** A call of the schema at `tokens` on `value` at `pointer` (code), or `true`. */
-  #call(node: unknown, tokens: readonly string[], value: string, pointer: string): string {
-    const fn = this.fn(node, tokens);
-    return fn === "yes" ? "true" : `${fn}(${value}, ${pointer}, o)`;
+  /**
+   * Code that evaluates the schema at `tokens` on `value` at `pointer`
+   * (appending its failures to `o`; with `record` "null", nothing), then
+   * runs `use(result)`: written in place for a schema object within
+   * INLINE_DEPTH levels (no call), else a call of its function.
+   */
+  #evaluate(
+    node: unknown,
+    tokens: readonly string[],
+    value: string,
+    pointer: string,
+    use: (result: string) => string,
+    record: "o" | "null" = "o",
+  ): string {
+    if (node === true) return use("true");
+    const draft07 = this.#compiler.dialect === "draft-07";
+    if (
+      !isObject(node) || (draft07 && Object.hasOwn(node, "$ref")) || this.#depth >= INLINE_DEPTH
+    ) {
+      const fn = this.fn(node, tokens);
+      return use(fn === "yes" ? "true" : `${fn}(${value}, ${pointer}, ${record})`);
+    }
+    const body: string[] = [];
+    this.#depth++;
+    try {
+      for (const at of this.#compiler.keywords(node, this.#compiler.url(tokens))) {
+        this.#keyword(node, tokens, at, body);
+      }
+    } finally {
+      this.#depth--;
+    }
+    if (body.length === 0) return use("true");
+    const n = this.#temps++;
+    // The subschema's `v`, `p` (and `o`) and `ok` shadow the caller's in a block of their own.
+    return `{ const sv${n} = ${value}, sp${n} = ${pointer}; let sr${n} = true; ` +
+      `{ const v = sv${n}, p = sp${n}${record === "o" ? "" : ", o = null"}; let ok = true; ` +
+      `${body.join(" ")} sr${n} = ok; } ${use(`sr${n}`)} }`;
   }
 
   /** The function of a local `$ref`, counting nesting as the units evaluation does. */
@@ -225,24 +265,6 @@ class FailureCode {
     this.code.push(`function f${id}(v, p, o) {\nlet ok = true;\n${body.join("\n")}\nreturn ok;\n}`);
   }
 
-  /**
-   * The code of a subschema whose keywords all test the value alone, written
-   * in place (no call; a failure makes the caller's `ok` false, as the
-   * keyword nesting it fails with it), or undefined for any other. "" when
-   * it never fails.
-   */
-  #inline(node: unknown, tokens: string[], value: string, pointer: string): string | undefined {
-    if (!isObject(node) || Object.hasOwn(node, "$ref")) return undefined;
-    const keywords = this.#compiler.keywords(node, this.#compiler.url(tokens));
-    if (!keywords.every((at) => LEAVES.has(at.keyword))) return undefined;
-    const body: string[] = [];
-    for (const at of keywords) this.#keyword(node, tokens, at, body);
-    if (body.length === 0) return "";
-    const n = this.#temps++;
-    return `{ const a${n} = ${value}, b${n} = ${pointer}; ` +
-      `{ const v = a${n}, p = b${n}; ${body.join(" ")} } }`;
-  }
-
   #keyword(
     schema: Record<string, unknown>,
     tokens: readonly string[],
@@ -251,8 +273,8 @@ class FailureCode {
   ): void {
     const value = schema[keyword];
     const at = [...tokens, keyword];
-    const call = (node: unknown, more: string[], v: string, p: string) =>
-      this.#call(node, [...at, ...more], v, p);
+    const ev = (node: unknown, more: string[], v: string, p: string, use: Use) =>
+      this.#evaluate(node, [...at, ...more], v, p, use);
     const fail = () => `ok = false; ${this.#emit(keyword, url)}`;
     // A keyword whose failures are its own whatever it nests (`not`, `contains`).
     const own = (code: string) =>
@@ -295,7 +317,7 @@ class FailureCode {
         return;
       case "allOf":
         list(value, keyword).forEach((node, i) =>
-          out.push(`if (!${call(node, [String(i)], "v", "p")}) ok = false;`)
+          out.push(ev(node, [String(i)], "v", "p", (r) => `if (!${r}) ok = false;`))
         );
         return;
       case "anyOf":
@@ -304,13 +326,16 @@ class FailureCode {
         const passes = keyword === "anyOf" ? "n > 0" : "n === 1";
         if (draft07 && branches.some((node) => isObject(node) && Object.hasOwn(node, "$ref"))) {
           // A draft-07 reference's units are its target's: their branch index is not theirs.
-          const tests = branches.map((node, i) => `if (${call(node, [String(i)], "v", "p")}) n++;`);
+          const tests = branches.map((node, i) =>
+            ev(node, [String(i)], "v", "p", (r) => `if (${r}) n++;`)
+          );
           units(`let n = 0; ${tests.join(" ")} if (!(${passes})) w = false;`);
           return;
         }
         // Each branch's failures end at e<i>: the message quotes them by branch.
         const tests = branches.map((node, i) =>
-          `if (${call(node, [String(i)], "v", "p")}) n++; const e${i} = o === null ? 0 : o.length;`
+          `${ev(node, [String(i)], "v", "p", (r) => `if (${r}) n++;`)} ` +
+          `const e${i} = o === null ? 0 : o.length;`
         );
         this.templates.push([keyword, url]);
         const t = this.templates.length - 1;
@@ -323,28 +348,27 @@ class FailureCode {
         return;
       }
       case "not":
-        own(`w = !${call(value, [], "v", "p")};`);
+        own(ev(value, [], "v", "p", (r) => `w = !${r};`));
         return;
       case "if":
         out.push(
-          `{ const m = o === null ? 0 : o.length; ${call(value, [], "v", "p")}; ` +
+          `{ const m = o === null ? 0 : o.length; ${ev(value, [], "v", "p", () => "")} ` +
             `if (o !== null) o.length = m; }`,
         );
         return;
       case "then":
       case "else": {
         if (!Object.hasOwn(schema, "if")) return;
-        const condition = this.fn(schema.if, [...tokens, "if"]);
-        const test = condition === "yes" ? "true" : `${condition}(v, p, null)`;
-        out.push(
-          `if (${test} === ${keyword === "then"} && !${call(value, [], "v", "p")}) ok = false;`,
-        );
+        const body = (r: string) =>
+          `if (${r} === ${keyword === "then"}) { ${
+            ev(value, [], "v", "p", (r) => `if (!${r}) ok = false;`)
+          } }`;
+        out.push(this.#evaluate(schema.if, [...tokens, "if"], "v", "p", body, "null"));
         return;
       }
       default:
         this.#collection(schema, keyword, value, {
-          at,
-          call,
+          ev,
           own,
           units,
           nests,
@@ -359,9 +383,8 @@ class FailureCode {
     schema: Record<string, unknown>,
     keyword: string,
     value: unknown,
-    { at, call, own, units, nests, draft07, emit }: {
-      at: string[];
-      call: (node: unknown, more: string[], v: string, p: string) => string;
+    { ev, own, units, nests, draft07, emit }: {
+      ev: (node: unknown, more: string[], v: string, p: string, use: Use) => string;
       emit: () => string;
       own: (code: string) => void;
       units: (code: string) => void;
@@ -384,9 +407,9 @@ class FailureCode {
       case "additionalItems": {
         if (keyword === "prefixItems" || (draft07 && keyword === "items" && Array.isArray(value))) {
           const lines = list(value, keyword).map((node, i) =>
-            `if (v.length > ${i} && !${
-              call(node, [String(i)], `v[${i}]`, `p + "/${i}"`)
-            }) ok = false;`
+            `if (v.length > ${i}) { ${
+              ev(node, [String(i)], `v[${i}]`, `p + "/${i}"`, (r) => `if (!${r}) ok = false;`)
+            } }`
           );
           if (lines.length > 0) out.push(`if (Array.isArray(v)) { ${lines.join(" ")} }`);
           return;
@@ -402,17 +425,17 @@ class FailureCode {
         }
         const loop = (flag: string) =>
           `if (Array.isArray(v)) { for (let i = ${from}; i < v.length; i++) ` +
-          `if (!${call(value, [], "v[i]", 'p + "/" + i')}) ${flag} = false; }`;
+          `{ ${ev(value, [], "v[i]", 'p + "/" + i', (r) => `if (!${r}) ${flag} = false;`)} } }`;
         if (keyword === "items" || nests) out.push(loop("ok"));
         else units(loop("w"));
         return;
       }
       case "contains": {
-        const test = call(value, [], "v[i]", 'p + "/" + i');
+        const test = (use: Use) => ev(value, [], "v[i]", 'p + "/" + i', use);
         if (draft07) {
           own(
-            `if (Array.isArray(v)) { w = false; ` +
-              `for (let i = 0; i < v.length; i++) if (${test}) { w = true; break; } }`,
+            `if (Array.isArray(v)) { w = false; for (let i = 0; i < v.length; i++) { ` +
+              `${test((r) => `if (${r}) { w = true; break; }`)} } }`,
           );
           return;
         }
@@ -421,7 +444,8 @@ class FailureCode {
           ? num(schema.maxContains, "maxContains")
           : Number.MAX_SAFE_INTEGER;
         own(
-          `if (Array.isArray(v)) { let n = 0; for (let i = 0; i < v.length; i++) if (${test}) n++; ` +
+          `if (Array.isArray(v)) { let n = 0; for (let i = 0; i < v.length; i++) { ` +
+            `${test((r) => `if (${r}) n++;`)} } ` +
             `w = n >= ${literal(min)} && n <= ${literal(max)}; }`,
         );
         return;
@@ -431,10 +455,9 @@ class FailureCode {
           const pointer = `p + ${q("/" + escapePointerToken(name))}`;
           // The member by its name (a named load, where `v[k]` is a keyed one).
           const member = `v[${q(name)}]`;
-          const inline = this.#inline(node, [...at, name], member, pointer);
-          if (inline !== undefined) return inline === "" ? "" : `case ${q(name)}: ${inline} break;`;
-          const test = call(node, [name], member, pointer);
-          return test === "true" ? "" : `case ${q(name)}: if (!${test}) ok = false; break;`;
+          if (node === true) return "";
+          const test = ev(node, [name], member, pointer, (r) => `if (!${r}) ok = false;`);
+          return `case ${q(name)}: ${test} break;`;
         }).filter((line) => line !== "");
         if (cases.length > 0) {
           out.push(
@@ -447,8 +470,8 @@ class FailureCode {
       }
       case "patternProperties": {
         const loops = map(value).map(([source, node]) =>
-          `for (const k of Object.keys(v)) if (tp(${this.#constant(matcher(source))}, k) && ` +
-          `!${call(node, [source], "v[k]", each)}) ok = false;`
+          `for (const k of Object.keys(v)) if (tp(${this.#constant(matcher(source))}, k)) { ` +
+          `${ev(node, [source], "v[k]", each, (r) => `if (!${r}) ok = false;`)} }`
         );
         if (loops.length > 0) out.push(`if (${OBJECT}) { ${loops.join(" ")} }`);
         return;
@@ -468,7 +491,7 @@ class FailureCode {
         ].join(" ");
         const loop = (flag: string) =>
           `if (${OBJECT}) { for (const k of Object.keys(v)) { ${known} ` +
-          `if (!${call(value, [], "v[k]", each)}) ${flag} = false; } }`;
+          `${ev(value, [], "v[k]", each, (r) => `if (!${r}) ${flag} = false;`)} } }`;
         if (nests) out.push(loop("ok"));
         else units(loop("w"));
         return;
@@ -476,7 +499,7 @@ class FailureCode {
       case "propertyNames":
         out.push(
           `if (${OBJECT}) { for (const k of Object.keys(v)) ` +
-            `if (!${call(value, [], "k", `"*" + ${each}`)}) ok = false; }`,
+            `{ ${ev(value, [], "k", `"*" + ${each}`, (r) => `if (!${r}) ok = false;`)} } }`,
         );
         return;
       case "dependentSchemas":
@@ -486,7 +509,9 @@ class FailureCode {
             const all = strings(dependency, "a dependency").map((n) => `hasOwn(v, ${q(n)})`);
             return `if (hasOwn(v, ${q(name)}) && !(${all.join(" && ") || "true"})) w = false;`;
           }
-          return `if (hasOwn(v, ${q(name)}) && !${call(dependency, [name], "v", "p")}) w = false;`;
+          return `if (hasOwn(v, ${q(name)})) { ${
+            ev(dependency, [name], "v", "p", (r) => `if (!${r}) w = false;`)
+          } }`;
         });
         if (lines.length === 0) return;
         // Its own failure (the missing properties) only when no dependency nests any.
