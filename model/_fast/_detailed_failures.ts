@@ -15,19 +15,12 @@ export class FailureTemplate {
   readonly #message: string | ((instance: unknown) => string);
   /** The keyword's value when it lists required properties. */
   readonly #lists: unknown;
+  /** The message when it is the same for every value and place but a property name's. */
+  readonly #plain: string | undefined;
   /** `type`'s message for each type name (typeIndex), made on first use. */
-  readonly #typed: (string | undefined)[] = [
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-  ];
+  #typed: (string | undefined)[] | undefined;
   /** `required`'s message for each name, made on first use. */
-  readonly #required = new Map<string, string>();
+  #required: Map<string, string> | undefined;
 
   constructor(keyword: string, site: KeywordSite) {
     this.keywordLocation = site.keywordLocation;
@@ -38,6 +31,8 @@ export class FailureTemplate {
         keyword === "dependencies"
       ? site.value
       : undefined;
+    const message = this.#message;
+    this.#plain = typeof message === "string" && this.#lists === undefined ? message : undefined;
   }
 
   /** Appends the failures of `value` at `pointer` (unencoded; `*` first for a property name). */
@@ -45,6 +40,11 @@ export class FailureTemplate {
     // Hyperjump's instanceLocation URI-encodes the pointer, which throws
     // URIError on a lone surrogate: so does this failure (as a unit would).
     if (!pointer.isWellFormed()) encodeURI(pointer);
+    const plain = this.#plain;
+    if (plain !== undefined && pointer.charCodeAt(0) !== 42) {
+      out.push(this.#failure(pointer, plain));
+      return;
+    }
     if (pointer.charCodeAt(0) === 42) {
       // A property name (propertyNames): the property's location, the name as the value.
       out.push(this.#failure(pointer.slice(1), "property name " + this.#text(value)));
@@ -55,9 +55,10 @@ export class FailureTemplate {
         const before = out.length;
         for (const name of this.#lists as unknown[]) {
           if (typeof name !== "string" || Object.hasOwn(value, name)) continue;
-          let text = this.#required.get(name);
+          const known = this.#required ??= new Map();
+          let text = known.get(name);
           if (text === undefined) {
-            this.#required.set(name, text = missingProperties("required", [name], {})[0]);
+            known.set(name, text = missingProperties("required", [name], {})[0]);
           }
           out.push(this.#failure(pointer, text));
         }
@@ -76,7 +77,8 @@ export class FailureTemplate {
     const message = this.#message;
     if (typeof message === "string") return message;
     const i = typeIndex(value);
-    return this.#typed[i] ??= message(value);
+    const typed = this.#typed ??= [];
+    return typed[i] ??= message(value);
   }
 
   /**
