@@ -163,6 +163,8 @@ class FailureCode {
   #resolving = 0;
   #temps = 0;
   #depth = 0;
+  /** The variable of the current schema object's member names, once one is used. */
+  #keys: string | undefined;
 
   constructor(compiler: UnitsCompiler) {
     this.#compiler = compiler;
@@ -205,12 +207,10 @@ class FailureCode {
       const fn = this.fn(node, tokens);
       return use(fn === "yes" ? "true" : `${fn}(${value}, ${pointer}, ${record})`);
     }
-    const body: string[] = [];
     this.#depth++;
+    let body: string[];
     try {
-      for (const at of this.#compiler.keywords(node, this.#compiler.url(tokens))) {
-        this.#keyword(node, tokens, at, body);
-      }
+      body = this.#body(node, tokens, this.#compiler.url(tokens));
     } finally {
       this.#depth--;
     }
@@ -260,9 +260,29 @@ class FailureCode {
       return;
     }
     if (!isObject(node)) throw new Unsupported("a subschema that is not an object or a boolean");
-    const body: string[] = [];
-    for (const at of this.#compiler.keywords(node, url)) this.#keyword(node, tokens, at, body);
+    const body = this.#body(node, tokens, url);
     this.code.push(`function f${id}(v, p, o) {\nlet ok = true;\n${body.join("\n")}\nreturn ok;\n}`);
+  }
+
+  /** The code of a schema object's keywords (its member names listed once, when read). */
+  #body(node: Record<string, unknown>, tokens: readonly string[], url: string): string[] {
+    const outer = this.#keys;
+    this.#keys = undefined;
+    const body: string[] = [];
+    try {
+      for (const at of this.#compiler.keywords(node, url)) this.#keyword(node, tokens, at, body);
+      if (this.#keys !== undefined) body.unshift(`let ${this.#keys};`);
+    } finally {
+      this.#keys = outer;
+    }
+    return body;
+  }
+
+  /** A loop over the member names of `v` (an object), with `code` for each `k`. */
+  #members(code: string): string {
+    const keys = this.#keys ??= `ks${this.#temps++}`;
+    return `{ const kk = ${keys} ??= Object.keys(v); ` +
+      `for (let j = 0; j < kk.length; j++) { const k = kk[j]; ${code} } }`;
   }
 
   #keyword(
@@ -461,17 +481,17 @@ class FailureCode {
         }).filter((line) => line !== "");
         if (cases.length > 0) {
           out.push(
-            `if (${OBJECT}) { for (const k of Object.keys(v)) { switch (k) { ${
-              cases.join(" ")
-            } } } }`,
+            `if (${OBJECT}) ${this.#members(`switch (k) { ${cases.join(" ")} }`)}`,
           );
         }
         return;
       }
       case "patternProperties": {
         const loops = map(value).map(([source, node]) =>
-          `for (const k of Object.keys(v)) if (tp(${this.#constant(matcher(source))}, k)) { ` +
-          `${ev(node, [source], "v[k]", each, (r) => `if (!${r}) ok = false;`)} }`
+          this.#members(
+            `if (tp(${this.#constant(matcher(source))}, k)) { ` +
+              `${ev(node, [source], "v[k]", each, (r) => `if (!${r}) ok = false;`)} }`,
+          )
         );
         if (loops.length > 0) out.push(`if (${OBJECT}) { ${loops.join(" ")} }`);
         return;
@@ -490,16 +510,20 @@ class FailureCode {
             : "",
         ].join(" ");
         const loop = (flag: string) =>
-          `if (${OBJECT}) { for (const k of Object.keys(v)) { ${known} ` +
-          `${ev(value, [], "v[k]", each, (r) => `if (!${r}) ${flag} = false;`)} } }`;
+          `if (${OBJECT}) ${
+            this.#members(
+              `${known} ${ev(value, [], "v[k]", each, (r) => `if (!${r}) ${flag} = false;`)}`,
+            )
+          }`;
         if (nests) out.push(loop("ok"));
         else units(loop("w"));
         return;
       }
       case "propertyNames":
         out.push(
-          `if (${OBJECT}) { for (const k of Object.keys(v)) ` +
-            `{ ${ev(value, [], "k", `"*" + ${each}`, (r) => `if (!${r}) ok = false;`)} } }`,
+          `if (${OBJECT}) ${
+            this.#members(ev(value, [], "k", `"*" + ${each}`, (r) => `if (!${r}) ok = false;`))
+          }`,
         );
         return;
       case "dependentSchemas":
