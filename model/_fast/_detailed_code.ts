@@ -300,14 +300,14 @@ class FailureCode {
     const own = (code: string) =>
       out.push(
         `{ const m = o === null ? 0 : o.length; let w = true; ${code} ` +
-          `if (o !== null) o.length = m; if (!w) { ${fail()} } }`,
+          `if (o !== null && o.length > m) o.length = m; if (!w) { ${fail()} } }`,
       );
     // A keyword whose failures come from its units (code: `w = false` when it fails).
     const units = (code: string) => {
       this.reruns.push([keyword, schema, at, id, url]);
       out.push(
         `{ const m = o === null ? 0 : o.length; let w = true; ${code} ` +
-          `if (o !== null) o.length = m; ` +
+          `if (o !== null && o.length > m) o.length = m; ` +
           `if (!w) { ok = false; if (o !== null) u(${this.reruns.length - 1}, v, p, o); } }`,
       );
     };
@@ -362,7 +362,7 @@ class FailureCode {
         const ends = branches.map((_, i) => `e${i}`).join(", ");
         out.push(
           `{ const m = o === null ? 0 : o.length; let n = 0; ${tests.join(" ")} ` +
-            `if (${passes}) { if (o !== null) o.length = m; } else { ok = false; ` +
+            `if (${passes}) { if (o !== null && o.length > m) o.length = m; } else { ok = false; ` +
             `if (o !== null) (T[${t}] ?? t(${t})).branches(p, o, m, [${ends}]); } }`,
         );
         return;
@@ -373,7 +373,7 @@ class FailureCode {
       case "if":
         out.push(
           `{ const m = o === null ? 0 : o.length; ${ev(value, [], "v", "p", () => "")} ` +
-            `if (o !== null) o.length = m; }`,
+            `if (o !== null && o.length > m) o.length = m; }`,
         );
         return;
       case "then":
