@@ -62,7 +62,7 @@ export interface CompiledDetailed {
   failures: (instance: unknown) => ValidationFailure[];
   /**
    * The generated code of the failures (before repeats are dropped), made on
-   * first call; undefined with a budget or where code cannot be generated.
+   * first call; undefined where code cannot be generated.
    */
   generated: () => ((instance: unknown) => ValidationFailure[]) | undefined;
 }
@@ -109,16 +109,17 @@ export function compileDetailed(
   };
   const slow = (instance: unknown) => toFailures(units(instance), instance, lookup, rootUri);
   // The failures' generated code, made on first use; where code cannot be
-  // generated (or with a budget, counted per evaluation with units), the
-  // units give the failures.
+  // generated, the units give the failures.
   let code: ((instance: unknown) => ValidationFailure[]) | null | undefined;
   const generated = () => {
     if (code === undefined) {
       try {
-        code = budget
-          ? null
-          : compileFailures(root, compiler, (unit, out) =>
-            unitFailures(unit, out, undefined, lookup, rootUri));
+        code = compileFailures(
+          root,
+          compiler,
+          (unit, out) => unitFailures(unit, out, undefined, lookup, rootUri),
+          budget,
+        );
       } catch {
         code = null; // Unsupported, or code generation disallowed by the host
       }

@@ -17,6 +17,7 @@
 import type { ValidationFailure } from "../errors.ts";
 import { escapePointerToken } from "../_json_pointer.ts";
 import { testPattern } from "../_pattern_record.ts";
+import { BUDGET_START } from "../_dialect.ts";
 import { FastPathBail, MAX_REF_NESTING, Unsupported } from "./_compile.ts";
 import { keywordEvaluation } from "./_detailed_keywords.ts";
 import { FailureTemplate } from "./_detailed_failures.ts";
@@ -97,12 +98,14 @@ export function compileFailures(
   root: unknown,
   compiler: UnitsCompiler,
   walk: (unit: OutputUnit, out: ValidationFailure[]) => void,
+  budget = false,
 ): (instance: unknown) => ValidationFailure[] {
-  const generator = new FailureCode(compiler);
+  const generator = new FailureCode(compiler, budget);
   const entry = generator.fn(root, []);
   while (generator.pending.length > 0) generator.generate(...generator.pending.pop()!);
   const source = `${generator.code.join("\n")}\nreturn function failures(v) { ` +
-    `st.n = 0; st.evaluations = 0; const o = []; ${entry}(v, "", o); return o; };`;
+    `st.n = 0; st.evaluations = 0; const o = []; ${generator.counted(root)}` +
+    `${entry}(v, "", o); return o; };`;
   if (source.length > MAX_SOURCE) throw new Unsupported("a schema too large to generate code for");
   const templates: (FailureTemplate | undefined)[] = generator.templates.map(() => undefined);
   const template = (i: number): FailureTemplate => {
@@ -166,8 +169,25 @@ class FailureCode {
   /** The variable of the current schema object's member names, once one is used. */
   #keys: string | undefined;
 
-  constructor(compiler: UnitsCompiler) {
+  /** Whether evaluations are counted against Hyperjump's budget (references that fan out). */
+  readonly #budget: boolean;
+
+  constructor(compiler: UnitsCompiler, budget: boolean) {
     this.#compiler = compiler;
+    this.#budget = budget;
+  }
+
+  /**
+   * With a budget, the code counting one evaluation of `node` (when recording),
+   * as the units evaluation counts each subschema it evaluates with units: a
+   * draft-07 reference is its target's evaluation, counted there.
+   */
+  counted(node: unknown): string {
+    if (!this.#budget) return "";
+    if (this.#compiler.dialect === "draft-07" && isObject(node) && Object.hasOwn(node, "$ref")) {
+      return "";
+    }
+    return `if (o !== null && ++st.evaluations > ${BUDGET_START}) throw new Bail(); `;
   }
 
   /** The function evaluating the schema at `tokens` (`yes` for `true`). */
@@ -199,13 +219,14 @@ class FailureCode {
     use: (result: string) => string,
     record: "o" | "null" = "o",
   ): string {
-    if (node === true) return use("true");
+    const count = record === "o" ? this.counted(node) : "";
+    if (node === true) return count + use("true");
     const draft07 = this.#compiler.dialect === "draft-07";
     if (
       !isObject(node) || (draft07 && Object.hasOwn(node, "$ref")) || this.#depth >= INLINE_DEPTH
     ) {
       const fn = this.fn(node, tokens);
-      return use(fn === "yes" ? "true" : `${fn}(${value}, ${pointer}, ${record})`);
+      return count + use(fn === "yes" ? "true" : `${fn}(${value}, ${pointer}, ${record})`);
     }
     this.#depth++;
     let body: string[];
@@ -214,10 +235,10 @@ class FailureCode {
     } finally {
       this.#depth--;
     }
-    if (body.length === 0) return use("true");
+    if (body.length === 0) return count + use("true");
     const n = this.#temps++;
     // The subschema's `v`, `p` (and `o`) and `ok` shadow the caller's in a block of their own.
-    return `{ const sv${n} = ${value}, sp${n} = ${pointer}; let sr${n} = true; ` +
+    return `${count}{ const sv${n} = ${value}, sp${n} = ${pointer}; let sr${n} = true; ` +
       `{ const v = sv${n}, p = sp${n}${record === "o" ? "" : ", o = null"}; let ok = true; ` +
       `${body.join(" ")} sr${n} = ok; } ${use(`sr${n}`)} }`;
   }
@@ -236,7 +257,7 @@ class FailureCode {
       this.#refs.set(inner, name = `r${this.#refs.size}`);
       this.code.push(
         `function ${name}(v, p, o) { if (++st.n > ${MAX_REF_NESTING}) throw new Bail(); ` +
-          `const t = ${inner}(v, p, o); st.n--; return t; }`,
+          `${this.counted(target)}const t = ${inner}(v, p, o); st.n--; return t; }`,
       );
     }
     return name;
@@ -306,9 +327,11 @@ class FailureCode {
     const units = (code: string) => {
       this.reruns.push([keyword, schema, at, id, url]);
       out.push(
-        `{ const m = o === null ? 0 : o.length; let w = true; ${code} ` +
+        `{ const m = o === null ? 0 : o.length, ev = st.evaluations; let w = true; ${code} ` +
           `if (o !== null && o.length > m) o.length = m; ` +
-          `if (!w) { ok = false; if (o !== null) u(${this.reruns.length - 1}, v, p, o); } }`,
+          // The units evaluation counts what this evaluation counted, once.
+          `if (!w) { ok = false; if (o !== null) { st.evaluations = ev; ` +
+          `u(${this.reruns.length - 1}, v, p, o); } } }`,
       );
     };
     const draft07 = this.#compiler.dialect === "draft-07";
@@ -475,7 +498,7 @@ class FailureCode {
           const pointer = `p + ${q("/" + escapePointerToken(name))}`;
           // The member by its name (a named load, where `v[k]` is a keyed one).
           const member = `v[${q(name)}]`;
-          if (node === true) return "";
+          if (node === true && !this.#budget) return "";
           const test = ev(node, [name], member, pointer, (r) => `if (!${r}) ok = false;`);
           return `case ${q(name)}: ${test} break;`;
         }).filter((line) => line !== "");

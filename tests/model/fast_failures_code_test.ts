@@ -36,9 +36,9 @@ function detailed(schema: unknown, dialect: string): CompiledDetailed | undefine
   const fansOut = analyzeSchemaStructure(schema).fansOut;
   const normal = dialect.replace(/#$/, "");
   const plan = planFastPath(schema, { dialect: normal, formatAssertion: false, fansOut });
-  if (plan.failures === undefined || fansOut) return undefined;
+  if (plan.failures === undefined) return undefined;
   const short = dialect === D2020 ? "2020-12" : "draft-07";
-  return compileDetailed(schema as never, short, ROOT_URI);
+  return compileDetailed(schema as never, short, ROOT_URI, fansOut);
 }
 
 /** Compares the generated failures with the units' on each value; returns how many. */
@@ -217,4 +217,87 @@ Deno.test("the generated failures throw where the units throw: a lone surrogate,
   for (let i = 0; i <= MAX_REF_NESTING; i++) deep = { a: deep };
   assert.throws(() => cycle.failures(deep), FastPathBail);
   assert.throws(() => cycle.units(deep), FastPathBail);
+  // References that fan out: both count the evaluations against Hyperjump's
+  // budget, and bail beyond it, on the same values.
+  const fans = detailed({
+    type: ["array", "object"],
+    items: { $ref: "#" },
+    properties: { a: { $ref: "#" } },
+  }, D2020)!;
+  assert.ok(fans.generated() !== undefined);
+  const row = (n: number): unknown => n === 0 ? 1 : Array.from({ length: 19 }, () => row(n - 1));
+  for (const [value, bails] of [[row(4), true], [row(2), false], [{ a: row(3) }, false]] as const) {
+    if (bails) {
+      assert.throws(() => fans.failures(value), FastPathBail);
+      assert.throws(() => fans.units(value), FastPathBail);
+    } else {
+      assert.ok(fans.failures(value).length > 0);
+      assert.deepEqual(
+        fans.failures(value),
+        toFailures(fans.units(value), value, fans.lookup, ROOT_URI),
+      );
+    }
+  }
+});
+
+Deno.test("the generated failures count evaluations as the units do: the same bail at the budget's edge", () => {
+  // Each item evaluates the root again through a reference, with keywords
+  // whose subschemas are `true`, conditions, branches, names and dependencies.
+  const schemas = [
+    { items: { $ref: "#" }, type: ["array", "integer"], maximum: 0 },
+    {
+      type: ["array", "object", "string"],
+      prefixItems: [true],
+      items: { $ref: "#" },
+      contains: true,
+      if: { type: "string" },
+      then: true,
+      else: { not: { type: "integer" } },
+      anyOf: [true, { $ref: "#/$defs/s" }],
+      properties: { a: true, b: { $ref: "#" } },
+      additionalProperties: { $ref: "#/$defs/s" },
+      propertyNames: { maxLength: 3 },
+      dependentSchemas: { a: true },
+      $defs: { s: { type: "object" } },
+    },
+    // Draft-07 references as branches: the branches' units are made again, counted once.
+    {
+      $schema: D07,
+      type: ["array", "integer"],
+      items: { $ref: "#" },
+      anyOf: [{ $ref: "#/definitions/n" }, { type: "array" }],
+      definitions: { n: { maximum: 0 } },
+    },
+  ];
+  const item = [1, { a: 1, b: [], cc: {}, dddd: 1 }];
+  for (const schema of schemas) {
+    const dialect = "$schema" in schema ? D07 : D2020;
+    const d = detailed({ $schema: dialect, ...schema }, dialect)!;
+    assert.ok(d.generated() !== undefined);
+    for (const member of item) {
+      const value = (n: number) => Array.from({ length: n }, () => member);
+      const bails = (n: number) => {
+        try {
+          d.units(value(n));
+          return false;
+        } catch (error) {
+          if (error instanceof FastPathBail) return true;
+          throw error;
+        }
+      };
+      // The smallest list whose units evaluation bails.
+      let low = 1, high = 200_000;
+      while (low < high) {
+        const mid = Math.floor((low + high) / 2);
+        if (bails(mid)) high = mid;
+        else low = mid + 1;
+      }
+      assert.ok(low < 200_000, "no bail");
+      for (const n of [low - 1, low, low + 1]) {
+        const units = outcome(() => toFailures(d.units(value(n)), value(n), d.lookup, ROOT_URI));
+        const generated = outcome(() => d.failures(value(n)));
+        assert.ok(isDeepStrictEqual(generated, units), `${JSON.stringify(schema)} at ${n}`);
+      }
+    }
+  }
 });
