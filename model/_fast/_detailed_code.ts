@@ -144,6 +144,9 @@ export function compileFailures(
 /** Code that uses an evaluation's result (an expression). */
 type Use = (result: string) => string;
 
+/** The use of a subschema whose failure is its keyword's: the caller's `ok` becomes false. */
+const FAILS: Use = (r) => `if (!${r}) ok = false;`;
+
 /** Numbers written into the code: finite (checked), printed exactly. */
 function literal(value: number): string {
   return Object.is(value, -0) ? "0" : String(value);
@@ -237,6 +240,12 @@ class FailureCode {
     }
     if (body.length === 0) return count + use("true");
     const n = this.#temps++;
+    const scope = `const v = sv${n}, p = sp${n}${record === "o" ? "" : ", o = null"};`;
+    if (use === FAILS) {
+      // Its keywords make the caller's `ok` false themselves (they only ever set it false).
+      return `${count}{ const sv${n} = ${value}, sp${n} = ${pointer}; { ${scope} ` +
+        `${body.join(" ")} } }`;
+    }
     // The subschema's `v`, `p` (and `o`) and `ok` shadow the caller's in a block of their own.
     return `${count}{ const sv${n} = ${value}, sp${n} = ${pointer}; let sr${n} = true; ` +
       `{ const v = sv${n}, p = sp${n}${record === "o" ? "" : ", o = null"}; let ok = true; ` +
@@ -327,10 +336,12 @@ class FailureCode {
     const units = (code: string) => {
       this.reruns.push([keyword, schema, at, id, url]);
       out.push(
-        `{ const m = o === null ? 0 : o.length, ev = st.evaluations; let w = true; ${code} ` +
+        `{ const m = o === null ? 0 : o.length${
+          this.#budget ? ", ev = st.evaluations" : ""
+        }; let w = true; ${code} ` +
           `if (o !== null && o.length > m) o.length = m; ` +
           // The units evaluation counts what this evaluation counted, once.
-          `if (!w) { ok = false; if (o !== null) { st.evaluations = ev; ` +
+          `if (!w) { ok = false; if (o !== null) { ${this.#budget ? "st.evaluations = ev; " : ""}` +
           `u(${this.reruns.length - 1}, v, p, o); } } }`,
       );
     };
@@ -359,9 +370,7 @@ class FailureCode {
         out.push(`if (!${this.#ref(value)}(v, p, o)) ok = false;`);
         return;
       case "allOf":
-        list(value, keyword).forEach((node, i) =>
-          out.push(ev(node, [String(i)], "v", "p", (r) => `if (!${r}) ok = false;`))
-        );
+        list(value, keyword).forEach((node, i) => out.push(ev(node, [String(i)], "v", "p", FAILS)));
         return;
       case "anyOf":
       case "oneOf": {
@@ -403,9 +412,7 @@ class FailureCode {
       case "else": {
         if (!Object.hasOwn(schema, "if")) return;
         const body = (r: string) =>
-          `if (${r} === ${keyword === "then"}) { ${
-            ev(value, [], "v", "p", (r) => `if (!${r}) ok = false;`)
-          } }`;
+          `if (${r} === ${keyword === "then"}) { ${ev(value, [], "v", "p", FAILS)} }`;
         out.push(this.#evaluate(schema.if, [...tokens, "if"], "v", "p", body, "null"));
         return;
       }
@@ -450,9 +457,7 @@ class FailureCode {
       case "additionalItems": {
         if (keyword === "prefixItems" || (draft07 && keyword === "items" && Array.isArray(value))) {
           const lines = list(value, keyword).map((node, i) =>
-            `if (v.length > ${i}) { ${
-              ev(node, [String(i)], `v[${i}]`, `p + "/${i}"`, (r) => `if (!${r}) ok = false;`)
-            } }`
+            `if (v.length > ${i}) { ${ev(node, [String(i)], `v[${i}]`, `p + "/${i}"`, FAILS)} }`
           );
           if (lines.length > 0) out.push(`if (Array.isArray(v)) { ${lines.join(" ")} }`);
           return;
@@ -499,7 +504,7 @@ class FailureCode {
           // The member by its name (a named load, where `v[k]` is a keyed one).
           const member = `v[${q(name)}]`;
           if (node === true && !this.#budget) return "";
-          const test = ev(node, [name], member, pointer, (r) => `if (!${r}) ok = false;`);
+          const test = ev(node, [name], member, pointer, FAILS);
           return `case ${q(name)}: ${test} break;`;
         }).filter((line) => line !== "");
         if (cases.length > 0) {
@@ -513,7 +518,7 @@ class FailureCode {
         const loops = map(value).map(([source, node]) =>
           this.#members(
             `if (tp(${this.#constant(matcher(source))}, k)) { ` +
-              `${ev(node, [source], "v[k]", each, (r) => `if (!${r}) ok = false;`)} }`,
+              `${ev(node, [source], "v[k]", each, FAILS)} }`,
           )
         );
         if (loops.length > 0) out.push(`if (${OBJECT}) { ${loops.join(" ")} }`);
@@ -544,9 +549,7 @@ class FailureCode {
       }
       case "propertyNames":
         out.push(
-          `if (${OBJECT}) ${
-            this.#members(ev(value, [], "k", `"*" + ${each}`, (r) => `if (!${r}) ok = false;`))
-          }`,
+          `if (${OBJECT}) ${this.#members(ev(value, [], "k", `"*" + ${each}`, FAILS))}`,
         );
         return;
       case "dependentSchemas":
