@@ -34,6 +34,9 @@ const DRAFT_04_IDS = new Set(["items", "additionalItems", "dependencies"]);
 
 const valid: Evaluate = () => true;
 
+/** The failures read at which their code is generated (the earlier ones take the units). */
+const GENERATE_AT = 2;
+
 // Schema evaluations in one pass up to which Hyperjump's evaluation budget
 // (for schemas whose references fan out) never stops an evaluation; beyond
 // it, the value is handed to Hyperjump.
@@ -56,8 +59,8 @@ export interface CompiledDetailed {
   bounded: boolean;
   /**
    * The failures of a failing value (empty when valid): `toFailures` of its
-   * units, made without them (by `generated` when it has code). May throw
-   * {@linkcode FastPathBail}.
+   * units, made without them by `generated`'s code (from the second read on,
+   * or once `generated` was called). May throw {@linkcode FastPathBail}.
    */
   failures: (instance: unknown) => ValidationFailure[];
   /**
@@ -111,6 +114,7 @@ export function compileDetailed(
   // The failures' generated code, made on first use; where code cannot be
   // generated, the units give the failures.
   let code: ((instance: unknown) => ValidationFailure[]) | null | undefined;
+  let reads = 0;
   const generated = () => {
     if (code === undefined) {
       try {
@@ -139,8 +143,11 @@ export function compileDetailed(
     },
     generated,
     failures: (instance) => {
-      const code = generated();
-      return code === undefined ? slow(instance) : distinctFailures(code(instance));
+      // The first read takes the units (making the code costs several of
+      // them: a schema whose failures are read once never pays it).
+      if (code === undefined && ++reads < GENERATE_AT) return slow(instance);
+      const made = generated();
+      return made === undefined ? slow(instance) : distinctFailures(made(instance));
     },
   };
 }
