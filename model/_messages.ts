@@ -395,11 +395,16 @@ function branchMessage(
  * (`[index] messages`) are `parts` (none: more than one branch matched).
  */
 export function branchText(keyword: string, parts: readonly string[]): string {
+  return branchJoined(keyword, parts.length === 0 ? undefined : parts.join("; "));
+}
+
+/** {@linkcode branchText} of the parts joined by "; " (undefined: no part). */
+export function branchJoined(keyword: string, joined: string | undefined): string {
   const head = keyword === "oneOf"
     ? "must match exactly one schema in oneOf"
     : "must match at least one schema in anyOf";
-  if (parts.length === 0) return `${head}, but matched more than one`;
-  return `${head} (${parts.join("; ")})`;
+  if (joined === undefined) return `${head}, but matched more than one`;
+  return `${head} (${joined})`;
 }
 
 function leafMessage(

@@ -4,7 +4,7 @@
 // not depend on the value made once.
 
 import type { ValidationFailure } from "../errors.ts";
-import { branchText, type KeywordSite, missingProperties, soleMessage } from "../_messages.ts";
+import { branchJoined, type KeywordSite, missingProperties, soleMessage } from "../_messages.ts";
 import { isObject } from "./_detailed_unit.ts";
 
 /** How a failure of one keyword (or false schema) location is made, for every value. */
@@ -90,23 +90,22 @@ export class FailureTemplate {
     if (!pointer.isWellFormed()) encodeURI(pointer);
     const named = pointer.charCodeAt(0) === 42;
     const own = named ? pointer.slice(1) : pointer;
-    const parts: string[] = [];
+    let joined: string | undefined;
     let start = mark;
     for (let i = 0; i < ends.length; i++) {
       const end = ends[i];
       if (end > start) {
-        let text = `[${i}] `;
+        joined = joined === undefined ? `[${i}] ` : `${joined}; [${i}] `;
         for (let j = start; j < end; j++) {
           const f = out[j];
-          if (j > start) text += ", ";
-          text += f.instanceLocation === own ? f.message : `${f.instanceLocation}: ${f.message}`;
+          if (j > start) joined += ", ";
+          joined += f.instanceLocation === own ? f.message : `${f.instanceLocation}: ${f.message}`;
         }
-        parts.push(text);
       }
       start = end;
     }
     out.length = mark;
-    const message = branchText(this.keyword, parts);
+    const message = branchJoined(this.keyword, joined);
     out.push(this.#failure(own, named ? "property name " + message : message));
   }
 
