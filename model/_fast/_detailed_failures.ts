@@ -19,6 +19,8 @@ export class FailureTemplate {
   readonly #plain: string | undefined;
   /** `type`'s message for each type name (typeIndex), made on first use. */
   #typed: (string | undefined)[] | undefined;
+  /** The last pointer found well formed. */
+  #checked: string | undefined;
   /** `required`'s message for each name, made on first use. */
   #required: Map<string, string> | undefined;
 
@@ -37,9 +39,7 @@ export class FailureTemplate {
 
   /** Appends the failures of `value` at `pointer` (unencoded; `*` first for a property name). */
   emit(value: unknown, pointer: string, out: ValidationFailure[]): void {
-    // Hyperjump's instanceLocation URI-encodes the pointer, which throws
-    // URIError on a lone surrogate: so does this failure (as a unit would).
-    if (!pointer.isWellFormed()) encodeURI(pointer);
+    this.#wellFormed(pointer);
     const plain = this.#plain;
     if (plain !== undefined && pointer.charCodeAt(0) !== 42) {
       out.push(this.#failure(pointer, plain));
@@ -87,7 +87,7 @@ export class FailureTemplate {
    * `ends[i]`), which it takes off: its message quotes them.
    */
   branches(pointer: string, out: ValidationFailure[], mark: number, ends: number[]): void {
-    if (!pointer.isWellFormed()) encodeURI(pointer);
+    this.#wellFormed(pointer);
     const named = pointer.charCodeAt(0) === 42;
     const own = named ? pointer.slice(1) : pointer;
     let joined: string | undefined;
@@ -107,6 +107,17 @@ export class FailureTemplate {
     out.length = mark;
     const message = branchJoined(this.keyword, joined);
     out.push(this.#failure(own, named ? "property name " + message : message));
+  }
+
+  /**
+   * Hyperjump's instanceLocation URI-encodes the pointer, which throws
+   * URIError on a lone surrogate: so does a failure there (as a unit would).
+   * The last pointer found well formed is not checked again.
+   */
+  #wellFormed(pointer: string): void {
+    if (pointer === this.#checked) return;
+    if (!pointer.isWellFormed()) encodeURI(pointer);
+    this.#checked = pointer;
   }
 
   #failure(instanceLocation: string, message: string): ValidationFailure {
