@@ -171,6 +171,8 @@ class FailureCode {
   #depth = 0;
   /** The variable of the current schema object's member names, once one is used. */
   #keys: string | undefined;
+  /** The variable counting the members `properties` names, once `properties` is written. */
+  #matched: string | undefined;
 
   /** Whether evaluations are counted against Hyperjump's budget (references that fan out). */
   readonly #budget: boolean;
@@ -296,14 +298,15 @@ class FailureCode {
 
   /** The code of a schema object's keywords (its member names listed once, when read). */
   #body(node: Record<string, unknown>, tokens: readonly string[], url: string): string[] {
-    const outer = this.#keys;
-    this.#keys = undefined;
+    const [keys, matched] = [this.#keys, this.#matched];
+    this.#keys = this.#matched = undefined;
     const body: string[] = [];
     try {
       for (const at of this.#compiler.keywords(node, url)) this.#keyword(node, tokens, at, body);
+      if (this.#matched !== undefined) body.unshift(`let ${this.#matched} = 0;`);
       if (this.#keys !== undefined) body.unshift(`let ${this.#keys};`);
     } finally {
-      this.#keys = outer;
+      [this.#keys, this.#matched] = [keys, matched];
     }
     return body;
   }
@@ -499,14 +502,16 @@ class FailureCode {
         return;
       }
       case "properties": {
+        // Counting the members it names: when they are all the members,
+        // `additionalProperties` after it has none to evaluate.
+        const matched = this.#matched ??= `mc${this.#temps++}`;
         const cases = map(value).map(([name, node]) => {
           const pointer = `p + ${q("/" + escapePointerToken(name))}`;
           // The member by its name (a named load, where `v[k]` is a keyed one).
           const member = `v[${q(name)}]`;
-          if (node === true && !this.#budget) return "";
           const test = ev(node, [name], member, pointer, FAILS);
-          return `case ${q(name)}: ${test} break;`;
-        }).filter((line) => line !== "");
+          return `case ${q(name)}: ${matched}++; ${test} break;`;
+        });
         if (cases.length > 0) {
           out.push(
             `if (${OBJECT}) ${this.#members(`switch (k) { ${cases.join(" ")} }`)}`,
@@ -537,8 +542,14 @@ class FailureCode {
             ? `if (${matchers.map((m) => `tp(${this.#constant(m)}, k)`).join(" || ")}) continue;`
             : "",
         ].join(" ");
+        // After `properties` (whose members it skips alone), only an object
+        // with other members has members to evaluate.
+        const others = this.#matched !== undefined && this.#keys !== undefined &&
+            matchers.length === 0 && isObject(schema.properties)
+          ? ` && (${this.#keys} ??= Object.keys(v)).length !== ${this.#matched}`
+          : "";
         const loop = (flag: string) =>
-          `if (${OBJECT}) ${
+          `if (${OBJECT}${others}) ${
             this.#members(
               `${known} ${ev(value, [], "v[k]", each, (r) => `if (!${r}) ${flag} = false;`)}`,
             )
