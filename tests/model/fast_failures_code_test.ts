@@ -156,6 +156,11 @@ Deno.test("the generated failures: branches, property names, extra members, depe
       D2020,
       [{ a: 1, x1: "s", y: 2, "y/~": 3 }],
     ],
+    [{ properties: { a: true, b: { type: "string" } }, additionalProperties: false }, D2020, [
+      { a: 1, c: 2 },
+      { a: 1, b: 1 },
+      { c: 1, "c/~": 2 },
+    ]],
     [{ additionalProperties: { $ref: "#/definitions/f" }, definitions: { f: false } }, D07, [{
       a: 1,
     }]],
