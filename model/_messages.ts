@@ -133,13 +133,38 @@ export function toFailures(
 ): ValidationFailure[] {
   const ctx: Context = { instance, lookup, rootUri, out: [] };
   for (const unit of errors) walk(unit, ctx);
-  const out = ctx.out;
+  return distinctFailures(ctx.out);
+}
+
+/**
+ * Appends the failures of one unit (and its nested units) to `out`, as
+ * {@linkcode toFailures} makes them before dropping repeats.
+ */
+export function unitFailures(
+  unit: OutputUnit,
+  out: ValidationFailure[],
+  instance: unknown,
+  lookup: DocumentLookup,
+  rootUri: string,
+): void {
+  walk(unit, { instance, lookup, rootUri, out });
+}
+
+/** The failures without repeats (same instance location, keyword location and message). */
+export function distinctFailures(out: ValidationFailure[]): ValidationFailure[] {
   if (out.length <= 8) {
     // Few failures: compared pairwise (the same rule as the key below).
-    return out.filter((f, i) => {
-      for (let j = 0; j < i; j++) if (sameKey(out[j], f)) return false;
-      return true;
-    });
+    for (let i = 1; i < out.length; i++) {
+      for (let j = 0; j < i; j++) {
+        if (sameKey(out[j], out[i])) {
+          return out.filter((f, i) => {
+            for (let j = 0; j < i; j++) if (sameKey(out[j], f)) return false;
+            return true;
+          });
+        }
+      }
+    }
+    return out;
   }
   const seen = new Set<string>();
   return out.filter((f) => {
@@ -160,10 +185,22 @@ function sameKey(a: ValidationFailure, b: ValidationFailure): boolean {
     a.instanceLocation === b.instanceLocation && a.keywordLocation === b.keywordLocation &&
     a.message === b.message
   ) return true;
-  // Different fields make one key only through a line break inside a field.
+  // Different fields make one key only through a line break inside a field
+  // (of both: the key of a failure without one splits into its fields alone),
+  // so with fields of different lengths (the same lengths put the breaks
+  // between fields at the same places) and the same length in all.
   const length = (f: ValidationFailure) =>
     f.instanceLocation.length + f.keywordLocation.length + f.message.length;
-  return length(a) === length(b) && failureKey(a) === failureKey(b);
+  return length(a) === length(b) &&
+    (a.instanceLocation.length !== b.instanceLocation.length ||
+      a.keywordLocation.length !== b.keywordLocation.length) &&
+    breaks(a) && breaks(b) && failureKey(a) === failureKey(b);
+}
+
+/** Whether a field of the failure holds a line break. */
+function breaks(f: ValidationFailure): boolean {
+  return f.instanceLocation.includes("\n") || f.keywordLocation.includes("\n") ||
+    f.message.includes("\n");
 }
 
 function siteOf(unit: OutputUnit, ctx: Context): KeywordSite {
@@ -202,17 +239,8 @@ function walk(unit: OutputUnit, ctx: Context): void {
     emit(unit, site, ctx, branchMessage(keyword, unit, children, ctx));
     return;
   }
-  if (
-    keyword === "additionalProperties" || keyword === "unevaluatedProperties" ||
-    keyword === "unevaluatedItems" || keyword === "additionalItems"
-  ) {
-    const word = keyword === "additionalProperties"
-      ? "additional property"
-      : keyword === "unevaluatedProperties"
-      ? "unevaluated property"
-      : keyword === "unevaluatedItems"
-      ? "unevaluated item"
-      : "additional item";
+  const word = extraWord(keyword);
+  if (word !== undefined) {
     for (const child of children) {
       if (child.keyword !== FALSE_SCHEMA) continue;
       const childTokens = child.pointer !== undefined
@@ -236,6 +264,42 @@ function walk(unit: OutputUnit, ctx: Context): void {
     message = leafMessage(keyword, site.value, site.schema, instanceAt(unit, ctx));
   }
   emit(unit, site, ctx, message, keyword);
+}
+
+/** The word of the keywords whose false-schema units name the extra member, else undefined. */
+function extraWord(keyword: string): string | undefined {
+  switch (keyword) {
+    case "additionalProperties":
+      return "additional property";
+    case "unevaluatedProperties":
+      return "unevaluated property";
+    case "unevaluatedItems":
+      return "unevaluated item";
+    case "additionalItems":
+      return "additional item";
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The message of the failure of a unit of `keyword` (`"false"` for a false
+ * schema) at `site` without nested units, other than `anyOf` and `oneOf`:
+ * a string for every value, or, for `type`, a function of the value (of
+ * its type name alone: "null", "boolean", "object", "array", "number",
+ * "integer" or "string").
+ */
+export function soleMessage(
+  keyword: string,
+  site: KeywordSite,
+): string | ((instance: unknown) => string) {
+  const word = extraWord(keyword);
+  if (word !== undefined) return `must NOT have ${word}s`;
+  if (keyword === site.last && keyword !== "type") {
+    return site.leaf ??= leafMessage(keyword, site.value, site.schema, undefined);
+  }
+  if (keyword !== "type") return leafMessage(keyword, site.value, site.schema, undefined);
+  return (instance) => leafMessage(keyword, site.value, site.schema, instance);
 }
 
 function quoteName(name: string | undefined): string {
@@ -271,7 +335,11 @@ function emit(
   push(message);
 }
 
-function missingProperties(keyword: string, value: unknown, instance: unknown): string[] {
+/**
+ * The messages of `required`, `dependentRequired` or `dependencies` (whose
+ * value is `value`) on `instance`: one per missing property.
+ */
+export function missingProperties(keyword: string, value: unknown, instance: unknown): string[] {
   if (typeof instance !== "object" || instance === null || Array.isArray(instance)) return [];
   const has = (p: string) => Object.hasOwn(instance, p);
   if (keyword === "required" && Array.isArray(value)) {
@@ -298,10 +366,7 @@ function branchMessage(
   children: readonly OutputUnit[],
   ctx: Context,
 ): string {
-  const head = keyword === "oneOf"
-    ? "must match exactly one schema in oneOf"
-    : "must match at least one schema in anyOf";
-  if (children.length === 0) return `${head}, but matched more than one`;
+  if (children.length === 0) return branchText(keyword, []);
   const ownTokens = siteOf(unit, ctx).tokens;
   const own = pointerOf(unit);
   const branches = new Map<string, string[]>();
@@ -322,8 +387,24 @@ function branchMessage(
     }
     branches.set(index, messages);
   }
-  const parts = [...branches].map(([i, m]) => `[${i}] ${m.join(", ")}`);
-  return `${head} (${parts.join("; ")})`;
+  return branchText(keyword, [...branches].map(([i, m]) => `[${i}] ${m.join(", ")}`));
+}
+
+/**
+ * The message of a failing `anyOf` or `oneOf` whose failing branches' parts
+ * (`[index] messages`) are `parts` (none: more than one branch matched).
+ */
+export function branchText(keyword: string, parts: readonly string[]): string {
+  return branchJoined(keyword, parts.length === 0 ? undefined : parts.join("; "));
+}
+
+/** {@linkcode branchText} of the parts joined by "; " (undefined: no part). */
+export function branchJoined(keyword: string, joined: string | undefined): string {
+  const head = keyword === "oneOf"
+    ? "must match exactly one schema in oneOf"
+    : "must match at least one schema in anyOf";
+  if (joined === undefined) return `${head}, but matched more than one`;
+  return `${head} (${joined})`;
 }
 
 function leafMessage(

@@ -13,8 +13,10 @@ import { BUDGET_START } from "../_dialect.ts";
 import { escapePointerToken, pointerFromTokens } from "../_json_pointer.ts";
 import { FastPathBail, MAX_REF_NESTING, Unsupported } from "./_compile.ts";
 import { EVALUATED, IGNORED } from "./_keywords.ts";
-import { keywordSite } from "../_messages.ts";
+import { distinctFailures, keywordSite, toFailures, unitFailures } from "../_messages.ts";
+import type { ValidationFailure } from "../errors.ts";
 import { keywordEvaluation } from "./_detailed_keywords.ts";
+import { compileFailures } from "./_detailed_code.ts";
 import {
   type Dialect,
   type Evaluate,
@@ -31,6 +33,9 @@ const VALIDATE = "https://json-schema.org/evaluation/validate";
 const DRAFT_04_IDS = new Set(["items", "additionalItems", "dependencies"]);
 
 const valid: Evaluate = () => true;
+
+/** The failures read at which their code is generated (the earlier ones take the units). */
+const GENERATE_AT = 2;
 
 // Schema evaluations in one pass up to which Hyperjump's evaluation budget
 // (for schemas whose references fan out) never stops an evaluation; beyond
@@ -52,6 +57,17 @@ export interface CompiledDetailed {
   lookup: (uri: string) => unknown;
   /** Whether no value can make `$ref`s nest beyond MAX_REF_NESTING (no cycle, no long chain). */
   bounded: boolean;
+  /**
+   * The failures of a failing value (empty when valid): `toFailures` of its
+   * units, made without them by `generated`'s code (from the second read on,
+   * or once `generated` was called). May throw {@linkcode FastPathBail}.
+   */
+  failures: (instance: unknown) => ValidationFailure[];
+  /**
+   * The generated code of the failures (before repeats are dropped), made on
+   * first call; undefined where code cannot be generated.
+   */
+  generated: () => ((instance: unknown) => ValidationFailure[]) | undefined;
 }
 
 /** The base URI Hyperjump gives the root (its `$id`, else `rootUri`), or Unsupported. */
@@ -80,33 +96,67 @@ export function compileDetailed(
 ): CompiledDetailed {
   const base = baseOf(root, rootUri);
   const lookup = (uri: string): unknown => uri === base || uri === rootUri ? root : undefined;
-  const compiler = new DetailedCompiler(
-    root,
-    dialect,
-    base,
-    (url) => ({ ...keywordSite(url, lookup, rootUri), absoluteKeywordLocation: url }),
-    budget,
-  );
+  const site = (url: string) => ({
+    ...keywordSite(url, lookup, rootUri),
+    absoluteKeywordLocation: url,
+  });
+  const compiler = new DetailedCompiler(root, dialect, base, site, budget);
   const entry = compiler.schema(root, []);
   const state = compiler.state;
+  const units = (instance: unknown): OutputUnit[] => {
+    state.n = 0;
+    state.evaluations = 0;
+    const units: OutputUnit[] = [];
+    entry(instance, "", units);
+    return units;
+  };
+  const slow = (instance: unknown) => toFailures(units(instance), instance, lookup, rootUri);
+  // The failures' generated code, made on first use; where code cannot be
+  // generated, the units give the failures.
+  let code: ((instance: unknown) => ValidationFailure[]) | null | undefined;
+  let reads = 0;
+  const generated = () => {
+    if (code === undefined) {
+      try {
+        code = compileFailures(
+          root,
+          compiler,
+          (unit, out) => unitFailures(unit, out, undefined, lookup, rootUri),
+          budget,
+        );
+      } catch {
+        code = null; // Unsupported, or code generation disallowed by the host
+      }
+    }
+    return code ?? undefined;
+  };
   return {
     base,
     lookup,
     bounded: compiler.bounded(),
-    units: (instance) => {
-      state.n = 0;
-      state.evaluations = 0;
-      const units: OutputUnit[] = [];
-      entry(instance, "", units);
-      return units;
-    },
+    units,
     valid: (instance) => {
       state.n = 0;
       state.evaluations = 0;
       const units: OutputUnit[] = [];
       return entry(instance, "", units);
     },
+    generated,
+    failures: (instance) => {
+      // The first read takes the units (making the code costs several of
+      // them: a schema whose failures are read once never pays it).
+      if (code === undefined && ++reads < GENERATE_AT) return slow(instance);
+      const made = generated();
+      return made === undefined ? slow(instance) : distinctFailures(made(instance));
+    },
   };
+}
+
+/** One keyword of a schema object that can fail: its name, unit id and location. */
+export interface KeywordAt {
+  keyword: string;
+  id: string;
+  url: string;
 }
 
 interface Cell {
@@ -115,9 +165,10 @@ interface Cell {
   edges: [string, boolean][];
 }
 
-class DetailedCompiler {
-  readonly state = { n: 0, evaluations: 0 };
+export class DetailedCompiler {
+  readonly state: { n: number; evaluations: number };
   readonly #budget: boolean;
+
   readonly base: string;
   readonly #root: Schema;
   readonly #dialect: Dialect;
@@ -125,6 +176,21 @@ class DetailedCompiler {
   readonly #cells = new Map<string, Cell>();
   #current: Cell | undefined;
   readonly #context: KeywordContext;
+
+  /** What the keyword evaluations of this compiler ask of it. */
+  get context(): KeywordContext {
+    return this.#context;
+  }
+
+  /** The dialect. */
+  get dialect(): Dialect {
+    return this.#dialect;
+  }
+
+  /** The site of a keyword (or false schema) location. */
+  site(url: string): Site {
+    return this.#site(url);
+  }
 
   constructor(
     root: Schema,
@@ -134,6 +200,7 @@ class DetailedCompiler {
     budget: boolean,
   ) {
     this.#budget = budget;
+    this.state = { n: 0, evaluations: 0 };
     this.#context = {
       dialect,
       schema: (node, tokens) => this.schema(node, tokens),
@@ -145,7 +212,8 @@ class DetailedCompiler {
     this.base = base;
   }
 
-  #url(tokens: readonly string[]): string {
+  /** The absolute location of the schema at `tokens`. */
+  url(tokens: readonly string[]): string {
     return this.base + "#" + encodeURI(pointerFromTokens(tokens));
   }
 
@@ -190,7 +258,7 @@ class DetailedCompiler {
       // Draft-07: the object is a reference, its siblings invisible.
       return this.#ref(node.$ref);
     }
-    const url = this.#url(tokens);
+    const url = this.url(tokens);
     this.#current?.edges.push([url, ref]);
     if (node === true) return valid;
     if (node === false) {
@@ -221,7 +289,7 @@ class DetailedCompiler {
     if (typeof ref !== "string" || !ref.startsWith("#")) {
       throw new Unsupported(`a $ref outside the document: ${String(ref)}`);
     }
-    const [target, tokens] = this.#resolve(ref);
+    const [target, tokens] = this.resolve(ref);
     const run = this.schema(target, tokens, true);
     const state = this.state;
     return (value, pointer, units) => {
@@ -232,7 +300,8 @@ class DetailedCompiler {
     };
   }
 
-  #resolve(ref: string): [unknown, string[]] {
+  /** The schema a local `$ref` names, and its tokens (Unsupported when it does not resolve). */
+  resolve(ref: string): [unknown, string[]] {
     let fragment: string;
     try {
       fragment = decodeURIComponent(ref.slice(1));
@@ -264,13 +333,11 @@ class DetailedCompiler {
     return [current, tokens];
   }
 
-  #object(schema: Record<string, unknown>, tokens: readonly string[], url: string): Evaluate {
+  /** The keywords of a schema object that can fail, in order: name, unit id and location. */
+  keywords(schema: Record<string, unknown>, url: string): KeywordAt[] {
     const evaluated = EVALUATED[this.#dialect];
     const ignored = IGNORED[this.#dialect];
-    const ids: string[] = [];
-    const urls: string[] = [];
-    const sites: (Site | undefined)[] = [];
-    const runs: Evaluate[] = [];
+    const out: KeywordAt[] = [];
     for (const keyword of Object.keys(schema)) {
       if (!evaluated.has(keyword)) {
         if (!ignored.has(keyword) && keyword.startsWith("$")) {
@@ -278,13 +345,28 @@ class DetailedCompiler {
         }
         continue; // an annotation: never fails
       }
-      const run = keywordEvaluation(keyword, schema, [...tokens, keyword], this.#context);
-      if (run === undefined) continue;
       const prefix = this.#dialect === "draft-07"
         ? (DRAFT_04_IDS.has(keyword) ? "draft-04/" : keyword === "contains" ? "draft-06/" : "")
         : "";
-      ids.push(KEYWORD + prefix + (keyword === "$ref" ? "ref" : keyword));
-      urls.push(url + "/" + escapePointerToken(keyword));
+      out.push({
+        keyword,
+        id: KEYWORD + prefix + (keyword === "$ref" ? "ref" : keyword),
+        url: url + "/" + escapePointerToken(keyword),
+      });
+    }
+    return out;
+  }
+
+  #object(schema: Record<string, unknown>, tokens: readonly string[], url: string): Evaluate {
+    const ids: string[] = [];
+    const urls: string[] = [];
+    const sites: (Site | undefined)[] = [];
+    const runs: Evaluate[] = [];
+    for (const { keyword, id, url: at } of this.keywords(schema, url)) {
+      const run = keywordEvaluation(keyword, schema, [...tokens, keyword], this.#context);
+      if (run === undefined) continue;
+      ids.push(id);
+      urls.push(at);
       sites.push(undefined); // computed on first failure
       runs.push(run);
     }

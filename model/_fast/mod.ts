@@ -5,7 +5,6 @@
 // whole schema stays on Hyperjump. Nothing here loads Hyperjump.
 
 import type { ValidationFailure } from "../errors.ts";
-import { toFailures } from "../_messages.ts";
 import { ROOT_URI } from "../_dialect.ts";
 import { compileDocument, Unsupported } from "./_compile.ts";
 import { compileDetailed } from "./_detailed.ts";
@@ -91,8 +90,7 @@ export function planFastPath(schema: unknown, options: SupportOptions): FastPlan
   try {
     const detailed = compileDetailed(schema as never, dialect, ROOT_URI, options.fansOut);
     bounded = detailed.bounded && !options.fansOut;
-    const { units, lookup } = detailed;
-    failures = (instance) => toFailures(units(instance), instance, lookup, ROOT_URI);
+    failures = detailed.failures;
     // References that fan out: Hyperjump evaluates them with a budget, which
     // only an evaluation of every subschema Hyperjump evaluates can count
     // exactly (the check stops early): that evaluation answers.

@@ -1,0 +1,148 @@
+// Private: how the generated failures code (_detailed_code.ts) makes the
+// failures of one keyword location without its unit: what `toFailures` makes
+// of a unit of that keyword without nested units, with everything that does
+// not depend on the value made once.
+
+import type { ValidationFailure } from "../errors.ts";
+import { branchJoined, type KeywordSite, missingProperties, soleMessage } from "../_messages.ts";
+import { isObject } from "./_detailed_unit.ts";
+
+/** How a failure of one keyword (or false schema) location is made, for every value. */
+export class FailureTemplate {
+  readonly keywordLocation: string;
+  readonly absoluteKeywordLocation: string;
+  readonly keyword: string;
+  readonly #message: string | ((instance: unknown) => string);
+  /** The keyword's value when it lists required properties. */
+  readonly #lists: unknown;
+  /** The message when it is the same for every value and place but a property name's. */
+  readonly #plain: string | undefined;
+  /** `type`'s message for each type name (typeIndex), made on first use. */
+  #typed: (string | undefined)[] | undefined;
+  /** The last pointer found well formed. */
+  #checked: string | undefined;
+  /** `required`'s message for each name, made on first use. */
+  #required: Map<string, string> | undefined;
+
+  constructor(keyword: string, site: KeywordSite) {
+    this.keywordLocation = site.keywordLocation;
+    this.absoluteKeywordLocation = site.absolute;
+    this.keyword = keyword;
+    this.#message = soleMessage(keyword, site);
+    this.#lists = keyword === "required" || keyword === "dependentRequired" ||
+        keyword === "dependencies"
+      ? site.value
+      : undefined;
+    const message = this.#message;
+    this.#plain = typeof message === "string" && this.#lists === undefined ? message : undefined;
+  }
+
+  /** Appends the failures of `value` at `pointer` (unencoded; `*` first for a property name). */
+  emit(value: unknown, pointer: string, out: ValidationFailure[]): void {
+    this.#wellFormed(pointer);
+    const plain = this.#plain;
+    if (plain !== undefined && pointer.charCodeAt(0) !== 42) {
+      out.push(this.#failure(pointer, plain));
+      return;
+    }
+    if (pointer.charCodeAt(0) === 42) {
+      // A property name (propertyNames): the property's location, the name as the value.
+      out.push(this.#failure(pointer.slice(1), "property name " + this.#text(value)));
+      return;
+    }
+    if (this.#lists !== undefined && isObject(value)) {
+      if (this.keyword === "required" && Array.isArray(this.#lists)) {
+        const before = out.length;
+        for (const name of this.#lists as unknown[]) {
+          if (typeof name !== "string" || Object.hasOwn(value, name)) continue;
+          const known = this.#required ??= new Map();
+          let text = known.get(name);
+          if (text === undefined) {
+            known.set(name, text = missingProperties("required", [name], {})[0]);
+          }
+          out.push(this.#failure(pointer, text));
+        }
+        if (out.length > before) return;
+      } else {
+        const texts = missingProperties(this.keyword, this.#lists, value);
+        for (const text of texts) out.push(this.#failure(pointer, text));
+        if (texts.length > 0) return;
+      }
+    }
+    out.push(this.#failure(pointer, this.#text(value)));
+  }
+
+  /** The message (`type`'s made once per type name). */
+  #text(value: unknown): string {
+    const message = this.#message;
+    if (typeof message === "string") return message;
+    const i = typeIndex(value);
+    const typed = this.#typed ??= [];
+    return typed[i] ??= message(value);
+  }
+
+  /**
+   * Appends the failure of a failing `anyOf` or `oneOf` whose branches
+   * appended their failures to `out` from `mark` (branch i's end at
+   * `ends[i]`), which it takes off: its message quotes them.
+   */
+  branches(pointer: string, out: ValidationFailure[], mark: number, ends: number[]): void {
+    this.#wellFormed(pointer);
+    const named = pointer.charCodeAt(0) === 42;
+    const own = named ? pointer.slice(1) : pointer;
+    let joined: string | undefined;
+    let start = mark;
+    for (let i = 0; i < ends.length; i++) {
+      const end = ends[i];
+      if (end > start) {
+        joined = joined === undefined ? `[${i}] ` : `${joined}; [${i}] `;
+        for (let j = start; j < end; j++) {
+          const f = out[j];
+          if (j > start) joined += ", ";
+          joined += f.instanceLocation === own ? f.message : `${f.instanceLocation}: ${f.message}`;
+        }
+      }
+      start = end;
+    }
+    out.length = mark;
+    const message = branchJoined(this.keyword, joined);
+    out.push(this.#failure(own, named ? "property name " + message : message));
+  }
+
+  /**
+   * Hyperjump's instanceLocation URI-encodes the pointer, which throws
+   * URIError on a lone surrogate: so does a failure there (as a unit would).
+   * The last pointer found well formed is not checked again.
+   */
+  #wellFormed(pointer: string): void {
+    if (pointer === this.#checked) return;
+    if (!pointer.isWellFormed()) encodeURI(pointer);
+    this.#checked = pointer;
+  }
+
+  #failure(instanceLocation: string, message: string): ValidationFailure {
+    return {
+      instanceLocation,
+      keywordLocation: this.keywordLocation,
+      absoluteKeywordLocation: this.absoluteKeywordLocation,
+      keyword: this.keyword,
+      message,
+    };
+  }
+}
+
+/** The index of a value's type name, as `type`'s message names it. */
+function typeIndex(value: unknown): number {
+  switch (typeof value) {
+    case "string":
+      return 0;
+    case "number":
+      return Number.isInteger(value) ? 1 : 2;
+    case "boolean":
+      return 3;
+    case "object":
+      return value === null ? 4 : Array.isArray(value) ? 5 : 6;
+    default:
+      return 7;
+  }
+}
