@@ -90,9 +90,10 @@ export function compileDocument(
   else entry = `${generator.complete(root, "v", 0)}\nreturn true;`;
   while (generator.pending.length > 0) generator.generate(...generator.pending.pop()!);
   const reset = generator.counts ? "st.n = 0;\n" : "";
-  const source = `${cover === undefined ? "" : WALKER.replaceAll("MAX_DEPTH", literal(cover))}${
-    generator.code.join("\n")
-  }\nreturn function check(v) {\n${reset}${entry}\n};`;
+  const body = `${generator.code.join("\n")}\nreturn function check(v) {\n${reset}${entry}\n};`;
+  // The walk, only where the code calls it.
+  const walks = cover !== undefined && /\bw\(/.test(body);
+  const source = `${walks ? WALKER.replaceAll("MAX_DEPTH", literal(cover)) : ""}${body}`;
   if (source.length > MAX_SOURCE) throw new Unsupported("a schema too large to generate code for");
   const state = { n: 0 };
   let check: Check;
@@ -580,7 +581,7 @@ class Generator {
     const count = `n${this.#temps++}`;
     const named = new Set(properties.map(([name]) => name));
     const needed = new Set(required);
-    out.push(`let ${count} = 0;`);
+    if (properties.length > 0 || required.length > 0) out.push(`let ${count} = 0;`);
     const own = (quoted: string, value: string) =>
       `${value} !== undefined && (!(${quoted} in OP) || hasOwn(v, ${quoted}))`;
     properties.forEach(([name, sub]) => {
