@@ -51,6 +51,9 @@ export interface CompiledSchemaParts {
   maxDepth: number;
 }
 
+/** The answer for every valid value: one shared, frozen object (see `CompiledSchema.check`). */
+const VALID: CheckResult = Object.freeze({ valid: true });
+
 /** A Hyperjump evaluation of one value in one output format. */
 export type Evaluate = (instance: unknown, format: "FLAG" | "DETAILED") => Output;
 
@@ -140,7 +143,7 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
       record,
       () => guarded(() => evaluate!(instance, "FLAG").valid),
     );
-    return valid ? { valid: true } : lazyInvalid(() => failuresOf(instance, record));
+    return valid ? VALID : lazyInvalid(() => failuresOf(instance, record));
   };
   /** The fast check's answer, or what it threw (recording patterns into `record`). */
   const attempt = (instance: unknown, record: PatternRecord | undefined) => {
@@ -154,22 +157,15 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
       if (record !== undefined) swapPatternRecord(previous);
     }
   };
-  const check = (instance: unknown): CheckResult => {
-    if (planFast !== undefined) {
-      const plan = planFast();
-      planFast = undefined;
-      adopt(plan);
-    }
-    let answer: ReturnType<typeof attempt> | undefined;
-    const record: PatternRecord | undefined = fastPatterns ? {} : undefined;
-    if (proves) {
-      // The check first: a value it accepts is JSON within the depth limit
-      // (_fast/_json_proof.ts). On any other answer, or a throw, the JSON
-      // check comes first as for any schema; on a JSON value the answer
-      // stands (there the strict type tests answer as the plain ones do).
-      answer = attempt(instance, record);
-      if (answer === true) return { valid: true };
-    }
+  /**
+   * The answer for a value once the fast check's first answer (`answer`,
+   * when it ran first) is not "valid": the JSON check, then that answer.
+   */
+  const settle = (
+    instance: unknown,
+    answer: ReturnType<typeof attempt> | undefined,
+    record: PatternRecord | undefined,
+  ): CheckResult => {
     const bad = instanceProblem(instance, maxDepth);
     if (bad !== undefined) {
       if (bad.depth) throw new InstanceDepthError(maxDepth, bad.location);
@@ -177,7 +173,7 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
     }
     if (fast !== undefined) {
       answer ??= attempt(instance, record);
-      if (answer === true) return { valid: true };
+      if (answer === true) return VALID;
       if (answer === false) return lazyInvalid(() => failuresOf(instance, record ?? {}));
       // A throw (a bail on a deep $ref chain, an exhausted stack): Hyperjump
       // answers this value, with its own errors.
@@ -189,6 +185,30 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
       }
     }
     return slow(instance);
+  };
+  const check = (instance: unknown): CheckResult => {
+    if (planFast !== undefined) {
+      const plan = planFast();
+      planFast = undefined;
+      adopt(plan);
+    }
+    if (!proves) return settle(instance, undefined, fastPatterns ? {} : undefined);
+    // The check first: a value it accepts is JSON within the depth limit
+    // (_fast/_cover.ts). On any other answer, or a throw, the JSON check
+    // comes first as for any schema; on a JSON value the answer stands
+    // (there the strict tests answer as the plain ones do).
+    if (!fastPatterns) {
+      let answer: ReturnType<typeof attempt>;
+      try {
+        answer = fast!(instance);
+      } catch (error) {
+        answer = { error };
+      }
+      return answer === true ? VALID : settle(instance, answer, undefined);
+    }
+    const record: PatternRecord = {};
+    const answer = attempt(instance, record);
+    return answer === true ? VALID : settle(instance, answer, record);
   };
   return {
     dialect,

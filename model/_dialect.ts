@@ -32,3 +32,6 @@ export interface TrustedDocument {
  * hands such a value to Hyperjump past it.
  */
 export const BUDGET_START = 100_000;
+
+/** The default instance nesting limit. */
+export const DEFAULT_MAX_DEPTH = 256;

@@ -13,7 +13,7 @@ import { type JsonSchema, SCHEMA_DIALECT_DRAFT_07, type Tool } from "./tool.ts";
 import { toolId } from "./tool_id.ts";
 import type { CompiledSchema, SchemaInput, SchemaValidator } from "./schema_validator.ts";
 import type { Interpreter } from "./_hyperjump.ts";
-import { BUILTIN_DIALECTS, normalizeDialect } from "./_dialect.ts";
+import { BUILTIN_DIALECTS, DEFAULT_MAX_DEPTH, normalizeDialect } from "./_dialect.ts";
 import { canonicalJson, parseSchema } from "./_json.ts";
 import { TrustedDocuments } from "./_trusted_documents.ts";
 import { compiledSchema } from "./_compiled_schema.ts";
@@ -50,8 +50,7 @@ export interface DefaultValidatorOptions {
   fastPath?: boolean;
 }
 
-/** The default instance nesting limit. */
-export const DEFAULT_MAX_DEPTH = 256;
+export { DEFAULT_MAX_DEPTH };
 
 /**
  * The default {@linkcode SchemaValidator}, backed by Hyperjump.
@@ -315,7 +314,7 @@ export class DefaultValidator implements SchemaValidator {
     // A plan made above is reused (Hyperjump has now validated the schema);
     // otherwise the fast path is planned on the first check.
     const planFast = this.#fastPath && plan === undefined
-      ? () => planFastPath(schema, { dialect, formatAssertion, fansOut })
+      ? () => planFastPath(schema, { dialect, formatAssertion, fansOut, maxDepth: this.#maxDepth })
       : undefined;
     return compiledSchema({
       ...common,
@@ -341,6 +340,11 @@ export class DefaultValidator implements SchemaValidator {
     // schemes): such a schema is Hyperjump's to compile.
     if (typeof schema === "object" && schema.$id !== undefined) return undefined;
     if (!passesMetaSchema(schema, fast)) return undefined;
-    return planFastPath(schema, { dialect, formatAssertion: this.#formatAssertion, fansOut });
+    return planFastPath(schema, {
+      dialect,
+      formatAssertion: this.#formatAssertion,
+      fansOut,
+      maxDepth: this.#maxDepth,
+    });
   }
 }

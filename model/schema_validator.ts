@@ -24,7 +24,9 @@ export interface CompiledSchema {
    * Checks an instance.
    *
    * @param instance The value to check.
-   * @returns `{ valid: true }` or the failures.
+   * @returns `{ valid: true }` or the failures. Every valid answer is the same
+   * frozen `{ valid: true }` object (nothing is allocated for a valid value):
+   * read it, do not modify it.
    * @throws {InstanceDepthError} When the value nests deeper than `maxDepth`.
    * @throws {EvaluationDepthError} When schema and value together exceed the call stack.
    */

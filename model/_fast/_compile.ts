@@ -5,12 +5,17 @@
 // name). Only numbers (checked finite), JSON-quoted names and indexes into a
 // table of values are ever written into the code. Anything unexpected throws
 // Unsupported, and the whole schema then stays on Hyperjump.
+//
+// With a depth limit, the root's code also proves a value it accepts JSON
+// within that limit (the check the validator otherwise makes first, see
+// model/_instance_check.ts), walking only what the schema leaves unchecked:
+// see _cover.ts.
 
 import { compilePattern, type Matcher } from "../_regex.ts";
 import { testPattern } from "../_pattern_record.ts";
 import { allDistinct, jsonMembership } from "./_json_equal.ts";
 import { EVALUATED, IGNORED } from "./_keywords.ts";
-import { jsonLevels } from "./_json_proof.ts";
+import { isJsonPrimitive, primitiveTest, WALKER } from "./_cover.ts";
 
 /** A compiled check: whether the value is valid. May throw {@linkcode FastPathBail}. */
 export type Check = (value: unknown) => boolean;
@@ -44,21 +49,13 @@ const TYPE_TESTS: Record<string, string> = {
   object: '(typeof v === "object" && v !== null && !Array.isArray(v))',
 };
 /**
- * The type tests of a check that proves its values JSON (_json_proof.ts): on
- * a JSON value they answer as TYPE_TESTS do.
+ * The type tests of code that proves its values JSON: on a JSON value they
+ * answer as TYPE_TESTS do (an object's prototype is tested by its section).
  */
-const STRICT_TYPE_TESTS: Record<string, string> = {
-  ...TYPE_TESTS,
-  number: "Number.isFinite(v)",
-  object: "plain(v)",
-};
+const STRICT_TYPE_TESTS: Record<string, string> = { ...TYPE_TESTS, number: "Number.isFinite(v)" };
 
-/** Whether a value is a plain object (as model/_json.ts's JSON check requires). */
-function plain(value: unknown): boolean {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
+/** Deepest limit the proving check takes (beyond it the JSON check is iterative). */
+const COVER_LIMIT = 2000;
 
 /** A compiled document and whether it runs any pattern. */
 export interface CompiledDocument {
@@ -67,44 +64,71 @@ export interface CompiledDocument {
   /** Whether any pattern runs (`pattern`, `patternProperties`). */
   patterns: boolean;
   /**
-   * When the check proves that a value it accepts is JSON: the nesting of
-   * containers of such a value (see _json_proof.ts).
+   * When the check proves that a value it accepts is JSON (finite numbers,
+   * plain objects, nothing else): the most nested containers of such a value.
    */
   jsonLevels: number | undefined;
 }
 
-/** Compiles a whole document. */
-export function compileDocument(root: Schema, dialect: Dialect): CompiledDocument {
-  const levels = jsonLevels(root, dialect);
-  const generator = new Generator(root, dialect, levels !== undefined);
-  const entry = generator.call(root, "v");
+/**
+ * Compiles a whole document. With `maxDepth` (at most COVER_LIMIT) the check
+ * returning true also proves the value JSON within `maxDepth` nested
+ * containers, as model/_instance_check.ts would find it.
+ */
+export function compileDocument(
+  root: Schema,
+  dialect: Dialect,
+  maxDepth?: number,
+): CompiledDocument {
+  const cover = maxDepth !== undefined && Number.isInteger(maxDepth) && maxDepth >= 0 &&
+      maxDepth <= COVER_LIMIT
+    ? maxDepth
+    : undefined;
+  const generator = new Generator(root, dialect, cover);
+  let entry: string;
+  if (cover === undefined) entry = `return ${generator.call(root, "v")};`;
+  else entry = `${generator.complete(root, "v", 0)}\nreturn true;`;
   while (generator.pending.length > 0) generator.generate(...generator.pending.pop()!);
-  const source = `${
-    generator.code.join("\n")
-  }\nreturn function check(v) { st.n = 0; return ${entry}; };`;
+  const reset = generator.counts ? "st.n = 0;\n" : "";
+  const body = `${generator.code.join("\n")}\nreturn function check(v) {\n${reset}${entry}\n};`;
+  // The walk, only where the code calls it.
+  const walks = cover !== undefined && /\bw\(/.test(body);
+  const source = `${walks ? WALKER.replaceAll("MAX_DEPTH", literal(cover)) : ""}${body}`;
   if (source.length > MAX_SOURCE) throw new Unsupported("a schema too large to generate code for");
   const state = { n: 0 };
   let check: Check;
   try {
-    check = new Function("c", "hasOwn", "tp", "cp", "st", "Bail", "plain", source)(
+    check = new Function("c", "hasOwn", "tp", "cp", "st", "Bail", "OP", source)(
       generator.constants,
       Object.hasOwn,
       testPattern,
       codePoints,
       state,
       FastPathBail,
-      plain,
+      Object.prototype,
     );
   } catch (error) {
     // e.g. code generation disallowed by the host (a content security policy).
     throw new Unsupported(`generated code that does not run (${(error as Error)?.message})`);
   }
-  return { check, patterns: generator.patterns, jsonLevels: levels };
+  return { check, patterns: generator.patterns, jsonLevels: cover };
 }
 
 /** Numbers written into the code: finite (checked), printed exactly. */
 function literal(value: number): string {
   return Object.is(value, -0) ? "0" : String(value);
+}
+
+/** Generated statements, and whether they prove the value JSON (see `#emit`). */
+interface Emitted {
+  code: string;
+  covered: boolean;
+}
+
+/** A schema object's generated lines, and whether they prove the value JSON. */
+interface Body {
+  out: string[];
+  covered: boolean;
 }
 
 class Generator {
@@ -120,12 +144,18 @@ class Generator {
   readonly #refs = new Set<number>();
   readonly #root: Schema;
   readonly #dialect: Dialect;
-  readonly #types: Record<string, string>;
+  /** The depth limit the root's code proves a value JSON within, if it does. */
+  readonly #max: number | undefined;
 
-  constructor(root: Schema, dialect: Dialect, strict: boolean) {
+  constructor(root: Schema, dialect: Dialect, max: number | undefined) {
     this.#root = root;
     this.#dialect = dialect;
-    this.#types = strict ? STRICT_TYPE_TESTS : TYPE_TESTS;
+    this.#max = max;
+  }
+
+  /** Whether the code counts `$ref` nesting (then each check resets the count). */
+  get counts(): boolean {
+    return this.#refs.size > 0;
   }
 
   /** An expression: whether `arg` is valid against `schema`. */
@@ -141,22 +171,45 @@ class Generator {
    * within INLINE_DEPTH levels; else it is a call of its function.
    */
   require(schema: unknown, arg: string): string {
-    if (schema === true) return "";
-    if (schema === false) return "return false;";
+    return this.#emit(schema, arg, undefined).code;
+  }
+
+  /**
+   * A statement: `return false` when `arg` (a value nested `depth` containers
+   * deep) is invalid against `schema` or not JSON within the depth limit;
+   * what the schema's code does not prove JSON by itself is walked.
+   */
+  complete(schema: unknown, arg: string, depth: number): string {
+    const { code, covered } = this.#emit(schema, arg, depth);
+    return covered ? code : `${code}\nif (!w(${arg}, ${depth})) return false;`;
+  }
+
+  /**
+   * The code of `require`; with `cover` (the value's nesting), whether that
+   * code, when it does not return false, also proves the value JSON within
+   * the depth limit (else nothing is proven).
+   */
+  #emit(schema: unknown, arg: string, cover: number | undefined): Emitted {
+    if (schema === true) return { code: "", covered: false };
+    if (schema === false) return { code: "return false;", covered: true };
     if (!isObject(schema) || this.#inlined.has(schema) || this.#depth >= INLINE_DEPTH) {
-      return `if (!${this.call(schema, arg)}) return false;`;
+      return { code: `if (!${this.call(schema, arg)}) return false;`, covered: false };
     }
     this.#inlined.add(schema);
     this.#depth++;
-    let body: string[];
+    let body: Body;
     try {
-      body = this.#body(schema);
+      body = this.#body(schema, cover);
     } finally {
       this.#depth--;
     }
-    if (arg === "v") return `{\n${body.join("\n")}\n}`;
+    const { out, covered } = body;
+    if (arg === "v") return { code: `{\n${out.join("\n")}\n}`, covered };
     const temp = `t${this.#temps++}`;
-    return `{ const ${temp} = ${arg}; { const v = ${temp};\n${body.join("\n")}\n} }`;
+    return {
+      code: `{ const ${temp} = ${arg}; { const v = ${temp};\n${out.join("\n")}\n} }`,
+      covered,
+    };
   }
 
   #id(schema: unknown): number {
@@ -198,15 +251,16 @@ class Generator {
   }
 
   generate(schema: Record<string, unknown>, id: number): void {
-    const body = this.#body(schema);
-    this.code.push(`function s${id}(v) {\n${body.join("\n")}\nreturn true;\n}`);
+    const { out } = this.#body(schema, undefined);
+    this.code.push(`function s${id}(v) {\n${out.join("\n")}\nreturn true;\n}`);
   }
 
-  #body(schema: Record<string, unknown>): string[] {
+  /** The code of a schema object (see `#emit` for `cover`). */
+  #body(schema: Record<string, unknown>, cover: number | undefined): Body {
     const dialect = this.#dialect;
     if (dialect === "draft-07" && "$ref" in schema) {
       // Draft-07: `$ref` hides its siblings.
-      return [`if (!${this.#ref(schema.$ref, "v")}) return false;`];
+      return { out: [`if (!${this.#ref(schema.$ref, "v")}) return false;`], covered: false };
     }
     const evaluated = EVALUATED[dialect];
     const ignored = IGNORED[dialect];
@@ -220,8 +274,11 @@ class Generator {
     const has = (keyword: string) => evaluated.has(keyword) && Object.hasOwn(schema, keyword);
     const out: string[] = [];
     const fail = (condition: string) => out.push(`if (${condition}) return false;`);
+    let covered = false;
     // With one type asserted first, its section below needs no type guard.
     let only: string | undefined;
+    // The types asserted, whose sections prove the value JSON (with `cover`).
+    let typed: Set<string> | undefined;
     if (has("type")) {
       const types = typeof schema.type === "string" ? [schema.type] : schema.type;
       if (
@@ -230,23 +287,33 @@ class Generator {
       ) {
         throw new Unsupported("a type that is not a known type name or a list of them");
       }
-      const tests = this.#types;
+      const tests = cover === undefined ? TYPE_TESTS : STRICT_TYPE_TESTS;
       fail(`!(${(types as string[]).map((t) => tests[t]).join(" || ")})`);
       if (types.length === 1) only = types[0] === "integer" ? "number" : types[0];
+      if (cover !== undefined) typed = new Set(types as string[]);
     }
+    const members = (values: unknown[]) => {
+      const chain = primitiveTest(values);
+      fail(chain === undefined ? `!${this.#constant(jsonMembership(values))}(v)` : `!${chain}`);
+      if (cover !== undefined && values.every(isJsonPrimitive)) covered = true;
+    };
     if (has("enum")) {
       if (!Array.isArray(schema.enum) || holdsRef(schema.enum)) {
         throw new Unsupported("an enum that is not a plain array");
       }
-      fail(`!${this.#constant(jsonMembership(schema.enum))}(v)`);
+      members(schema.enum);
     }
     if (has("const")) {
       if (holdsRef(schema.const)) throw new Unsupported("a const holding a $ref");
-      fail(`!${this.#constant(jsonMembership([schema.const]))}(v)`);
+      members([schema.const]);
     }
     if (has("$ref")) fail(`!${this.#ref(schema.$ref, "v")}`);
     if (has("allOf")) {
-      for (const sub of list(schema.allOf, "allOf")) out.push(this.require(sub, "v"));
+      for (const sub of list(schema.allOf, "allOf")) {
+        const branch = this.#emit(sub, "v", cover);
+        out.push(branch.code);
+        if (branch.covered) covered = true;
+      }
     }
     if (has("anyOf")) {
       const branches = list(schema.anyOf, "anyOf").map((sub) => this.call(sub, "v"));
@@ -274,9 +341,13 @@ class Generator {
     };
     section("string", 'typeof v === "string"', this.#strings(schema, has));
     section("number", 'typeof v === "number"', this.#numbers(schema, has));
-    section("array", "Array.isArray(v)", this.#arrays(schema, has));
-    section("object", TYPE_TESTS.object, this.#objects(schema, has));
-    return out;
+    // With `cover`, a type's section proves its values JSON.
+    const within = (type: string) => typed?.has(type) ? cover : undefined;
+    section("array", "Array.isArray(v)", this.#arrays(schema, has, within("array")));
+    const objects = this.#objects(schema, has, within("object"));
+    section("object", TYPE_TESTS.object, objects.out);
+    if (typed !== undefined && (!typed.has("object") || objects.covered)) covered = true;
+    return { out, covered };
   }
 
   #strings(schema: Record<string, unknown>, has: (k: string) => boolean): string[] {
@@ -320,7 +391,16 @@ class Generator {
     return out;
   }
 
-  #arrays(schema: Record<string, unknown>, has: (k: string) => boolean): string[] {
+  /** An array's section; with `cover` (its nesting), it proves the array JSON. */
+  #arrays(
+    schema: Record<string, unknown>,
+    has: (k: string) => boolean,
+    cover: number | undefined,
+  ): string[] {
+    // Too deep (the JSON check then says so): no code proves it.
+    if (cover !== undefined && cover >= this.#max!) {
+      return ["return false;", ...this.#arrays(schema, has, undefined)];
+    }
     const out: string[] = [];
     let prefix: unknown[] = [];
     let rest: unknown = undefined;
@@ -338,12 +418,15 @@ class Generator {
         rest = schema.items;
       }
     }
+    const item = (sub: unknown, arg: string) =>
+      cover === undefined ? this.require(sub, arg) : this.complete(sub, arg, cover + 1);
     prefix.forEach((sub, i) => {
-      const check = this.require(sub, `v[${i}]`);
+      const check = item(sub, `v[${i}]`);
       if (check !== "") out.push(`if (v.length > ${i}) { ${check} }`);
     });
-    if (rest !== undefined) {
-      const check = this.require(rest, "v[i]");
+    if (rest !== undefined || cover !== undefined) {
+      // With `cover`, items no keyword checks are walked.
+      const check = item(rest ?? true, "v[i]");
       if (check === "return false;") out.push(`if (v.length > ${prefix.length}) return false;`);
       else if (check !== "") {
         out.push(`for (let i = ${prefix.length}; i < v.length; i++) { ${check} }`);
@@ -381,13 +464,21 @@ class Generator {
     return out;
   }
 
-  #objects(schema: Record<string, unknown>, has: (k: string) => boolean): string[] {
-    const out: string[] = [];
-    if (has("required")) {
-      for (const name of stringList(schema.required, "required")) {
-        out.push(`if (!hasOwn(v, ${JSON.stringify(name)})) return false;`);
-      }
+  /**
+   * An object's section; with `cover` (its nesting), whether it proves the
+   * object JSON: a plain object whose every own key's value is proven or walked.
+   */
+  #objects(
+    schema: Record<string, unknown>,
+    has: (k: string) => boolean,
+    cover: number | undefined,
+  ): Body {
+    if (cover !== undefined && cover >= this.#max!) {
+      const { out } = this.#objects(schema, has, undefined);
+      return { out: ["return false;", ...out], covered: true };
     }
+    const out: string[] = [];
+    const required = has("required") ? [...new Set(stringList(schema.required, "required"))] : [];
     const properties: [string, unknown][] = [];
     if (has("properties")) {
       if (!isObject(schema.properties)) throw new Unsupported("properties that is not an object");
@@ -403,13 +494,27 @@ class Generator {
       }
     }
     const additional = has("additionalProperties") ? schema.additionalProperties : undefined;
-    if (patterns.length === 0 && (additional === undefined || additional === true)) {
+    let covered = false;
+    if (cover !== undefined && patterns.length === 0) {
+      this.#coveredProperties(properties, required, additional, cover, out);
+      covered = true;
+    } else if (patterns.length === 0 && (additional === undefined || additional === true)) {
       // A JSON value is never undefined: an absent property is a cheap miss,
       // and only a value found is checked to be the object's own.
+      const named = new Set(properties.map(([name]) => name));
+      for (const name of required) {
+        if (!named.has(name)) out.push(`if (!hasOwn(v, ${JSON.stringify(name)})) return false;`);
+      }
+      const needed = new Set(required);
       properties.forEach(([name, sub], i) => {
         const quoted = JSON.stringify(name);
         const check = this.require(sub, `p${i}`);
-        if (check !== "") {
+        if (needed.has(name)) {
+          out.push(
+            `{ const p${i} = v[${quoted}]; ` +
+              `if (p${i} === undefined || !hasOwn(v, ${quoted})) return false; ${check} }`,
+          );
+        } else if (check !== "") {
           out.push(
             `{ const p${i} = v[${quoted}]; ` +
               `if (p${i} !== undefined && hasOwn(v, ${quoted})) { ${check} } }`,
@@ -417,6 +522,9 @@ class Generator {
         }
       });
     } else {
+      for (const name of required) {
+        out.push(`if (!hasOwn(v, ${JSON.stringify(name)})) return false;`);
+      }
       const cases = properties.map(([name, sub]) =>
         `case ${JSON.stringify(name)}: known = true; ${this.require(sub, "x")} break;`
       );
@@ -453,7 +561,70 @@ class Generator {
     if (has("dependentRequired")) this.#dependencies(schema.dependentRequired, false, out);
     if (has("dependentSchemas")) this.#dependencies(schema.dependentSchemas, true, out);
     if (has("dependencies")) this.#dependencies(schema.dependencies, undefined, out);
-    return out;
+    return { out, covered };
+  }
+
+  /**
+   * The proving code of `properties`, `required` and `additionalProperties`
+   * (no `patternProperties`): each named value is read once and counted when
+   * it is the object's own (a name `Object.prototype` does not hold, on a
+   * plain object, needs no other test); when the object holds no other own
+   * key, nothing else is read, else its other keys are checked and walked.
+   */
+  #coveredProperties(
+    properties: [string, unknown][],
+    required: string[],
+    additional: unknown,
+    cover: number,
+    out: string[],
+  ): void {
+    const count = `n${this.#temps++}`;
+    const named = new Set(properties.map(([name]) => name));
+    const needed = new Set(required);
+    if (properties.length > 0 || required.length > 0) out.push(`let ${count} = 0;`);
+    const own = (quoted: string, value: string) =>
+      `${value} !== undefined && (!(${quoted} in OP) || hasOwn(v, ${quoted}))`;
+    properties.forEach(([name, sub]) => {
+      const quoted = JSON.stringify(name);
+      const value = `p${this.#temps++}`;
+      const check = this.complete(sub, value, cover + 1);
+      out.push(
+        `{ const ${value} = v[${quoted}]; if (${own(quoted, value)}) { ${count}++; ${check} }${
+          needed.has(name) ? " else return false;" : ""
+        } }`,
+      );
+    });
+    for (const name of required) {
+      if (named.has(name)) continue;
+      const quoted = JSON.stringify(name);
+      const value = `p${this.#temps++}`;
+      out.push(
+        `{ const ${value} = v[${quoted}]; if (!(${
+          own(quoted, value)
+        })) return false; ${count}++; ` +
+          `if (!w(${value}, ${cover + 1})) return false; }`,
+      );
+      named.add(name);
+    }
+    // After the reads (the engine then knows the object's shape): a plain object.
+    out.push(
+      `{ const o = Object.getPrototypeOf(v); if (o !== OP && o !== null) return false; }`,
+    );
+    const other = additional === false
+      ? "return false;"
+      : this.complete(additional ?? true, "x", cover + 1);
+    const cases = [...named].map((name) => `case ${JSON.stringify(name)}:`).join(" ");
+    // Named values were read above; one of them undefined is not JSON.
+    const loop = `for (const k of Object.keys(v)) { const x = v[k]; ${
+      named.size === 0
+        ? `{ ${other} }`
+        : `switch (k) { ${cases} if (x === undefined) return false; break; default: { ${other} } }`
+    } }`;
+    out.push(
+      named.size === 0
+        ? loop
+        : `if (Object.getOwnPropertyNames(v).length !== ${count}) { ${loop} }`,
+    );
   }
 
   /**

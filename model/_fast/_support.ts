@@ -15,6 +15,11 @@ export interface SupportOptions {
    * budget, which the fast path counts as Hyperjump does).
    */
   fansOut: boolean;
+  /**
+   * The validator's instance nesting limit: the check then proves a value it
+   * accepts JSON within it (DEFAULT_MAX_DEPTH when not given).
+   */
+  maxDepth?: number;
 }
 
 /** Keys that send the whole schema to Hyperjump wherever they appear. */

@@ -5,7 +5,7 @@
 // whole schema stays on Hyperjump. Nothing here loads Hyperjump.
 
 import type { ValidationFailure } from "../errors.ts";
-import { ROOT_URI } from "../_dialect.ts";
+import { DEFAULT_MAX_DEPTH, ROOT_URI } from "../_dialect.ts";
 import { compileDocument, Unsupported } from "./_compile.ts";
 import { compileDetailed } from "./_detailed.ts";
 import { fastDialect, type SupportOptions, unsupportedReason } from "./_support.ts";
@@ -79,7 +79,11 @@ export function planFastPath(schema: unknown, options: SupportOptions): FastPlan
   let patterns: boolean;
   let jsonLevels: number | undefined;
   try {
-    ({ check, patterns, jsonLevels } = compileDocument(schema as never, dialect));
+    ({ check, patterns, jsonLevels } = compileDocument(
+      schema as never,
+      dialect,
+      options.maxDepth ?? DEFAULT_MAX_DEPTH,
+    ));
   } catch (error) {
     if (error instanceof Unsupported) return { reason: error.message };
     return { reason: `the fast compile failed (${(error as Error)?.message ?? String(error)})` };

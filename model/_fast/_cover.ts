@@ -1,0 +1,57 @@
+// Private: pieces of the generated code that proves a value JSON while it
+// checks it (see _compile.ts). The root's code, written inline, knows each
+// value's nesting; a part of the value that the code itself proves JSON (a
+// typed primitive, an enum of primitives, a plain object or an array whose
+// items and properties are all proven or walked) is not walked again, and
+// every other part is walked once by `w`, the same test as
+// model/_instance_check.ts's: finite numbers, plain objects (own enumerable
+// keys), arrays (indexes), nothing else, and no container at a nesting of
+// MAX_DEPTH or more.
+
+/**
+ * The walk, as generated source: `MAX_DEPTH` is replaced by the limit, and
+ * `OP` is `Object.prototype`. Each document gets its own copy (its own type
+ * feedback for the engine).
+ */
+export const WALKER = `function w(x, d) {
+switch (typeof x) {
+case "string": case "boolean": return true;
+case "number": return Number.isFinite(x);
+case "object": {
+if (x === null) return true;
+if (d >= MAX_DEPTH) return false;
+if (Array.isArray(x)) { for (let i = 0; i < x.length; i++) if (!w(x[i], d + 1)) return false; return true; }
+const p = Object.getPrototypeOf(x);
+if (p !== OP && p !== null) return false;
+const ks = Object.keys(x);
+for (let i = 0; i < ks.length; i++) if (!w(x[ks[i]], d + 1)) return false;
+return true;
+}
+default: return false;
+}
+}
+`;
+
+/** Enums this long or shorter are tested with `===` (longer ones with a Set). */
+const CHAIN_LIMIT = 8;
+
+/** Whether a value is a JSON primitive (a finite number, a string, a boolean, null). */
+export function isJsonPrimitive(value: unknown): boolean {
+  return value === null || typeof value === "string" || typeof value === "boolean" ||
+    (typeof value === "number" && Number.isFinite(value));
+}
+
+/**
+ * An expression true when `v` is one of `values` (JSON primitives, at most
+ * CHAIN_LIMIT of them), compared as Hyperjump compares them (`-0` equals
+ * `0`); undefined when the values do not suit a chain of `===`.
+ */
+export function primitiveTest(values: readonly unknown[]): string | undefined {
+  if (values.length === 0 || values.length > CHAIN_LIMIT || !values.every(isJsonPrimitive)) {
+    return undefined;
+  }
+  const literals = values.map((value) =>
+    typeof value === "number" ? (Object.is(value, -0) ? "0" : String(value)) : JSON.stringify(value)
+  );
+  return `(${literals.map((literal) => `v === ${literal}`).join(" || ")})`;
+}
