@@ -162,7 +162,11 @@ function build(source: string): Matcher {
     } catch (inner) {
       if (!(inner instanceof Untranslatable)) throw inner;
       if (paths(tree) <= NATIVE_PATH_LIMIT) {
-        return memoized({ engine: "native-bounded", test: (text) => native.test(text) });
+        const sticky = new RegExp(source, "uy");
+        return memoized({
+          engine: "native-bounded",
+          test: (text) => searchByCodePoint(sticky, text),
+        });
       }
       throw new UnboundedPatternError(
         source,
@@ -171,6 +175,21 @@ function build(source: string): Matcher {
           `or more than ${NATIVE_PATH_LIMIT} paths)`,
       );
     }
+  }
+}
+
+/**
+ * Whether a sticky `u` RegExp matches at some code point boundary of `text`:
+ * the search ECMA-262 specifies. V8's own unanchored search with the `u` flag
+ * also tries the positions inside a surrogate pair, where `\B` or a negative
+ * lookbehind can match (`/\B/u.exec("a😀a").index` is 2 in V8).
+ */
+function searchByCodePoint(sticky: RegExp, text: string): boolean {
+  for (let i = 0;;) {
+    sticky.lastIndex = i;
+    if (sticky.test(text)) return true;
+    if (i >= text.length) return false;
+    i += (text.codePointAt(i) ?? 0) > 0xffff ? 2 : 1;
   }
 }
 
