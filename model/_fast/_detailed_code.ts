@@ -274,15 +274,51 @@ class FailureCode {
     return name;
   }
 
+  /**
+   * The final target of a draft-07 subschema (the subschema itself when not
+   * a reference) and its tokens: a reference's units are its target's.
+   */
+  #final(node: unknown, tokens: readonly string[]): [unknown, readonly string[]] {
+    let hops = 0;
+    while (this.#compiler.dialect === "draft-07" && isObject(node) && Object.hasOwn(node, "$ref")) {
+      const ref = node.$ref;
+      if (typeof ref !== "string" || !ref.startsWith("#") || ++hops > MAX_REF_NESTING) {
+        throw new Unsupported("a chain of references");
+      }
+      [node, tokens] = this.#compiler.resolve(ref);
+    }
+    return [node, tokens];
+  }
+
+  /**
+   * The index `toFailures` gives the failures of draft-07 branch `i` of an
+   * `anyOf` or `oneOf` whose location has `depth` tokens: the token at that
+   * depth in the location of each unit the branch makes (its own, its
+   * keywords' or, for a reference, its target's). Undefined when it names
+   * each keyword of the target (the target's location is `depth` long).
+   */
+  #branchKey(node: unknown, i: number, depth: number): string | undefined {
+    if (!isObject(node) || !Object.hasOwn(node, "$ref")) return String(i);
+    const [target, tokens] = this.#final(node, []);
+    if (target === true) return String(i); // it never fails
+    if (target === false || tokens.length !== depth) return tokens[depth] ?? "?";
+    return undefined;
+  }
+
   #constant(value: unknown): string {
     this.constants.push(value);
     return `c[${this.constants.length - 1}]`;
   }
 
+  /** The index of a new failure template of `keyword` at `url`. */
+  #template(keyword: string, url: string): number {
+    this.templates.push([keyword, url]);
+    return this.templates.length - 1;
+  }
+
   /** Code that appends the failures of `keyword` at `url` (when recording). */
   #emit(keyword: string, url: string): string {
-    this.templates.push([keyword, url]);
-    const i = this.templates.length - 1;
+    const i = this.#template(keyword, url);
     return `if (o !== null) (T[${i}] ?? t(${i})).emit(v, p, o);`;
   }
 
@@ -349,8 +385,19 @@ class FailureCode {
       );
     };
     const draft07 = this.#compiler.dialect === "draft-07";
-    // A subschema whose units are never false-schema units (which `additional*` name).
-    const nests = isObject(value) && !(draft07 && Object.hasOwn(value, "$ref"));
+    // The evaluation of `additional*`'s subschema on each extra member (`name`
+    // its name): when it is false (or a draft-07 reference to false), its
+    // units are false-schema units, whose failures name the member on the
+    // object or array; else they are its keywords' (or its target's).
+    const extra = (v: string, p: string, name: string) => {
+      if (this.#final(value, at)[0] !== false) return ev(value, [], v, p, FAILS);
+      const i = this.#template(keyword, url);
+      return `{ const mk = o === null ? 0 : o.length; ${
+        ev(value, [], v, p, (r) =>
+          `if (!${r}) { ok = false; if (o !== null) { o.length = mk; ` +
+          `(T[${i}] ?? t(${i})).extra(p, ${name}, o); } }`)
+      } }`;
+    };
     if (LEAVES.has(keyword)) {
       const run = keywordEvaluation(keyword, schema, at, this.#compiler.context);
       if (run === undefined) return;
@@ -379,26 +426,32 @@ class FailureCode {
       case "oneOf": {
         const branches = list(value, keyword);
         const passes = keyword === "anyOf" ? "n > 0" : "n === 1";
-        if (draft07 && branches.some((node) => isObject(node) && Object.hasOwn(node, "$ref"))) {
-          // A draft-07 reference's units are its target's: their branch index is not theirs.
+        // A draft-07 reference's units are its target's: the index `toFailures`
+        // reads in their location is not the branch's (undefined: per keyword).
+        const keys = draft07
+          ? branches.map((node, i) => this.#branchKey(node, i, at.length))
+          : undefined;
+        if (keys !== undefined && keys.includes(undefined)) {
           const tests = branches.map((node, i) =>
             ev(node, [String(i)], "v", "p", (r) => `if (${r}) n++;`)
           );
           units(`let n = 0; ${tests.join(" ")} if (!(${passes})) w = false;`);
           return;
         }
+        const keyed = keys !== undefined && keys.some((key, i) => key !== String(i));
         // Each branch's failures end at e<i>: the message quotes them by branch.
         const tests = branches.map((node, i) =>
           `${ev(node, [String(i)], "v", "p", (r) => `if (${r}) n++;`)} ` +
           `const e${i} = o === null ? 0 : o.length;`
         );
-        this.templates.push([keyword, url]);
-        const t = this.templates.length - 1;
+        const t = this.#template(keyword, url);
         const ends = branches.map((_, i) => `e${i}`).join(", ");
         out.push(
           `{ const m = o === null ? 0 : o.length; let n = 0; ${tests.join(" ")} ` +
             `if (${passes}) { if (o !== null && o.length > m) o.length = m; } else { ok = false; ` +
-            `if (o !== null) (T[${t}] ?? t(${t})).branches(p, o, m, [${ends}]); } }`,
+            `if (o !== null) (T[${t}] ?? t(${t})).branches(p, o, m, [${ends}]${
+              keyed ? `, ${this.#constant(keys)}` : ""
+            }); } }`,
         );
         return;
       }
@@ -423,8 +476,7 @@ class FailureCode {
         this.#collection(schema, keyword, value, {
           ev,
           own,
-          units,
-          nests,
+          extra,
           draft07,
           emit: () => this.#emit(keyword, url),
         }, out);
@@ -436,12 +488,11 @@ class FailureCode {
     schema: Record<string, unknown>,
     keyword: string,
     value: unknown,
-    { ev, own, units, nests, draft07, emit }: {
+    { ev, own, extra, draft07, emit }: {
       ev: (node: unknown, more: string[], v: string, p: string, use: Use) => string;
       emit: () => string;
       own: (code: string) => void;
-      units: (code: string) => void;
-      nests: boolean;
+      extra: (v: string, p: string, name: string) => string;
       draft07: boolean;
     },
     out: string[],
@@ -474,11 +525,10 @@ class FailureCode {
           if (!Array.isArray(schema.items)) return;
           from = schema.items.length;
         }
-        const loop = (flag: string) =>
-          `if (Array.isArray(v)) { for (let i = ${from}; i < v.length; i++) ` +
-          `{ ${ev(value, [], "v[i]", 'p + "/" + i', (r) => `if (!${r}) ${flag} = false;`)} } }`;
-        if (keyword === "items" || nests) out.push(loop("ok"));
-        else units(loop("w"));
+        const test = keyword === "items"
+          ? ev(value, [], "v[i]", 'p + "/" + i', FAILS)
+          : extra("v[i]", 'p + "/" + i', "i");
+        out.push(`if (Array.isArray(v)) { for (let i = ${from}; i < v.length; i++) { ${test} } }`);
         return;
       }
       case "contains": {
@@ -548,14 +598,9 @@ class FailureCode {
             matchers.length === 0 && isObject(schema.properties)
           ? ` && (${this.#keys} ??= Object.keys(v)).length !== ${this.#matched}`
           : "";
-        const loop = (flag: string) =>
-          `if (${OBJECT}${others}) ${
-            this.#members(
-              `${known} ${ev(value, [], "v[k]", each, (r) => `if (!${r}) ${flag} = false;`)}`,
-            )
-          }`;
-        if (nests) out.push(loop("ok"));
-        else units(loop("w"));
+        out.push(
+          `if (${OBJECT}${others}) ${this.#members(`${known} ${extra("v[k]", each, "k")}`)}`,
+        );
         return;
       }
       case "propertyNames":
