@@ -78,13 +78,16 @@ export function keywordCode(
     // When the subschema is false (or a draft-07 reference to false), its
     // units are false-schema units, whose failures name the member on the
     // object or array; else they are its keywords' (or its target's).
+    // A false subschema itself is not called: its failure, dropped, would
+    // only check its location well formed, which `extra` does.
     extra: (v, p, name) => {
       if (gen.final(value, at)[0] !== false) return ev(value, [], v, p, FAILS);
       const i = gen.template(keyword, url);
+      const refuse = `(T[${i}] ?? t(${i})).extra(p, ${name}, o);`;
+      if (value === false) return `${gen.counted(false)}ok = false; if (o !== null) ${refuse}`;
       return `{ const mk = o === null ? 0 : o.length; ${
         ev(value, [], v, p, (r) =>
-          `if (!${r}) { ok = false; if (o !== null) { o.length = mk; ` +
-          `(T[${i}] ?? t(${i})).extra(p, ${name}, o); } }`)
+          `if (!${r}) { ok = false; if (o !== null) { o.length = mk; ${refuse} } }`)
       } }`;
     },
     out,

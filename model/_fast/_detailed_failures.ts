@@ -90,9 +90,11 @@ export class FailureTemplate {
   /**
    * Appends the failure of `additionalProperties` or `additionalItems` for
    * the extra member `name` of the value at `pointer` its false subschema
-   * refuses (what `toFailures` makes of the member's false-schema unit).
+   * refuses (what `toFailures` makes of the member's false-schema unit,
+   * whose location, and so the name, must be well formed too).
    */
   extra(pointer: string, name: string | number, out: ValidationFailure[]): void {
+    if (typeof name === "string" && !name.isWellFormed()) encodeURI(name);
     this.#wellFormed(pointer);
     out.push(this.#failure(pointer, extraMessage(this.keyword, String(name))));
   }

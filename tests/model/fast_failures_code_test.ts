@@ -214,6 +214,19 @@ Deno.test("the generated failures throw where the units throw: a lone surrogate,
   assert.throws(() => branch.failures({ "\udc00": 1 }), URIError);
   assert.throws(() => branch.units({ "\udc00": 1 }), URIError);
   assert.deepEqual(branch.failures({ a: 1 }), []);
+  // A stray member so named (its false subschema is not called: the name is checked),
+  // or in an object so named.
+  const closed = detailed({ properties: { o: { additionalProperties: false } } }, D2020)!;
+  assert.ok(closed.generated() !== undefined);
+  for (const value of [{ o: { "\ud800": 1 } }, { o: { a: 1, "\udc00": 2 } }]) {
+    assert.throws(() => closed.failures(value), URIError);
+    assert.throws(() => closed.units(value), URIError);
+  }
+  const within = detailed({ additionalProperties: { additionalProperties: false } }, D2020)!;
+  assert.ok(within.generated() !== undefined);
+  assert.throws(() => within.failures({ "\udc00": { a: 1 } }), URIError);
+  assert.throws(() => within.units({ "\udc00": { a: 1 } }), URIError);
+  assert.equal(within.failures({ "\udc00": {} }).length, 0);
   // A `$ref` cycle nested beyond MAX_REF_NESTING (without the budget the
   // validator gives such schemas): both bail.
   const cycle = compileDetailed({ properties: { a: { $ref: "#" } } }, "2020-12", ROOT_URI);
@@ -264,6 +277,13 @@ Deno.test("the generated failures count evaluations as the units do: the same ba
       propertyNames: { maxLength: 3 },
       dependentSchemas: { a: true },
       $defs: { s: { type: "object" } },
+    },
+    // A false subschema for the extra members (not called, counted all the same).
+    {
+      type: ["array", "integer", "object"],
+      items: { $ref: "#" },
+      properties: { a: true },
+      additionalProperties: false,
     },
     // Draft-07 references as branches: the branches' units are made again, counted once.
     {
@@ -357,6 +377,7 @@ Deno.test("the generated failures of extra members: one per member, in member or
     additionalItems: { $ref: "#/definitions/alias" },
     definitions: { no: false, alias: { $ref: "#/definitions/no" } },
   }, D07)!;
+  assert.ok(nested.generated() !== undefined);
   const list = [{ "m~n": 1, o: 2 }, 3, 4];
   assert.deepEqual(nested.failures(list).map((f) => [f.instanceLocation, f.keyword, f.message]), [
     ["/0", "additionalProperties", "must NOT have additional property 'm~n'"],
@@ -374,6 +395,7 @@ Deno.test("the generated failures of extra members: one per member, in member or
     additionalProperties: { $ref: "#/definitions/s" },
     definitions: { s: { type: "string" } },
   }, D07)!;
+  assert.ok(object.generated() !== undefined);
   assert.deepEqual(object.failures({ a: 1 }).map((f) => [f.instanceLocation, f.message]), [
     ["/a", "must be string, found integer"],
   ]);
@@ -411,6 +433,7 @@ Deno.test("the generated failures of draft-07 branches that are references: grou
     assert.ok(values.every((v) => d.failures(v).length > 0), JSON.stringify(schema));
   }
   const d = detailed({ $schema: D07, ...(cases[1][0] as object) }, D07)!;
+  assert.ok(d.generated() !== undefined);
   assert.deepEqual(d.failures("x").map((f) => f.message), [
     // Branches 0 and 2 (one target) together, in the order the keys first come.
     "must match exactly one schema in oneOf ([a] must be integer, found string, " +
