@@ -136,20 +136,6 @@ export function toFailures(
   return distinctFailures(ctx.out);
 }
 
-/**
- * Appends the failures of one unit (and its nested units) to `out`, as
- * {@linkcode toFailures} makes them before dropping repeats.
- */
-export function unitFailures(
-  unit: OutputUnit,
-  out: ValidationFailure[],
-  instance: unknown,
-  lookup: DocumentLookup,
-  rootUri: string,
-): void {
-  walk(unit, { instance, lookup, rootUri, out });
-}
-
 /** The failures without repeats (same instance location, keyword location and message). */
 export function distinctFailures(out: ValidationFailure[]): ValidationFailure[] {
   if (out.length <= 8) {

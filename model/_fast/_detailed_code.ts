@@ -8,12 +8,11 @@
 // not depend on the value are made once per keyword (FailureTemplate),
 // including those made of a unit as a whole: `anyOf` and `oneOf`, whose
 // message quotes the branches' failures (for draft-07 references, grouped by
-// the index `toFailures` reads in their targets' locations), and
-// `additionalProperties` or `additionalItems` whose subschema is false,
-// whose messages name the extra members. One case alone is answered by the
-// code but made from the units when it fails: an `anyOf` or `oneOf` with a
-// draft-07 reference whose target's location is as deep as the keyword's
-// (`toFailures` then groups the branch's failures by its target's keywords).
+// the index `toFailures` reads in their targets' locations: a target's token,
+// or, for a target as deep as the keyword, each of its keywords' names, which
+// its `marked` function marks), and `additionalProperties` or
+// `additionalItems` whose subschema is false, whose messages name the extra
+// members. No unit is ever made.
 // Only numbers (checked finite), JSON-quoted names and indexes into tables
 // are ever written into the code.
 //
@@ -26,16 +25,8 @@ import type { ValidationFailure } from "../errors.ts";
 import { escapePointerToken } from "../_json_pointer.ts";
 import { testPattern } from "../_pattern_record.ts";
 import { FastPathBail, Unsupported } from "./_compile.ts";
-import { keywordEvaluation } from "./_detailed_keywords.ts";
 import { FailureTemplate } from "./_detailed_failures.ts";
-import {
-  type Dialect,
-  type Evaluate,
-  FastUnit,
-  type KeywordContext,
-  type OutputUnit,
-  type Site,
-} from "./_detailed_unit.ts";
+import type { Dialect, KeywordContext, Site } from "./_detailed_unit.ts";
 import { FailureCode } from "./_detailed_code_generator.ts";
 
 /** What the generated code needs of the units compiler of the same schema (_detailed.ts). */
@@ -56,13 +47,12 @@ export interface UnitsCompiler {
 const MAX_SOURCE = 2_000_000;
 
 /**
- * Generates the failures of a schema the units compiler compiled; `walk`
- * appends a unit's failures. Throws Unsupported when code cannot be made.
+ * Generates the failures of a schema the units compiler compiled. Throws
+ * Unsupported when code cannot be made.
  */
 export function compileFailures(
   root: unknown,
   compiler: UnitsCompiler,
-  walk: (unit: OutputUnit, out: ValidationFailure[]) => void,
   budget = false,
 ): (instance: unknown) => ValidationFailure[] {
   const generator = new FailureCode(compiler, budget);
@@ -77,23 +67,11 @@ export function compileFailures(
     const [keyword, url] = generator.templates[i];
     return templates[i] = new FailureTemplate(keyword, compiler.site(url));
   };
-  const runs: (Evaluate | undefined)[] = [];
-  const sites: (Site | undefined)[] = [];
-  const rerun = (i: number, value: unknown, pointer: string, out: ValidationFailure[]) => {
-    const [keyword, schema, tokens, id, url] = generator.reruns[i];
-    const run = runs[i] ??= keywordEvaluation(keyword, schema, tokens, compiler.context)!;
-    const units: OutputUnit[] = [];
-    run(value, pointer, units);
-    const unit = new FastUnit(id, sites[i] ??= compiler.site(url), value, pointer);
-    if (units.length > 0) unit.errors = units;
-    walk(unit, out);
-  };
   try {
-    return new Function("c", "T", "t", "u", "st", "Bail", "hasOwn", "tp", "esc", "yes", source)(
+    return new Function("c", "T", "t", "st", "Bail", "hasOwn", "tp", "esc", "yes", source)(
       generator.constants,
       templates,
       template,
-      rerun,
       compiler.state,
       FastPathBail,
       Object.hasOwn,

@@ -49,33 +49,35 @@ export function applicatorCode(
 /** `anyOf` or `oneOf`: a failure whose message quotes the failing branches' failures. */
 function branchesCode(
   gen: FailureCode,
-  { keyword, value, at, url, draft07, ev, units, out }: KeywordWriter,
+  { keyword, value, at, url, draft07, ev, out }: KeywordWriter,
 ): void {
   const branches = list(value, keyword);
   const passes = keyword === "anyOf" ? "n > 0" : "n === 1";
   // A draft-07 reference's units are its target's: the index `toFailures`
-  // reads in their location is not the branch's (undefined: per keyword).
+  // reads in their location is not the branch's, and is each keyword's name
+  // when the target's location is as deep as the keyword's (undefined key):
+  // such a branch is evaluated by its target's marked function, which marks
+  // where each keyword's failures end in `b<i>`.
   const keys = draft07 ? branches.map((node, i) => branchKey(gen, node, i, at.length)) : undefined;
-  if (keys !== undefined && keys.includes(undefined)) {
-    const tests = branches.map((node, i) =>
-      ev(node, [String(i)], "v", "p", (r) => `if (${r}) n++;`)
-    );
-    units(`let n = 0; ${tests.join(" ")} if (!(${passes})) w = false;`);
-    return;
-  }
   const keyed = keys !== undefined && keys.some((key, i) => key !== String(i));
+  const marked = keys !== undefined && keys.includes(undefined);
   // Each branch's failures end at e<i>: the message quotes them by branch.
   const tests = branches.map((node, i) =>
-    `${ev(node, [String(i)], "v", "p", (r) => `if (${r}) n++;`)} ` +
-    `const e${i} = o === null ? 0 : o.length;`
+    (keys?.[i] === undefined && marked
+      ? `const b${i} = []; if (${gen.marked(node, [...at, String(i)])}(v, p, o, b${i})) n++;`
+      : ev(node, [String(i)], "v", "p", (r) => `if (${r}) n++;`)) +
+    ` const e${i} = o === null ? 0 : o.length;`
   );
   const t = gen.template(keyword, url);
   const ends = branches.map((_, i) => `e${i}`).join(", ");
+  const marks = marked
+    ? `, [${branches.map((_, i) => keys[i] === undefined ? `b${i}` : "null")}]`
+    : "";
   out.push(
     `{ const m = o === null ? 0 : o.length; let n = 0; ${tests.join(" ")} ` +
       `if (${passes}) { if (o !== null && o.length > m) o.length = m; } else { ok = false; ` +
       `if (o !== null) (T[${t}] ?? t(${t})).branches(p, o, m, [${ends}]${
-        keyed ? `, ${gen.constant(keys)}` : ""
+        keyed ? `, ${gen.constant(keys)}${marks}` : ""
       }); } }`,
   );
 }

@@ -20,10 +20,8 @@ export class FailureCode {
   readonly constants: unknown[] = [];
   /** Each failure template's keyword (`false` for a false schema) and location. */
   readonly templates: [string, string][] = [];
-  /** Each keyword whose failures come from its units: name, schema, tokens, unit id, location. */
-  readonly reruns: [string, Record<string, unknown>, string[], string, string][] = [];
-  /** The schema locations whose function is still to be generated. */
-  readonly pending: [unknown, readonly string[], string, number][] = [];
+  /** The schema locations whose function is still to be generated (and whether marked). */
+  readonly pending: [unknown, readonly string[], string, number, boolean][] = [];
   readonly compiler: UnitsCompiler;
   /** Whether evaluations are counted against Hyperjump's budget (references that fan out). */
   readonly budget: boolean;
@@ -33,6 +31,7 @@ export class FailureCode {
   matched: string | undefined;
   readonly #ids = new Map<string, number>();
   readonly #refs = new Map<string, string>();
+  readonly #markedIds = new Map<string, number>();
   #resolving = 0;
   #temps = 0;
   #depth = 0;
@@ -70,9 +69,29 @@ export class FailureCode {
     let id = this.#ids.get(url);
     if (id === undefined) {
       this.#ids.set(url, id = this.#ids.size);
-      this.pending.push([node, tokens, url, id]);
+      this.pending.push([node, tokens, url, id, false]);
     }
     return `f${id}`;
+  }
+
+  /**
+   * The function `g<n>(v, p, o, b)` (or its reference's) of the draft-07
+   * reference or schema object `node` at `tokens`, which is `f<n>` that
+   * also appends to `b`, after each keyword of the (final target) object,
+   * `o`'s length and the keyword's name (when recording).
+   */
+  marked(node: unknown, tokens: readonly string[]): string {
+    if (this.compiler.dialect === "draft-07" && isObject(node) && Object.hasOwn(node, "$ref")) {
+      return this.ref(node.$ref, true);
+    }
+    if (!isObject(node)) throw new Unsupported("a marked subschema that is not an object");
+    const url = this.compiler.url(tokens);
+    let id = this.#markedIds.get(url);
+    if (id === undefined) {
+      this.#markedIds.set(url, id = this.#markedIds.size);
+      this.pending.push([node, tokens, url, id, true]);
+    }
+    return `g${id}`;
   }
 
   /**
@@ -119,21 +138,25 @@ export class FailureCode {
       `${body.join(" ")} sr${n} = ok; } ${use(`sr${n}`)} }`;
   }
 
-  /** The function of a local `$ref`, counting nesting as the units evaluation does. */
-  ref(ref: unknown): string {
+  /**
+   * The function of a local `$ref`, counting nesting as the units evaluation
+   * does (`marked`: of its target's `marked` function, with `b`).
+   */
+  ref(ref: unknown, marked = false): string {
     if (typeof ref !== "string" || !ref.startsWith("#")) {
       throw new Unsupported(`a $ref outside the document: ${String(ref)}`);
     }
     if (++this.#resolving > MAX_REF_NESTING) throw new Unsupported("a chain of references");
     const [target, tokens] = this.compiler.resolve(ref);
-    const inner = this.fn(target, tokens);
+    const inner = marked ? this.marked(target, tokens) : this.fn(target, tokens);
     this.#resolving--;
     let name = this.#refs.get(inner);
     if (name === undefined) {
       this.#refs.set(inner, name = `r${this.#refs.size}`);
+      const b = marked ? ", b" : "";
       this.code.push(
-        `function ${name}(v, p, o) { if (++st.n > ${MAX_REF_NESTING}) throw new Bail(); ` +
-          `${this.counted(target)}const t = ${inner}(v, p, o); st.n--; return t; }`,
+        `function ${name}(v, p, o${b}) { if (++st.n > ${MAX_REF_NESTING}) throw new Bail(); ` +
+          `${this.counted(target)}const t = ${inner}(v, p, o${b}); st.n--; return t; }`,
       );
     }
     return name;
@@ -173,24 +196,42 @@ export class FailureCode {
     return `if (o !== null) (T[${i}] ?? t(${i})).emit(v, p, o);`;
   }
 
-  /** Generates the function `f<id>` of the schema `node` at `tokens`. */
-  generate(node: unknown, tokens: readonly string[], url: string, id: number): void {
+  /** Generates the function `f<id>` (`marked`: `g<id>`) of the schema `node` at `tokens`. */
+  generate(
+    node: unknown,
+    tokens: readonly string[],
+    url: string,
+    id: number,
+    marked = false,
+  ): void {
     if (node === false) {
       this.code.push(`function f${id}(v, p, o) { ${this.emit("false", url)} return false; }`);
       return;
     }
     if (!isObject(node)) throw new Unsupported("a subschema that is not an object or a boolean");
-    const body = this.body(node, tokens, url);
-    this.code.push(`function f${id}(v, p, o) {\nlet ok = true;\n${body.join("\n")}\nreturn ok;\n}`);
+    const body = this.body(node, tokens, url, marked);
+    const head = marked ? `g${id}(v, p, o, b)` : `f${id}(v, p, o)`;
+    this.code.push(`function ${head} {\nlet ok = true;\n${body.join("\n")}\nreturn ok;\n}`);
   }
 
-  /** The code of a schema object's keywords (its member names listed once, when read). */
-  body(node: Record<string, unknown>, tokens: readonly string[], url: string): string[] {
+  /**
+   * The code of a schema object's keywords (its member names listed once,
+   * when read); `marked`: each followed by its mark in `b` (see `marked`).
+   */
+  body(
+    node: Record<string, unknown>,
+    tokens: readonly string[],
+    url: string,
+    marked = false,
+  ): string[] {
     const [keys, matched] = [this.keys, this.matched];
     this.keys = this.matched = undefined;
     const body: string[] = [];
     try {
-      for (const at of this.compiler.keywords(node, url)) keywordCode(this, node, tokens, at, body);
+      for (const at of this.compiler.keywords(node, url)) {
+        keywordCode(this, node, tokens, at, body);
+        if (marked) body.push(`if (o !== null) b.push(o.length, ${JSON.stringify(at.keyword)});`);
+      }
       if (this.matched !== undefined) body.unshift(`let ${this.matched} = 0;`);
       if (this.keys !== undefined) body.unshift(`let ${this.keys};`);
     } finally {

@@ -24,7 +24,7 @@ export function keywordCode(
   gen: FailureCode,
   schema: Record<string, unknown>,
   tokens: readonly string[],
-  { keyword, id, url }: KeywordAt,
+  { keyword, url }: KeywordAt,
   out: string[],
 ): void {
   const value = schema[keyword];
@@ -63,18 +63,6 @@ export function keywordCode(
         `{ const m = o === null ? 0 : o.length; let w = true; ${code} ` +
           `if (o !== null && o.length > m) o.length = m; if (!w) { ${fail()} } }`,
       ),
-    units: (code) => {
-      gen.reruns.push([keyword, schema, at, id, url]);
-      out.push(
-        `{ const m = o === null ? 0 : o.length${
-          gen.budget ? ", ev = st.evaluations" : ""
-        }; let w = true; ${code} ` +
-          `if (o !== null && o.length > m) o.length = m; ` +
-          // The units evaluation counts what this evaluation counted, once.
-          `if (!w) { ok = false; if (o !== null) { ${gen.budget ? "st.evaluations = ev; " : ""}` +
-          `u(${gen.reruns.length - 1}, v, p, o); } } }`,
-      );
-    },
     // When the subschema is false (or a draft-07 reference to false), its
     // units are false-schema units, whose failures name the member on the
     // object or array; else they are its keywords' (or its target's).

@@ -80,8 +80,6 @@ export interface KeywordWriter {
   emit: () => string;
   /** Writes a keyword whose failures are its own whatever it nests (`w = false`: it fails). */
   own: (code: string) => void;
-  /** Writes a keyword whose failures come from its units (`w = false`: it fails). */
-  units: (code: string) => void;
   /** Code evaluating `additional*`'s subschema on the extra member `name` (`v` at `p`). */
   extra: (v: string, p: string, name: string) => string;
   /** The keyword's code, in order. */

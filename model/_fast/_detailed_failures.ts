@@ -104,15 +104,17 @@ export class FailureTemplate {
    * appended their failures to `out` from `mark` (branch i's end at
    * `ends[i]`), which it takes off: its message quotes them, by branch index,
    * or, with `keys`, by `keys[i]` (the index `toFailures` reads in the
-   * location of a draft-07 reference's target), branches of one key together
-   * in the order the keys first come.
+   * location of a draft-07 reference's target), parts of one key together
+   * in the order the keys first come; a branch without a key has `marks[i]`:
+   * the end of each keyword's failures then its name, their key.
    */
   branches(
     pointer: string,
     out: ValidationFailure[],
     mark: number,
     ends: number[],
-    keys?: readonly string[],
+    keys?: readonly (string | undefined)[],
+    marks?: readonly ((number | string)[] | null)[],
   ): void {
     this.#wellFormed(pointer);
     const named = pointer.charCodeAt(0) === 42;
@@ -138,15 +140,24 @@ export class FailureTemplate {
       }
     } else {
       const parts = new Map<string, string>();
+      const add = (key: string, start: number, end: number) => {
+        if (end <= start) return;
+        const before = parts.get(key);
+        const text = texts(start, end);
+        parts.set(key, before === undefined ? text : `${before}, ${text}`);
+      };
       let start = mark;
       for (let i = 0; i < ends.length; i++) {
-        const end = ends[i];
-        if (end > start) {
-          const before = parts.get(keys[i]);
-          const text = texts(start, end);
-          parts.set(keys[i], before === undefined ? text : `${before}, ${text}`);
+        const key = keys[i];
+        const marked = marks?.[i];
+        if (key !== undefined) add(key, start, ends[i]);
+        else if (marked) {
+          for (let j = 0; j < marked.length; j += 2) {
+            add(marked[j + 1] as string, start, marked[j] as number);
+            start = marked[j] as number;
+          }
         }
-        start = end;
+        start = ends[i];
       }
       for (const [key, text] of parts) {
         joined = (joined === undefined ? "" : `${joined}; `) + `[${key}] ${text}`;

@@ -285,13 +285,20 @@ Deno.test("the generated failures count evaluations as the units do: the same ba
       properties: { a: true },
       additionalProperties: false,
     },
-    // Draft-07 references as branches: the branches' units are made again, counted once.
+    // Draft-07 references as branches: counted once, as the units count them.
     {
       $schema: D07,
       type: ["array", "integer"],
       items: { $ref: "#" },
       anyOf: [{ $ref: "#/definitions/n" }, { type: "array" }],
       definitions: { n: { maximum: 0 } },
+    },
+    // Draft-07 references as branches, one as deep as the branches (its keywords marked).
+    {
+      $schema: D07,
+      type: ["array", "integer"],
+      items: { anyOf: [{ $ref: "#" }, { $ref: "#/definitions/n" }] },
+      definitions: { n: { maximum: 0, type: "integer" } },
     },
   ];
   const item = [1, { a: 1, b: [], cc: {}, dddd: 1 }];
@@ -420,11 +427,27 @@ Deno.test("the generated failures of draft-07 branches that are references: grou
       properties: { p: { anyOf: [{ $ref: "#" }, { type: "null" }] } },
       type: "object",
     }, [{ p: 1 }, { p: { p: 2 } }]],
-    // A target as deep as the branches: an index per keyword (from the units).
+    // A target as deep as the branches: an index per keyword of the target.
     [{
       anyOf: [{ $ref: "#/definitions" }, { type: "null" }],
       definitions: { type: "integer", minimum: 5 },
     }, [1.5, 2]],
+    // The common case (items of one of several definitions), through a chain, twice one target.
+    [{
+      items: {
+        anyOf: [
+          { $ref: "#/definitions/a" },
+          { $ref: "#/definitions/b" },
+          { $ref: "#/definitions/alias" },
+          { type: "null" },
+        ],
+      },
+      definitions: {
+        a: { type: "object", required: ["x"], properties: { x: { type: "string" } } },
+        b: { type: ["string", "object"], minLength: 2, maxProperties: 0 },
+        alias: { $ref: "#/definitions/b" },
+      },
+    }, [[{ q: 1 }], ["y", { x: 1 }], [1, true]]],
   ];
   for (const [schema, values] of cases) {
     const d = detailed({ $schema: D07, ...(schema as object) }, D07)!;
@@ -439,4 +462,24 @@ Deno.test("the generated failures of draft-07 branches that are references: grou
     "must match exactly one schema in oneOf ([a] must be integer, found string, " +
     "must be integer, found string; [f] is not allowed (the schema here is false))",
   ]);
+});
+
+Deno.test("the generated failures of draft-07 branches whose targets are as deep: by keyword", () => {
+  const d = detailed({
+    $schema: D07,
+    items: { oneOf: [{ $ref: "#/definitions/a" }, { $ref: "#/definitions/b" }] },
+    definitions: {
+      a: { type: "object", required: ["x"] },
+      b: { required: ["y"], minProperties: 2, type: "object" },
+    },
+  }, D07)!;
+  assert.ok(d.generated() !== undefined);
+  const value = [{ z: 1 }];
+  // The parts are keyed by keyword name, `required` of both targets together.
+  assert.deepEqual(d.failures(value).map((f) => [f.instanceLocation, f.message]), [[
+    "/0",
+    "must match exactly one schema in oneOf ([required] must have required property 'x', " +
+    "must have required property 'y'; [minProperties] must NOT have fewer than 2 properties)",
+  ]]);
+  assert.deepEqual(d.failures(value), toFailures(d.units(value), value, d.lookup, ROOT_URI));
 });
