@@ -2,10 +2,13 @@
 // bench's seed schemas and on every MCP tool schema the tests use (~1,640 real
 // servers' schemas, see _validator_corpus.ts): valid and invalid instances,
 // calls alternating across schemas (as a gateway's do) and in a per-schema hot
-// loop, and compile time per schema. Prints Markdown tables.
+// loop, and compile time per schema; and the most common failure in practice,
+// a stray member (a model's extra argument) on the real schemas whose root has
+// `additionalProperties: false`. Prints Markdown tables.
 //
-//   deno run --allow-read --allow-env bench/validator_compare.ts [--quick] [--fast-path=off]
+//   deno run --allow-read --allow-env bench/validator_compare.ts [--quick] [--fast-path=off] [--stray]
 //
+// `--stray` measures the stray-member table alone.
 // `--fast-path=off` measures DefaultValidator with `fastPath: false` (Hyperjump
 // for every answer). Each figure is the best of several repetitions, ours and
 // ajv's interleaved so that both see the same machine load.
@@ -19,6 +22,7 @@ import {
 import { corpus, type CorpusCase } from "./_validator_corpus.ts";
 
 const quick = Deno.args.includes("--quick");
+const strayOnly = Deno.args.includes("--stray");
 const fastPath = !Deno.args.includes("--fast-path=off");
 const REPEAT = quick ? 3 : 5;
 const BUDGET_MS = quick ? 150 : 400;
@@ -131,13 +135,14 @@ interface Row {
   ajv: number;
 }
 
-function measure(ready: Ready[]): Row[] {
+const MODES: [string, "valid" | "invalid", boolean][] = [
+  ["valid", "valid", false],
+  ["invalid, answer only", "invalid", false],
+  ["invalid, failures and messages read", "invalid", true],
+];
+
+function measure(ready: Ready[], modes = MODES): Row[] {
   const rows: Row[] = [];
-  const modes: [string, "valid" | "invalid", boolean][] = [
-    ["valid", "valid", false],
-    ["invalid, answer only", "invalid", false],
-    ["invalid, failures and messages read", "invalid", true],
-  ];
   for (const [label, kind, messages] of modes) {
     const alternating = paired(
       ready.length,
@@ -204,17 +209,41 @@ function table(title: string, rows: Row[]): string {
   return lines.join("\n");
 }
 
+/**
+ * The real schemas whose root has `additionalProperties: false`, each with
+ * its valid instance and, as the invalid one, that instance with a stray member.
+ */
+function strayMember(cases: CorpusCase[]): CorpusCase[] {
+  return cases.flatMap((c) => {
+    const schema = c.schema;
+    const valid = c.valid;
+    if (typeof schema !== "object" || schema.additionalProperties !== false) return [];
+    if (typeof valid !== "object" || valid === null || Array.isArray(valid)) return [];
+    const properties = schema.properties as Record<string, unknown> | undefined;
+    if (properties !== undefined && Object.hasOwn(properties, "stray_argument")) return [];
+    return [{ ...c, invalid: { ...valid, stray_argument: "x" } }];
+  });
+}
+
 const { seeds, real } = await corpus();
 // The first compile in a process compiles Hyperjump's meta-schema: not part of the figures.
 await new DefaultValidator().compile({ type: "object" });
 const out: string[] = [`fast path: ${fastPath ? "on" : "off"}`, ""];
 for (
-  const [title, cases] of [["bench seed schemas", seeds], ["real MCP tool schemas", real]] as const
+  const [title, cases] of strayOnly
+    ? []
+    : [["bench seed schemas", seeds], ["real MCP tool schemas", real]] as const
 ) {
   const compile = await compileTimes(cases as CorpusCase[]);
   const { ready, dropped } = await prepare(cases as CorpusCase[]);
   const rows = [...measure(ready), compile];
   out.push(table(`${title}: ${ready.length} schema/instance pairs (${dropped} dropped)`, rows), "");
+}
+{
+  const { ready, dropped } = await prepare(strayMember(real));
+  const rows = measure(ready, MODES.slice(1));
+  const title = "invalid: stray member on an additionalProperties:false schema (real MCP schemas)";
+  out.push(table(`${title}: ${ready.length} pairs (${dropped} dropped)`, rows), "");
 }
 console.log(out.join("\n"));
 if (sink === 0.5) console.log(sink);

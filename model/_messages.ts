@@ -136,20 +136,6 @@ export function toFailures(
   return distinctFailures(ctx.out);
 }
 
-/**
- * Appends the failures of one unit (and its nested units) to `out`, as
- * {@linkcode toFailures} makes them before dropping repeats.
- */
-export function unitFailures(
-  unit: OutputUnit,
-  out: ValidationFailure[],
-  instance: unknown,
-  lookup: DocumentLookup,
-  rootUri: string,
-): void {
-  walk(unit, { instance, lookup, rootUri, out });
-}
-
 /** The failures without repeats (same instance location, keyword location and message). */
 export function distinctFailures(out: ValidationFailure[]): ValidationFailure[] {
   if (out.length <= 8) {
@@ -247,7 +233,7 @@ function walk(unit: OutputUnit, ctx: Context): void {
         ? pointerTokens(child.pointer)
         : splitLocation(child.instanceLocation)[1];
       const name = childTokens[childTokens.length - 1];
-      emit(unit, site, ctx, `must NOT have ${word} ${quoteName(name)}`, keyword);
+      emit(unit, site, ctx, extraMessage(keyword, name), keyword);
     }
     for (const child of children) if (child.keyword !== FALSE_SCHEMA) walk(child, ctx);
     if (children.length === 0) emit(unit, site, ctx, `must NOT have ${word}s`, keyword);
@@ -280,6 +266,15 @@ function extraWord(keyword: string): string | undefined {
     default:
       return undefined;
   }
+}
+
+/**
+ * The message of `additionalProperties`, `additionalItems`,
+ * `unevaluatedProperties` or `unevaluatedItems` (`keyword`) for the extra
+ * member `name` its false subschema refuses.
+ */
+export function extraMessage(keyword: string, name: string | undefined): string {
+  return `must NOT have ${extraWord(keyword)} ${quoteName(name)}`;
 }
 
 /**

@@ -13,7 +13,7 @@ import { BUDGET_START } from "../_dialect.ts";
 import { escapePointerToken, pointerFromTokens } from "../_json_pointer.ts";
 import { FastPathBail, MAX_REF_NESTING, Unsupported } from "./_compile.ts";
 import { EVALUATED, IGNORED } from "./_keywords.ts";
-import { distinctFailures, keywordSite, toFailures, unitFailures } from "../_messages.ts";
+import { distinctFailures, keywordSite, toFailures } from "../_messages.ts";
 import type { ValidationFailure } from "../errors.ts";
 import { keywordEvaluation } from "./_detailed_keywords.ts";
 import { compileFailures } from "./_detailed_code.ts";
@@ -118,12 +118,7 @@ export function compileDetailed(
   const generated = () => {
     if (code === undefined) {
       try {
-        code = compileFailures(
-          root,
-          compiler,
-          (unit, out) => unitFailures(unit, out, undefined, lookup, rootUri),
-          budget,
-        );
+        code = compileFailures(root, compiler, budget);
       } catch {
         code = null; // Unsupported, or code generation disallowed by the host
       }

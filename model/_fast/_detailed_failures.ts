@@ -4,7 +4,13 @@
 // not depend on the value made once.
 
 import type { ValidationFailure } from "../errors.ts";
-import { branchJoined, type KeywordSite, missingProperties, soleMessage } from "../_messages.ts";
+import {
+  branchJoined,
+  extraMessage,
+  type KeywordSite,
+  missingProperties,
+  soleMessage,
+} from "../_messages.ts";
 import { isObject } from "./_detailed_unit.ts";
 
 /** How a failure of one keyword (or false schema) location is made, for every value. */
@@ -82,27 +88,80 @@ export class FailureTemplate {
   }
 
   /**
+   * Appends the failure of `additionalProperties` or `additionalItems` for
+   * the extra member `name` of the value at `pointer` its false subschema
+   * refuses (what `toFailures` makes of the member's false-schema unit,
+   * whose location, and so the name, must be well formed too).
+   */
+  extra(pointer: string, name: string | number, out: ValidationFailure[]): void {
+    if (typeof name === "string" && !name.isWellFormed()) encodeURI(name);
+    this.#wellFormed(pointer);
+    out.push(this.#failure(pointer, extraMessage(this.keyword, String(name))));
+  }
+
+  /**
    * Appends the failure of a failing `anyOf` or `oneOf` whose branches
    * appended their failures to `out` from `mark` (branch i's end at
-   * `ends[i]`), which it takes off: its message quotes them.
+   * `ends[i]`), which it takes off: its message quotes them, by branch index,
+   * or, with `keys`, by `keys[i]` (the index `toFailures` reads in the
+   * location of a draft-07 reference's target), parts of one key together
+   * in the order the keys first come; a branch without a key has `marks[i]`:
+   * the end of each keyword's failures then its name, their key.
    */
-  branches(pointer: string, out: ValidationFailure[], mark: number, ends: number[]): void {
+  branches(
+    pointer: string,
+    out: ValidationFailure[],
+    mark: number,
+    ends: number[],
+    keys?: readonly (string | undefined)[],
+    marks?: readonly ((number | string)[] | null)[],
+  ): void {
     this.#wellFormed(pointer);
     const named = pointer.charCodeAt(0) === 42;
     const own = named ? pointer.slice(1) : pointer;
-    let joined: string | undefined;
-    let start = mark;
-    for (let i = 0; i < ends.length; i++) {
-      const end = ends[i];
-      if (end > start) {
-        joined = joined === undefined ? `[${i}] ` : `${joined}; [${i}] `;
-        for (let j = start; j < end; j++) {
-          const f = out[j];
-          if (j > start) joined += ", ";
-          joined += f.instanceLocation === own ? f.message : `${f.instanceLocation}: ${f.message}`;
-        }
+    const texts = (start: number, end: number) => {
+      let text = "";
+      for (let j = start; j < end; j++) {
+        const f = out[j];
+        if (j > start) text += ", ";
+        text += f.instanceLocation === own ? f.message : `${f.instanceLocation}: ${f.message}`;
       }
-      start = end;
+      return text;
+    };
+    let joined: string | undefined;
+    if (keys === undefined) {
+      let start = mark;
+      for (let i = 0; i < ends.length; i++) {
+        const end = ends[i];
+        if (end > start) {
+          joined = (joined === undefined ? "" : `${joined}; `) + `[${i}] ${texts(start, end)}`;
+        }
+        start = end;
+      }
+    } else {
+      const parts = new Map<string, string>();
+      const add = (key: string, start: number, end: number) => {
+        if (end <= start) return;
+        const before = parts.get(key);
+        const text = texts(start, end);
+        parts.set(key, before === undefined ? text : `${before}, ${text}`);
+      };
+      let start = mark;
+      for (let i = 0; i < ends.length; i++) {
+        const key = keys[i];
+        const marked = marks?.[i];
+        if (key !== undefined) add(key, start, ends[i]);
+        else if (marked) {
+          for (let j = 0; j < marked.length; j += 2) {
+            add(marked[j + 1] as string, start, marked[j] as number);
+            start = marked[j] as number;
+          }
+        }
+        start = ends[i];
+      }
+      for (const [key, text] of parts) {
+        joined = (joined === undefined ? "" : `${joined}; `) + `[${key}] ${text}`;
+      }
     }
     out.length = mark;
     const message = branchJoined(this.keyword, joined);

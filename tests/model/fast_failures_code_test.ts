@@ -214,6 +214,19 @@ Deno.test("the generated failures throw where the units throw: a lone surrogate,
   assert.throws(() => branch.failures({ "\udc00": 1 }), URIError);
   assert.throws(() => branch.units({ "\udc00": 1 }), URIError);
   assert.deepEqual(branch.failures({ a: 1 }), []);
+  // A stray member so named (its false subschema is not called: the name is checked),
+  // or in an object so named.
+  const closed = detailed({ properties: { o: { additionalProperties: false } } }, D2020)!;
+  assert.ok(closed.generated() !== undefined);
+  for (const value of [{ o: { "\ud800": 1 } }, { o: { a: 1, "\udc00": 2 } }]) {
+    assert.throws(() => closed.failures(value), URIError);
+    assert.throws(() => closed.units(value), URIError);
+  }
+  const within = detailed({ additionalProperties: { additionalProperties: false } }, D2020)!;
+  assert.ok(within.generated() !== undefined);
+  assert.throws(() => within.failures({ "\udc00": { a: 1 } }), URIError);
+  assert.throws(() => within.units({ "\udc00": { a: 1 } }), URIError);
+  assert.equal(within.failures({ "\udc00": {} }).length, 0);
   // A `$ref` cycle nested beyond MAX_REF_NESTING (without the budget the
   // validator gives such schemas): both bail.
   const cycle = compileDetailed({ properties: { a: { $ref: "#" } } }, "2020-12", ROOT_URI);
@@ -265,13 +278,27 @@ Deno.test("the generated failures count evaluations as the units do: the same ba
       dependentSchemas: { a: true },
       $defs: { s: { type: "object" } },
     },
-    // Draft-07 references as branches: the branches' units are made again, counted once.
+    // A false subschema for the extra members (not called, counted all the same).
+    {
+      type: ["array", "integer", "object"],
+      items: { $ref: "#" },
+      properties: { a: true },
+      additionalProperties: false,
+    },
+    // Draft-07 references as branches: counted once, as the units count them.
     {
       $schema: D07,
       type: ["array", "integer"],
       items: { $ref: "#" },
       anyOf: [{ $ref: "#/definitions/n" }, { type: "array" }],
       definitions: { n: { maximum: 0 } },
+    },
+    // Draft-07 references as branches, one as deep as the branches (its keywords marked).
+    {
+      $schema: D07,
+      type: ["array", "integer"],
+      items: { anyOf: [{ $ref: "#" }, { $ref: "#/definitions/n" }] },
+      definitions: { n: { maximum: 0, type: "integer" } },
     },
   ];
   const item = [1, { a: 1, b: [], cc: {}, dddd: 1 }];
@@ -305,4 +332,154 @@ Deno.test("the generated failures count evaluations as the units do: the same ba
       }
     }
   }
+});
+
+Deno.test("the generated failures of extra members: one per member, in member order, on the object", () => {
+  const schema = {
+    $schema: D2020,
+    properties: { a: { type: "string" }, b: true },
+    patternProperties: { "^x": { type: "integer" } },
+    additionalProperties: false,
+  };
+  const d = detailed(schema, D2020)!;
+  assert.ok(d.generated() !== undefined);
+  const at = (instanceLocation: string, keyword: string, message: string) => ({
+    instanceLocation,
+    keywordLocation: `/${keyword}`,
+    absoluteKeywordLocation: `#/${keyword}`,
+    keyword,
+    message,
+  });
+  const value = { z: 1, a: 2, "y/~": 3, x1: "s", b: 4, "": 5 };
+  const expected = [
+    at("", "additionalProperties", "must NOT have additional property 'z'"),
+    {
+      ...at("/a", "properties", "must be string, found integer"),
+      keywordLocation: "/properties/a/type",
+      absoluteKeywordLocation: "#/properties/a/type",
+      keyword: "type",
+    },
+    {
+      ...at("/x1", "patternProperties", "must be integer, found string"),
+      keywordLocation: "/patternProperties/^x/type",
+      absoluteKeywordLocation: "#/patternProperties/%5Ex/type",
+      keyword: "type",
+    },
+    at("", "additionalProperties", "must NOT have additional property 'y/~'"),
+    at("", "additionalProperties", "must NOT have additional property ''"),
+  ];
+  const units = toFailures(d.units(value), value, d.lookup, ROOT_URI);
+  // The expected records are the units' (so the hand-written ones are right)...
+  assert.deepEqual(
+    [...units].sort((a, b) => a.message.localeCompare(b.message)),
+    [...expected].sort((a, b) => a.message.localeCompare(b.message)),
+  );
+  // ...and the generated failures are them, in the units' order.
+  assert.deepEqual(d.failures(value), units);
+  assert.deepEqual(d.failures(d.failures(value) && { a: "s", x2: 1 }), []);
+  // Nested, in an array (the failures are on the nested object), and the items' word.
+  const nested = detailed({
+    $schema: D07,
+    items: [{ additionalProperties: { $ref: "#/definitions/no" } }],
+    additionalItems: { $ref: "#/definitions/alias" },
+    definitions: { no: false, alias: { $ref: "#/definitions/no" } },
+  }, D07)!;
+  assert.ok(nested.generated() !== undefined);
+  const list = [{ "m~n": 1, o: 2 }, 3, 4];
+  assert.deepEqual(nested.failures(list).map((f) => [f.instanceLocation, f.keyword, f.message]), [
+    ["/0", "additionalProperties", "must NOT have additional property 'm~n'"],
+    ["/0", "additionalProperties", "must NOT have additional property 'o'"],
+    ["", "additionalItems", "must NOT have additional item '1'"],
+    ["", "additionalItems", "must NOT have additional item '2'"],
+  ]);
+  assert.deepEqual(
+    nested.failures(list),
+    toFailures(nested.units(list), list, nested.lookup, ROOT_URI),
+  );
+  // A reference to an object schema: its own failures, at the member.
+  const object = detailed({
+    $schema: D07,
+    additionalProperties: { $ref: "#/definitions/s" },
+    definitions: { s: { type: "string" } },
+  }, D07)!;
+  assert.ok(object.generated() !== undefined);
+  assert.deepEqual(object.failures({ a: 1 }).map((f) => [f.instanceLocation, f.message]), [
+    ["/a", "must be string, found integer"],
+  ]);
+});
+
+Deno.test("the generated failures of draft-07 branches that are references: grouped by the target's index", () => {
+  const cases: [unknown, unknown[]][] = [
+    // Targets deeper than the branches: the index is the target's token at the branch depth.
+    [{
+      anyOf: [{ $ref: "#/definitions/a" }, { type: "string" }, { $ref: "#/definitions/b" }],
+      definitions: { a: { type: "integer", minimum: 3 }, b: { maximum: 0 } },
+    }, [1.5, 2, 0.5]],
+    // Two branches with one target, and a false target.
+    [{
+      oneOf: [{ $ref: "#/definitions/a" }, { $ref: "#/definitions/f" }, {
+        $ref: "#/definitions/a",
+      }],
+      definitions: { a: { type: "integer" }, f: false },
+    }, [1, "x"]],
+    // The root as target (shorter than the branch depth), nested in a property.
+    [{
+      properties: { p: { anyOf: [{ $ref: "#" }, { type: "null" }] } },
+      type: "object",
+    }, [{ p: 1 }, { p: { p: 2 } }]],
+    // A target as deep as the branches: an index per keyword of the target.
+    [{
+      anyOf: [{ $ref: "#/definitions" }, { type: "null" }],
+      definitions: { type: "integer", minimum: 5 },
+    }, [1.5, 2]],
+    // The common case (items of one of several definitions), through a chain, twice one target.
+    [{
+      items: {
+        anyOf: [
+          { $ref: "#/definitions/a" },
+          { $ref: "#/definitions/b" },
+          { $ref: "#/definitions/alias" },
+          { type: "null" },
+        ],
+      },
+      definitions: {
+        a: { type: "object", required: ["x"], properties: { x: { type: "string" } } },
+        b: { type: ["string", "object"], minLength: 2, maxProperties: 0 },
+        alias: { $ref: "#/definitions/b" },
+      },
+    }, [[{ q: 1 }], ["y", { x: 1 }], [1, true]]],
+  ];
+  for (const [schema, values] of cases) {
+    const d = detailed({ $schema: D07, ...(schema as object) }, D07)!;
+    assert.ok(d !== undefined && d.generated() !== undefined, JSON.stringify(schema));
+    compare(d, values, JSON.stringify(schema));
+    assert.ok(values.every((v) => d.failures(v).length > 0), JSON.stringify(schema));
+  }
+  const d = detailed({ $schema: D07, ...(cases[1][0] as object) }, D07)!;
+  assert.ok(d.generated() !== undefined);
+  assert.deepEqual(d.failures("x").map((f) => f.message), [
+    // Branches 0 and 2 (one target) together, in the order the keys first come.
+    "must match exactly one schema in oneOf ([a] must be integer, found string, " +
+    "must be integer, found string; [f] is not allowed (the schema here is false))",
+  ]);
+});
+
+Deno.test("the generated failures of draft-07 branches whose targets are as deep: by keyword", () => {
+  const d = detailed({
+    $schema: D07,
+    items: { oneOf: [{ $ref: "#/definitions/a" }, { $ref: "#/definitions/b" }] },
+    definitions: {
+      a: { type: "object", required: ["x"] },
+      b: { required: ["y"], minProperties: 2, type: "object" },
+    },
+  }, D07)!;
+  assert.ok(d.generated() !== undefined);
+  const value = [{ z: 1 }];
+  // The parts are keyed by keyword name, `required` of both targets together.
+  assert.deepEqual(d.failures(value).map((f) => [f.instanceLocation, f.message]), [[
+    "/0",
+    "must match exactly one schema in oneOf ([required] must have required property 'x', " +
+    "must have required property 'y'; [minProperties] must NOT have fewer than 2 properties)",
+  ]]);
+  assert.deepEqual(d.failures(value), toFailures(d.units(value), value, d.lookup, ROOT_URI));
 });
