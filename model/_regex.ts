@@ -124,7 +124,8 @@ export function compilePattern(source: string): Matcher {
 }
 
 function build(source: string): Matcher {
-  const native = new RegExp(source, "u"); // the ECMA-262 syntax check
+  // The ECMA-262 syntax check; the native engine's program if it comes to that.
+  const sticky = new RegExp(source, "uy");
   let tree: Node;
   try {
     tree = parsePattern(source);
@@ -162,7 +163,6 @@ function build(source: string): Matcher {
     } catch (inner) {
       if (!(inner instanceof Untranslatable)) throw inner;
       if (paths(tree) <= NATIVE_PATH_LIMIT) {
-        const sticky = new RegExp(source, "uy");
         return memoized({
           engine: "native-bounded",
           test: (text) => searchByCodePoint(sticky, text),
