@@ -14,7 +14,7 @@
 import { compilePattern, type Matcher } from "../_regex.ts";
 import { testPattern } from "../_pattern_record.ts";
 import { allDistinct, jsonMembership } from "./_json_equal.ts";
-import { EVALUATED, IGNORED } from "./_keywords.ts";
+import { EVALUATED, IGNORED, TYPE_TESTS } from "./_keywords.ts";
 import { isJsonPrimitive, primitiveTest, WALKER } from "./_cover.ts";
 
 /** A compiled check: whether the value is valid. May throw {@linkcode FastPathBail}. */
@@ -39,15 +39,6 @@ type Schema = Record<string, unknown> | boolean;
 type Dialect = "2020-12" | "draft-07";
 
 const TYPES = new Set(["null", "boolean", "object", "array", "number", "string", "integer"]);
-const TYPE_TESTS: Record<string, string> = {
-  null: "v === null",
-  boolean: 'typeof v === "boolean"',
-  string: 'typeof v === "string"',
-  number: 'typeof v === "number"',
-  integer: '(typeof v === "number" && Number.isInteger(v))',
-  array: "Array.isArray(v)",
-  object: '(typeof v === "object" && v !== null && !Array.isArray(v))',
-};
 /**
  * The type tests of code that proves its values JSON: on a JSON value they
  * answer as TYPE_TESTS do (an object's prototype is tested by its section).

@@ -1,19 +1,7 @@
 // Private: what the parts of the failures code generator (_detailed_code.ts)
 // share: the fragments of code they write and the keyword writers' context.
 
-/** The test that `v` is a non-array object. */
-export const OBJECT = '(typeof v === "object" && v !== null && !Array.isArray(v))';
-
-/** `type`'s test of `v` for each type name. */
-export const TYPE_TESTS: Record<string, string> = {
-  null: "v === null",
-  boolean: 'typeof v === "boolean"',
-  string: 'typeof v === "string"',
-  number: 'typeof v === "number"',
-  integer: '(typeof v === "number" && Number.isInteger(v))',
-  array: "Array.isArray(v)",
-  object: OBJECT,
-};
+export { OBJECT, TYPE_TESTS } from "./_keywords.ts";
 
 /** The keywords that test the value alone (their evaluation never nests units). */
 export const LEAVES: ReadonlySet<string> = new Set([
