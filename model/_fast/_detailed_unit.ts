@@ -3,7 +3,7 @@
 // DetailedOutputPlugin makes them, with what toFailures reads), and what a
 // keyword's evaluation needs from the compiler.
 
-import type { KeywordSite, OutputUnit as Unit } from "../_messages.ts";
+import type { KeywordSite, OutputUnit as Unit } from "../_output_unit.ts";
 import { compilePattern, type Matcher } from "../_regex.ts";
 import { Unsupported } from "./_compile.ts";
 
