@@ -1,0 +1,82 @@
+// Private: where the fast DETAILED evaluation (_detailed.ts) finds things in
+// the document: the schema a local `$ref` names, and the keywords of a schema
+// object that can fail, with the id and location of their units.
+
+import { escapePointerToken } from "../_json_pointer.ts";
+import { Unsupported } from "./_compile.ts";
+import { EVALUATED, IGNORED } from "./_keywords.ts";
+import { type Dialect, isObject, type Schema } from "./_detailed_unit.ts";
+
+const KEYWORD = "https://json-schema.org/keyword/";
+const DRAFT_04_IDS = new Set(["items", "additionalItems", "dependencies"]);
+
+/** One keyword of a schema object that can fail: its name, unit id and location. */
+export interface KeywordAt {
+  keyword: string;
+  id: string;
+  url: string;
+}
+
+/**
+ * The schema the local `$ref` `ref` names in `root`, and its tokens
+ * (Unsupported when it does not resolve).
+ */
+export function resolveLocal(root: Schema, dialect: Dialect, ref: string): [unknown, string[]] {
+  let fragment: string;
+  try {
+    fragment = decodeURIComponent(ref.slice(1));
+  } catch {
+    throw new Unsupported(`a $ref that is not a valid URI fragment: ${ref}`);
+  }
+  if (fragment !== "" && !fragment.startsWith("/")) {
+    throw new Unsupported(`a $ref to an anchor: ${ref}`);
+  }
+  const tokens = fragment === ""
+    ? []
+    : fragment.slice(1).split("/").map((raw) => raw.replaceAll("~1", "/").replaceAll("~0", "~"));
+  let current: unknown = root;
+  for (const token of tokens) {
+    if (dialect === "draft-07" && isObject(current) && Object.hasOwn(current, "$ref")) {
+      throw new Unsupported(`a $ref through a reference: ${ref}`);
+    }
+    if (Array.isArray(current) && /^(0|[1-9][0-9]*)$/.test(token) && +token < current.length) {
+      current = current[+token];
+    } else if (isObject(current) && Object.hasOwn(current, token)) {
+      current = current[token];
+    } else {
+      throw new Unsupported(`a $ref that does not resolve: ${ref}`);
+    }
+  }
+  if (typeof current !== "boolean" && !isObject(current)) {
+    throw new Unsupported(`a $ref to something that is not a schema: ${ref}`);
+  }
+  return [current, tokens];
+}
+
+/** The keywords of a schema object that can fail, in order: name, unit id and location. */
+export function failingKeywords(
+  schema: Record<string, unknown>,
+  url: string,
+  dialect: Dialect,
+): KeywordAt[] {
+  const evaluated = EVALUATED[dialect];
+  const ignored = IGNORED[dialect];
+  const out: KeywordAt[] = [];
+  for (const keyword of Object.keys(schema)) {
+    if (!evaluated.has(keyword)) {
+      if (!ignored.has(keyword) && keyword.startsWith("$")) {
+        throw new Unsupported(`the keyword ${keyword}`);
+      }
+      continue; // an annotation: never fails
+    }
+    const prefix = dialect === "draft-07"
+      ? (DRAFT_04_IDS.has(keyword) ? "draft-04/" : keyword === "contains" ? "draft-06/" : "")
+      : "";
+    out.push({
+      keyword,
+      id: KEYWORD + prefix + (keyword === "$ref" ? "ref" : keyword),
+      url: url + "/" + escapePointerToken(keyword),
+    });
+  }
+  return out;
+}
