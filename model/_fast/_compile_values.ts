@@ -29,15 +29,18 @@ export function literal(value: number): string {
   return Object.is(value, -0) ? "0" : String(value);
 }
 
+/** A keyword value that must be an array. */
 export function list(value: unknown, keyword: string): unknown[] {
   if (!Array.isArray(value)) throw new Unsupported(`${keyword} that is not an array`);
   return value;
 }
 
+/** Whether a value is a non-array object. */
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** A keyword value that must be a finite number. */
 export function number(value: unknown, keyword: string): number {
   if (typeof value !== "number" || !Number.isFinite(value)) {
     throw new Unsupported(`${keyword} that is not a number`);
@@ -45,6 +48,7 @@ export function number(value: unknown, keyword: string): number {
   return value;
 }
 
+/** A keyword value that must be an array of strings. */
 export function stringList(value: unknown, keyword: string): string[] {
   if (!Array.isArray(value) || value.some((item) => typeof item !== "string")) {
     throw new Unsupported(`${keyword} that is not an array of strings`);
@@ -52,6 +56,7 @@ export function stringList(value: unknown, keyword: string): string[] {
   return value as string[];
 }
 
+/** A pattern on the validator's bounded engine (the matcher Hyperjump's keywords use). */
 export function pattern(source: unknown): Matcher {
   if (typeof source !== "string") throw new Unsupported("a pattern that is not a string");
   // Same engine, same cached matcher as the Hyperjump keywords (compiled there first).
@@ -65,8 +70,11 @@ export function holdsRef(value: unknown): boolean {
   return false;
 }
 
-/** The schema the local `$ref` `ref` names in `root` (Unsupported when it does not resolve). */
-export function resolvePointer(ref: string, root: Schema): Schema {
+/**
+ * The pointer tokens of a local `$ref` (`#` and a JSON Pointer, URI-encoded),
+ * or Unsupported.
+ */
+export function refTokens(ref: string): string[] {
   let fragment: string;
   try {
     fragment = decodeURIComponent(ref.slice(1));
@@ -76,20 +84,41 @@ export function resolvePointer(ref: string, root: Schema): Schema {
   if (fragment !== "" && !fragment.startsWith("/")) {
     throw new Unsupported(`a $ref to an anchor: ${ref}`);
   }
+  return fragment === ""
+    ? []
+    : fragment.slice(1).split("/").map((raw) => raw.replaceAll("~1", "/").replaceAll("~0", "~"));
+}
+
+/** The schema the local `$ref` `ref` names in `root` (Unsupported when it does not resolve). */
+export function resolvePointer(ref: string, root: Schema): Schema {
+  return resolveTokens(ref, refTokens(ref), root, false);
+}
+
+/**
+ * The schema at `tokens` (those of the local `$ref` `ref`) in `root`, or
+ * Unsupported; with `opaqueRefs` (draft-07, where `$ref` hides its
+ * siblings), also when the path goes through an object holding `$ref`.
+ */
+export function resolveTokens(
+  ref: string,
+  tokens: readonly string[],
+  root: Schema,
+  opaqueRefs: boolean,
+): Schema {
   let current: unknown = root;
-  if (fragment !== "") {
-    for (const raw of fragment.slice(1).split("/")) {
-      const token = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-      if (Array.isArray(current)) {
-        if (!/^(0|[1-9][0-9]*)$/.test(token) || Number(token) >= current.length) {
-          throw new Unsupported(`a $ref that does not resolve: ${ref}`);
-        }
-        current = current[Number(token)];
-      } else if (isObject(current) && Object.hasOwn(current, token)) {
-        current = current[token];
-      } else {
+  for (const token of tokens) {
+    if (opaqueRefs && isObject(current) && Object.hasOwn(current, "$ref")) {
+      throw new Unsupported(`a $ref through a reference: ${ref}`);
+    }
+    if (Array.isArray(current)) {
+      if (!/^(0|[1-9][0-9]*)$/.test(token) || Number(token) >= current.length) {
         throw new Unsupported(`a $ref that does not resolve: ${ref}`);
       }
+      current = current[Number(token)];
+    } else if (isObject(current) && Object.hasOwn(current, token)) {
+      current = current[token];
+    } else {
+      throw new Unsupported(`a $ref that does not resolve: ${ref}`);
     }
   }
   if (typeof current !== "boolean" && !isObject(current)) {

@@ -3,9 +3,9 @@
 // object that can fail, with the id and location of their units.
 
 import { escapePointerToken } from "../_json_pointer.ts";
-import { Unsupported } from "./_compile.ts";
+import { refTokens, resolveTokens, Unsupported } from "./_compile_values.ts";
 import { EVALUATED, IGNORED } from "./_keywords.ts";
-import { type Dialect, isObject, type Schema } from "./_detailed_unit.ts";
+import type { Dialect, Schema } from "./_detailed_unit.ts";
 
 const KEYWORD = "https://json-schema.org/keyword/";
 const DRAFT_04_IDS = new Set(["items", "additionalItems", "dependencies"]);
@@ -22,35 +22,8 @@ export interface KeywordAt {
  * (Unsupported when it does not resolve).
  */
 export function resolveLocal(root: Schema, dialect: Dialect, ref: string): [unknown, string[]] {
-  let fragment: string;
-  try {
-    fragment = decodeURIComponent(ref.slice(1));
-  } catch {
-    throw new Unsupported(`a $ref that is not a valid URI fragment: ${ref}`);
-  }
-  if (fragment !== "" && !fragment.startsWith("/")) {
-    throw new Unsupported(`a $ref to an anchor: ${ref}`);
-  }
-  const tokens = fragment === ""
-    ? []
-    : fragment.slice(1).split("/").map((raw) => raw.replaceAll("~1", "/").replaceAll("~0", "~"));
-  let current: unknown = root;
-  for (const token of tokens) {
-    if (dialect === "draft-07" && isObject(current) && Object.hasOwn(current, "$ref")) {
-      throw new Unsupported(`a $ref through a reference: ${ref}`);
-    }
-    if (Array.isArray(current) && /^(0|[1-9][0-9]*)$/.test(token) && +token < current.length) {
-      current = current[+token];
-    } else if (isObject(current) && Object.hasOwn(current, token)) {
-      current = current[token];
-    } else {
-      throw new Unsupported(`a $ref that does not resolve: ${ref}`);
-    }
-  }
-  if (typeof current !== "boolean" && !isObject(current)) {
-    throw new Unsupported(`a $ref to something that is not a schema: ${ref}`);
-  }
-  return [current, tokens];
+  const tokens = refTokens(ref);
+  return [resolveTokens(ref, tokens, root, dialect === "draft-07"), tokens];
 }
 
 /** The keywords of a schema object that can fail, in order: name, unit id and location. */
