@@ -1,77 +1,28 @@
 // Private: turns Hyperjump's DETAILED output (keyword URIs and locations, no
-// messages) into ValidationFailure records with human messages.
+// messages) into ValidationFailure records with human messages: the walk of
+// the units. The units and keyword sites are in _output_unit.ts, the message
+// texts in _failure_messages.ts, the dropping of repeats in
+// _distinct_failures.ts.
 
 import type { ValidationFailure } from "./errors.ts";
 import { pointerFromTokens, pointerTokens } from "./_json_pointer.ts";
-
-/**
- * One unit of Hyperjump's DETAILED output (the fields read here): Hyperjump's
- * own units, or the fast path's copies of them.
- */
-export interface OutputUnit {
-  /** The keyword's URI (`https://json-schema.org/evaluation/validate` for a false schema). */
-  keyword: string;
-  /** The keyword's (or false schema's) absolute URI. */
-  absoluteKeywordLocation: string;
-  /** `#` and the value's JSON Pointer, URI-encoded. */
-  instanceLocation: string;
-  /** The units of the subschemas the keyword applied. */
-  errors?: readonly OutputUnit[];
-  /** Precomputed `keywordSite(absoluteKeywordLocation)` (the fast path's units). */
-  site?: KeywordSite;
-  /**
-   * The value's JSON Pointer as `instanceLocation` names it, when the unit
-   * carries it (the fast path's units, for values other than property names);
-   * `instance` is then the value at that pointer.
-   */
-  pointer?: string;
-  /** The value at `pointer` (read only when `pointer` is set). */
-  instance?: unknown;
-}
-
-/** What the failures read of a keyword's absolute location (the same for every value). */
-export interface KeywordSite {
-  /** The document's base URI. */
-  base: string;
-  /** The keyword's pointer tokens in that document. */
-  tokens: string[];
-  /** The location as failures give it (relative to the root document). */
-  absolute: string;
-  /** The keyword's JSON Pointer. */
-  keywordLocation: string;
-  /** The last token (the keyword's name), or "". */
-  last: string;
-  /** The keyword's value. */
-  value: unknown;
-  /** The schema object holding the keyword. */
-  schema: Record<string, unknown> | undefined;
-  /** The leaf message when it does not depend on the value (filled on first use). */
-  leaf?: string;
-}
-
-/** The site of a keyword location, as the failures read it. */
-export function keywordSite(
-  absoluteKeywordLocation: string,
-  lookup: DocumentLookup,
-  rootUri: string,
-): KeywordSite {
-  const [base, tokens] = splitLocation(absoluteKeywordLocation);
-  const document = lookup(base);
-  return {
-    base,
-    tokens,
-    absolute: base === rootUri
-      ? absoluteKeywordLocation.slice(rootUri.length)
-      : absoluteKeywordLocation,
-    keywordLocation: pointerFromTokens(tokens),
-    last: tokens[tokens.length - 1] ?? "",
-    value: at(document, tokens),
-    schema: at(document, tokens.slice(0, -1)) as Record<string, unknown> | undefined,
-  };
-}
-
-/** Looks up documents by base URI, for the keyword values messages quote. */
-export type DocumentLookup = (baseUri: string) => unknown;
+import { distinctFailures } from "./_distinct_failures.ts";
+import {
+  branchText,
+  extraMessage,
+  extraWord,
+  leafMessage,
+  missingProperties,
+} from "./_failure_messages.ts";
+import {
+  at,
+  decodePointer,
+  type DocumentLookup,
+  type KeywordSite,
+  keywordSite,
+  type OutputUnit,
+  splitLocation,
+} from "./_output_unit.ts";
 
 interface Context {
   instance: unknown;
@@ -81,48 +32,6 @@ interface Context {
 }
 
 const FALSE_SCHEMA = "https://json-schema.org/evaluation/validate";
-
-function decodePointer(fragment: string): string[] {
-  return pointerTokens(decodeURIComponent(fragment));
-}
-
-function splitLocation(location: string): [string, string[]] {
-  const hash = location.indexOf("#");
-  return hash < 0
-    ? [location, []]
-    : [location.slice(0, hash), decodePointer(location.slice(hash + 1))];
-}
-
-function at(value: unknown, tokens: readonly string[]): unknown {
-  let current = value;
-  for (const token of tokens) {
-    if (typeof current !== "object" || current === null) return undefined;
-    current = (current as Record<string, unknown>)[token];
-  }
-  return current;
-}
-
-function quote(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? text.slice(0, 57) + "..." : text;
-}
-
-function list(values: unknown, limit = 10): string {
-  if (!Array.isArray(values)) return quote(values);
-  const shown = values.slice(0, limit).map(quote).join(", ");
-  return values.length > limit ? `${shown}, ... (${values.length} in all)` : shown;
-}
-
-function typeOf(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
-  return typeof value;
-}
-
-function plural(n: unknown, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
 
 /** Converts a DETAILED output's errors into failures, leaves first, in order. */
 export function toFailures(
@@ -134,59 +43,6 @@ export function toFailures(
   const ctx: Context = { instance, lookup, rootUri, out: [] };
   for (const unit of errors) walk(unit, ctx);
   return distinctFailures(ctx.out);
-}
-
-/** The failures without repeats (same instance location, keyword location and message). */
-export function distinctFailures(out: ValidationFailure[]): ValidationFailure[] {
-  if (out.length <= 8) {
-    // Few failures: compared pairwise (the same rule as the key below).
-    for (let i = 1; i < out.length; i++) {
-      for (let j = 0; j < i; j++) {
-        if (sameKey(out[j], out[i])) {
-          return out.filter((f, i) => {
-            for (let j = 0; j < i; j++) if (sameKey(out[j], f)) return false;
-            return true;
-          });
-        }
-      }
-    }
-    return out;
-  }
-  const seen = new Set<string>();
-  return out.filter((f) => {
-    const key = failureKey(f);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
-
-/** What makes two failures the same one. */
-function failureKey(f: ValidationFailure): string {
-  return `${f.instanceLocation}\n${f.keywordLocation}\n${f.message}`;
-}
-
-function sameKey(a: ValidationFailure, b: ValidationFailure): boolean {
-  if (
-    a.instanceLocation === b.instanceLocation && a.keywordLocation === b.keywordLocation &&
-    a.message === b.message
-  ) return true;
-  // Different fields make one key only through a line break inside a field
-  // (of both: the key of a failure without one splits into its fields alone),
-  // so with fields of different lengths (the same lengths put the breaks
-  // between fields at the same places) and the same length in all.
-  const length = (f: ValidationFailure) =>
-    f.instanceLocation.length + f.keywordLocation.length + f.message.length;
-  return length(a) === length(b) &&
-    (a.instanceLocation.length !== b.instanceLocation.length ||
-      a.keywordLocation.length !== b.keywordLocation.length) &&
-    breaks(a) && breaks(b) && failureKey(a) === failureKey(b);
-}
-
-/** Whether a field of the failure holds a line break. */
-function breaks(f: ValidationFailure): boolean {
-  return f.instanceLocation.includes("\n") || f.keywordLocation.includes("\n") ||
-    f.message.includes("\n");
 }
 
 function siteOf(unit: OutputUnit, ctx: Context): KeywordSite {
@@ -252,55 +108,6 @@ function walk(unit: OutputUnit, ctx: Context): void {
   emit(unit, site, ctx, message, keyword);
 }
 
-/** The word of the keywords whose false-schema units name the extra member, else undefined. */
-function extraWord(keyword: string): string | undefined {
-  switch (keyword) {
-    case "additionalProperties":
-      return "additional property";
-    case "unevaluatedProperties":
-      return "unevaluated property";
-    case "unevaluatedItems":
-      return "unevaluated item";
-    case "additionalItems":
-      return "additional item";
-    default:
-      return undefined;
-  }
-}
-
-/**
- * The message of `additionalProperties`, `additionalItems`,
- * `unevaluatedProperties` or `unevaluatedItems` (`keyword`) for the extra
- * member `name` its false subschema refuses.
- */
-export function extraMessage(keyword: string, name: string | undefined): string {
-  return `must NOT have ${extraWord(keyword)} ${quoteName(name)}`;
-}
-
-/**
- * The message of the failure of a unit of `keyword` (`"false"` for a false
- * schema) at `site` without nested units, other than `anyOf` and `oneOf`:
- * a string for every value, or, for `type`, a function of the value (of
- * its type name alone: "null", "boolean", "object", "array", "number",
- * "integer" or "string").
- */
-export function soleMessage(
-  keyword: string,
-  site: KeywordSite,
-): string | ((instance: unknown) => string) {
-  const word = extraWord(keyword);
-  if (word !== undefined) return `must NOT have ${word}s`;
-  if (keyword === site.last && keyword !== "type") {
-    return site.leaf ??= leafMessage(keyword, site.value, site.schema, undefined);
-  }
-  if (keyword !== "type") return leafMessage(keyword, site.value, site.schema, undefined);
-  return (instance) => leafMessage(keyword, site.value, site.schema, instance);
-}
-
-function quoteName(name: string | undefined): string {
-  return `'${name ?? ""}'`;
-}
-
 function emit(
   unit: OutputUnit,
   site: KeywordSite,
@@ -328,31 +135,6 @@ function emit(
     }
   }
   push(message);
-}
-
-/**
- * The messages of `required`, `dependentRequired` or `dependencies` (whose
- * value is `value`) on `instance`: one per missing property.
- */
-export function missingProperties(keyword: string, value: unknown, instance: unknown): string[] {
-  if (typeof instance !== "object" || instance === null || Array.isArray(instance)) return [];
-  const has = (p: string) => Object.hasOwn(instance, p);
-  if (keyword === "required" && Array.isArray(value)) {
-    return value.filter((p) => !has(p)).map((p) => `must have required property ${quoteName(p)}`);
-  }
-  if (typeof value !== "object" || value === null) return [];
-  const out: string[] = [];
-  for (const [trigger, needed] of Object.entries(value)) {
-    if (!has(trigger) || !Array.isArray(needed)) continue;
-    for (const p of needed) {
-      if (!has(p)) {
-        out.push(
-          `must have property ${quoteName(p)} when property ${quoteName(trigger)} is present`,
-        );
-      }
-    }
-  }
-  return out;
 }
 
 function branchMessage(
@@ -383,91 +165,4 @@ function branchMessage(
     branches.set(index, messages);
   }
   return branchText(keyword, [...branches].map(([i, m]) => `[${i}] ${m.join(", ")}`));
-}
-
-/**
- * The message of a failing `anyOf` or `oneOf` whose failing branches' parts
- * (`[index] messages`) are `parts` (none: more than one branch matched).
- */
-export function branchText(keyword: string, parts: readonly string[]): string {
-  return branchJoined(keyword, parts.length === 0 ? undefined : parts.join("; "));
-}
-
-/** {@linkcode branchText} of the parts joined by "; " (undefined: no part). */
-export function branchJoined(keyword: string, joined: string | undefined): string {
-  const head = keyword === "oneOf"
-    ? "must match exactly one schema in oneOf"
-    : "must match at least one schema in anyOf";
-  if (joined === undefined) return `${head}, but matched more than one`;
-  return `${head} (${joined})`;
-}
-
-function leafMessage(
-  keyword: string,
-  value: unknown,
-  schema: Record<string, unknown> | undefined,
-  instance: unknown,
-): string {
-  switch (keyword) {
-    case "false":
-      return "is not allowed (the schema here is false)";
-    case "type":
-      return `must be ${Array.isArray(value) ? value.join(" or ") : value}, found ${
-        typeOf(instance)
-      }`;
-    case "enum":
-      return `must be equal to one of the allowed values: ${list(value)}`;
-    case "const":
-      return `must be equal to constant ${quote(value)}`;
-    case "minimum":
-      return schema?.exclusiveMinimum === true ? `must be > ${value}` : `must be >= ${value}`;
-    case "maximum":
-      return schema?.exclusiveMaximum === true ? `must be < ${value}` : `must be <= ${value}`;
-    case "exclusiveMinimum":
-      return `must be > ${value}`;
-    case "exclusiveMaximum":
-      return `must be < ${value}`;
-    case "multipleOf":
-      return `must be a multiple of ${value}`;
-    case "minLength":
-      return `must NOT have fewer than ${plural(value, "character")}`;
-    case "maxLength":
-      return `must NOT have more than ${plural(value, "character")}`;
-    case "minItems":
-      return `must NOT have fewer than ${plural(value, "item")}`;
-    case "maxItems":
-      return `must NOT have more than ${plural(value, "item")}`;
-    case "minProperties":
-      return `must NOT have fewer than ${plural(value, "property")}`.replace(
-        "propertys",
-        "properties",
-      );
-    case "maxProperties":
-      return `must NOT have more than ${plural(value, "property")}`.replace(
-        "propertys",
-        "properties",
-      );
-    case "uniqueItems":
-      return "must NOT have duplicate items";
-    case "pattern":
-      return `must match pattern ${quote(value)}`;
-    case "format":
-      return `must match format ${quote(value)}`;
-    case "contains":
-      return `must contain at least ${schema?.minContains ?? 1} valid item(s)`;
-    case "minContains":
-      return `must contain at least ${value} valid item(s)`;
-    case "maxContains":
-      return `must contain at most ${value} valid item(s)`;
-    case "not":
-      return "must NOT be valid against the schema in 'not'";
-    case "propertyNames":
-      return "must have valid property names";
-    case "required":
-    case "dependentRequired":
-    case "dependencies":
-      return `must have the properties that '${keyword}' lists`;
-    default:
-      return `must pass '${keyword}'`;
-  }
 }

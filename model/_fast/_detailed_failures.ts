@@ -7,10 +7,10 @@ import type { ValidationFailure } from "../errors.ts";
 import {
   branchJoined,
   extraMessage,
-  type KeywordSite,
   missingProperties,
   soleMessage,
-} from "../_messages.ts";
+} from "../_failure_messages.ts";
+import type { KeywordSite } from "../_output_unit.ts";
 import { isObject } from "./_detailed_unit.ts";
 
 /** How a failure of one keyword (or false schema) location is made, for every value. */

@@ -3,9 +3,7 @@
 // DetailedOutputPlugin makes them, with what toFailures reads), and what a
 // keyword's evaluation needs from the compiler.
 
-import type { KeywordSite, OutputUnit as Unit } from "../_messages.ts";
-import { compilePattern, type Matcher } from "../_regex.ts";
-import { Unsupported } from "./_compile.ts";
+import type { KeywordSite, OutputUnit as Unit } from "../_output_unit.ts";
 
 /** One unit of Hyperjump's DETAILED output, as this module builds it. */
 export interface OutputUnit extends Unit {
@@ -71,35 +69,11 @@ export class FastUnit implements OutputUnit {
   }
 }
 
-/** Whether a value is a non-array object. */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** A keyword value that must be a finite number. */
-export function num(value: unknown, keyword: string): number {
-  if (typeof value !== "number" || !Number.isFinite(value)) {
-    throw new Unsupported(`${keyword} that is not a number`);
-  }
-  return value;
-}
-
-/** A keyword value that must be an array of strings. */
-export function strings(value: unknown, keyword: string): string[] {
-  if (!Array.isArray(value) || value.some((item) => typeof item !== "string")) {
-    throw new Unsupported(`${keyword} that is not an array of strings`);
-  }
-  return value as string[];
-}
-
-/** A keyword value that must be an array. */
-export function list(value: unknown, keyword: string): unknown[] {
-  if (!Array.isArray(value)) throw new Unsupported(`${keyword} that is not an array`);
-  return value;
-}
-
-/** A pattern on the validator's bounded engine (the matcher Hyperjump's keywords use). */
-export function matcher(source: unknown): Matcher {
-  if (typeof source !== "string") throw new Unsupported("a pattern that is not a string");
-  return compilePattern(source);
-}
+// The readers of keyword values, shared with the fast check's generator.
+export {
+  isObject,
+  list,
+  number as num,
+  pattern as matcher,
+  stringList as strings,
+} from "./_compile_values.ts";
