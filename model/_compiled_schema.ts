@@ -19,6 +19,7 @@ import { toFailures } from "./_messages.ts";
 import { withPatternMemo } from "./_regex.ts";
 import { type PatternRecord, swapPatternRecord } from "./_pattern_record.ts";
 import { instanceProblem } from "./_instance_check.ts";
+import type { InstanceProblem } from "./_json.ts";
 import { isPlainObject } from "./_json_pointer.ts";
 import { lazyInvalid, lazyValidationError } from "./_lazy_failures.ts";
 import type { FastPlan } from "./_fast/mod.ts";
@@ -118,7 +119,12 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
         const output = evaluate!(instance, "DETAILED");
         return toFailures(output.valid ? [] : output.errors ?? [], instance, lookup, ROOT_URI);
       }));
-  const failuresOf = (instance: unknown, record: PatternRecord): ValidationFailure[] => {
+  /** The failures of an invalid value (`record`, when given, holds the patterns its check ran). */
+  const failuresOf = (
+    instance: unknown,
+    given: PatternRecord | undefined,
+  ): ValidationFailure[] => {
+    const record = given ?? {};
     if (fastFailures !== undefined) {
       const compute = fastFailures;
       try {
@@ -143,48 +149,75 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
       record,
       () => guarded(() => evaluate!(instance, "FLAG").valid),
     );
-    return valid ? VALID : lazyInvalid(() => failuresOf(instance, record));
+    return valid ? VALID : lazyInvalid(failuresOf, instance, record);
   };
-  /** The fast check's answer, or what it threw (recording patterns into `record`). */
-  const attempt = (instance: unknown, record: PatternRecord | undefined) => {
-    let previous: PatternRecord | undefined;
-    if (record !== undefined) previous = swapPatternRecord(record);
+  // The paths below capture nothing but the compiled schema's own state, and
+  // the invalid result holds its arguments rather than a closure: the invalid
+  // answer (the commonest failure) allocates that result and nothing else.
+  /** The answer for a value the JSON check found wrong: its failure, or the depth error. */
+  const problem = (bad: InstanceProblem): CheckResult => {
+    if (bad.depth) throw new InstanceDepthError(maxDepth, bad.location);
+    return { valid: false, failures: [bad.failure!] };
+  };
+  /**
+   * The answer for a value the fast check threw on (a bail on a deep $ref
+   * chain, an exhausted stack) once the JSON check passed: Hyperjump answers
+   * this value, with its own errors; without Hyperjump, the error, typed.
+   */
+  const thrown = (instance: unknown, error: unknown): CheckResult => {
+    if (evaluate === undefined) {
+      return guarded(() => {
+        throw error;
+      });
+    }
+    return slow(instance);
+  };
+  /** The fast check's answer (recording patterns into `record`), or what it threw. */
+  const attempt = (instance: unknown, record: PatternRecord): boolean | { error: unknown } => {
+    const previous = swapPatternRecord(record);
     try {
       return fast!(instance);
     } catch (error) {
       return { error };
     } finally {
-      if (record !== undefined) swapPatternRecord(previous);
+      swapPatternRecord(previous);
     }
   };
+  /** The answer for a value when the fast check does not prove JSON values: the JSON check first. */
+  const unproved = (instance: unknown): CheckResult => {
+    const bad = instanceProblem(instance, maxDepth);
+    if (bad !== undefined) return problem(bad);
+    if (fast === undefined) return slow(instance);
+    if (!fastPatterns) {
+      let answer: boolean;
+      try {
+        answer = fast(instance);
+      } catch (error) {
+        return thrown(instance, error);
+      }
+      return answer === true ? VALID : lazyInvalid(failuresOf, instance, undefined);
+    }
+    const record: PatternRecord = {};
+    const answer = attempt(instance, record);
+    if (answer === true) return VALID;
+    if (answer === false) return lazyInvalid(failuresOf, instance, record);
+    return thrown(instance, answer.error);
+  };
   /**
-   * The answer for a value once the fast check's first answer (`answer`,
-   * when it ran first) is not "valid": the JSON check, then that answer.
+   * The answer once the fast check, which proves the values it accepts JSON
+   * within the depth limit (_fast/_cover.ts), did not accept this one: the
+   * JSON check comes first as for any schema; on a JSON value the answer
+   * stands (there the strict tests answer as the plain ones do).
    */
-  const settle = (
+  const refused = (
     instance: unknown,
-    answer: ReturnType<typeof attempt> | undefined,
+    answer: boolean | { error: unknown },
     record: PatternRecord | undefined,
   ): CheckResult => {
     const bad = instanceProblem(instance, maxDepth);
-    if (bad !== undefined) {
-      if (bad.depth) throw new InstanceDepthError(maxDepth, bad.location);
-      return { valid: false, failures: [bad.failure!] };
-    }
-    if (fast !== undefined) {
-      answer ??= attempt(instance, record);
-      if (answer === true) return VALID;
-      if (answer === false) return lazyInvalid(() => failuresOf(instance, record ?? {}));
-      // A throw (a bail on a deep $ref chain, an exhausted stack): Hyperjump
-      // answers this value, with its own errors.
-      if (evaluate === undefined) {
-        const { error } = answer;
-        return guarded(() => {
-          throw error;
-        });
-      }
-    }
-    return slow(instance);
+    if (bad !== undefined) return problem(bad);
+    if (answer === false) return lazyInvalid(failuresOf, instance, record);
+    return thrown(instance, (answer as { error: unknown }).error);
   };
   const check = (instance: unknown): CheckResult => {
     if (planFast !== undefined) {
@@ -192,23 +225,19 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
       planFast = undefined;
       adopt(plan);
     }
-    if (!proves) return settle(instance, undefined, fastPatterns ? {} : undefined);
-    // The check first: a value it accepts is JSON within the depth limit
-    // (_fast/_cover.ts). On any other answer, or a throw, the JSON check
-    // comes first as for any schema; on a JSON value the answer stands
-    // (there the strict tests answer as the plain ones do).
+    if (!proves) return unproved(instance);
     if (!fastPatterns) {
-      let answer: ReturnType<typeof attempt>;
+      let answer: boolean;
       try {
         answer = fast!(instance);
       } catch (error) {
-        answer = { error };
+        return refused(instance, { error }, undefined);
       }
-      return answer === true ? VALID : settle(instance, answer, undefined);
+      return answer === true ? VALID : refused(instance, answer, undefined);
     }
     const record: PatternRecord = {};
     const answer = attempt(instance, record);
-    return answer === true ? VALID : settle(instance, answer, record);
+    return answer === true ? VALID : refused(instance, answer, record);
   };
   return {
     dialect,

@@ -37,18 +37,22 @@ class Settled extends Given {
  * then an own data property. A class rather than accessors defined on a plain
  * object: creating one costs what creating `{ valid: false }` costs.
  */
-class InvalidResult {
+class InvalidResult<A, B> {
   /** Always `false`. */
   readonly valid = false as const;
-  #compute: () => ValidationFailure[];
+  #compute: (a: A, b: B) => ValidationFailure[];
+  #a: A;
+  #b: B;
 
-  constructor(compute: () => ValidationFailure[]) {
+  constructor(compute: (a: A, b: B) => ValidationFailure[], a: A, b: B) {
     this.#compute = compute;
+    this.#a = a;
+    this.#b = b;
   }
 
   /** The failures, computed on first read. */
   get failures(): ValidationFailure[] {
-    const failures = this.#compute();
+    const failures = this.#compute(this.#a, this.#b);
     new Settled(this, failures);
     return failures;
   }
@@ -63,9 +67,17 @@ class InvalidResult {
   }
 }
 
-/** An invalid result whose failures are computed (once) on first read. */
-export function lazyInvalid(compute: () => ValidationFailure[]): CheckResult {
-  return new InvalidResult(compute);
+/**
+ * An invalid result whose failures, `compute(a, b)`, are computed (once) on
+ * first read. The arguments are held rather than captured in a closure: the
+ * result is then the only allocation.
+ */
+export function lazyInvalid<A, B>(
+  compute: (a: A, b: B) => ValidationFailure[],
+  a: A,
+  b: B,
+): CheckResult {
+  return new InvalidResult(compute, a, b);
 }
 
 /**
