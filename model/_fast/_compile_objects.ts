@@ -163,9 +163,18 @@ function coveredProperties(
       ? `{ ${other} }`
       : `switch (k) { ${cases} if (x === undefined) return false; break; default: { ${other} } }`
   } }`;
-  out.push(
-    named.size === 0 ? loop : `if (Object.getOwnPropertyNames(v).length !== ${count}) { ${loop} }`,
-  );
+  if (named.size === 0) {
+    out.push(loop);
+  } else if (additional === false) {
+    // Another own key is a stray member or a named one holding undefined:
+    // when all are enumerable, the loop would find it and return false.
+    out.push(
+      `{ const m = Object.getOwnPropertyNames(v).length; if (m !== ${count}) { ` +
+        `if (Object.keys(v).length === m) return false; ${loop} } }`,
+    );
+  } else {
+    out.push(`if (Object.getOwnPropertyNames(v).length !== ${count}) { ${loop} }`);
+  }
 }
 
 /**

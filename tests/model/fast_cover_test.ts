@@ -56,6 +56,9 @@ function values(): unknown[] {
   cyclicList.push(cyclicList);
   const symbolKeyed = { op: "add", extra: 1, [Symbol("s")]: NaN };
   const nullProto = Object.assign(Object.create(null), { op: "add", extra: 1, free: [1] });
+  // Own members that are not enumerable (the closed schema's stray-member test counts own names).
+  const hidden = (value: Record<string, unknown>, key: string, member: unknown) =>
+    Object.defineProperty(value, key, { value: member, enumerable: false });
   return [
     { op: "add", extra: 1, n: 2, free: { a: [1, "x", null] }, map: { a: "b" } },
     { op: "add", extra: NaN },
@@ -82,6 +85,13 @@ function values(): unknown[] {
     cyclicList,
     symbolKeyed,
     nullProto,
+    hidden({ op: "add", extra: 1 }, "other", NaN),
+    hidden({ op: "add", extra: 1 }, "other", 1),
+    hidden({ op: "add", n: 1 }, "other", 1),
+    hidden({ op: "add", n: 1 }, "other", NaN),
+    hidden({ op: "add", n: 1, other: 1 }, "hidden", 1),
+    hidden({ op: "add", extra: 1, other: 1 }, "hidden", 2),
+    hidden({ op: "add", extra: 1, n: undefined }, "hidden", 2),
     Object.create({ op: "add", extra: 1 }),
     new Point(),
     { value: NaN, children: [] },
