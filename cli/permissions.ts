@@ -147,6 +147,13 @@ export interface CommandLinesOptions {
   entry?: string;
   /** The command and its arguments, e.g. `["run", "tools.yaml", "math:add"]`. */
   command?: readonly string[];
+  /**
+   * The module that imports the npm packages the command line loads only when
+   * a command needs one, given to `deno compile --include` so that the binary
+   * holds them (default `cli/_generated/cli/externals.js`, beside `cli.ts`; from
+   * JSR: `jsr:@toolfoundation/core/bin/npm`).
+   */
+  packages?: string;
 }
 
 /** Quotes a word for a POSIX shell when it needs it. */
@@ -158,7 +165,8 @@ export function shellQuote(word: string): string {
 
 /**
  * Complete `deno run` and `deno compile` command lines for a plan: the
- * flags, the entry point and, for `deno run`, the command to run.
+ * flags, the entry point and, for `deno run`, the command to run; for
+ * `deno compile`, the module files and the module of npm packages to include.
  *
  * @example
  * ```ts
@@ -168,7 +176,10 @@ export function shellQuote(word: string): string {
  * const plan = { needs: [{ name: "read" as const, value: "tools.yaml", reason: "the manifest" }], workers: false, modules: [] };
  * const lines = commandLines(plan, { command: ["run", "tools.yaml", "<toolId>"] });
  * assert.equal(lines.run, "deno run --allow-read=tools.yaml cli.ts run tools.yaml '<toolId>'");
- * assert.equal(lines.compile, "deno compile --allow-read=tools.yaml cli.ts");
+ * assert.equal(
+ *   lines.compile,
+ *   "deno compile --allow-read=tools.yaml --include=cli/_generated/cli/externals.js cli.ts",
+ * );
  * ```
  *
  * @param plan The plan.
@@ -181,7 +192,10 @@ export function commandLines(
 ): { run: string; compile: string } {
   const flags = formatFlags(plan);
   const entry = options.entry ?? "cli.ts";
-  const include = plan.modules.map((m) => `--include=${m}`);
+  const include = [
+    ...plan.modules.map((m) => `--include=${m}`),
+    `--include=${options.packages ?? "cli/_generated/cli/externals.js"}`,
+  ];
   return {
     run: ["deno", "run", ...flags, entry, ...(options.command ?? [])].map(shellQuote).join(" "),
     compile: ["deno", "compile", ...flags, ...include, entry].map(shellQuote).join(" "),

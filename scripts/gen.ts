@@ -24,7 +24,7 @@
  *
  * ```sh
  * deno task gen          # rewrite the files
- * deno task gen --check  # exit 1 when a file is stale (tests/cli/startup_generated_test.ts)
+ * deno task gen --check  # exit 1 when a file is stale (tests/cli/startup_manifest_check_test.ts)
  * ```
  *
  * @module

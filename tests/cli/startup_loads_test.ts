@@ -162,6 +162,46 @@ Deno.test("cli.ts runs the bundle: its graph is the bundle's chunks, none of the
   assert.deepEqual(files.filter((m) => !m.endsWith("/cli.ts") && !BUNDLE.test(m)), []);
 });
 
+Deno.test("cli.ts --help sets up no npm resolution; a command that needs a package loads it when it runs", async () => {
+  // Every import Deno can follow in the bundle names a chunk or a node: module
+  // (scripts/_lazy_externals.ts): packages are imported through __npm.
+  const dir = new URL("cli/_generated/cli/", ROOT);
+  const lazy = new Set<string>();
+  const FOLLOWED = /(?<![\w$."'`])(?:from\s*|import\s*\(?\s*)"([^"]+)"/g;
+  for (const entry of Deno.readDirSync(dir)) {
+    if (!entry.name.endsWith(".js") || entry.name === "externals.js") continue;
+    const text = Deno.readTextFileSync(new URL(entry.name, dir));
+    const followed = [...text.matchAll(FOLLOWED)].map((m) => m[1]);
+    assert.deepEqual(followed.filter((s) => !/^\.\/[\w.-]+\.js$|^node:/.test(s)), [], entry.name);
+    for (const m of text.matchAll(/"(npm:[^"]+)"/g)) lazy.add(m[1]);
+  }
+  // deno compile sees them through externals.js, which the compile task and bin/npm name.
+  const externals = Deno.readTextFileSync(new URL("externals.js", dir));
+  const listed = [...externals.matchAll(/^import "(npm:[^"]+)";$/gm)].map((m) => m[1]);
+  assert.ok(lazy.size > 5, [...lazy].join("\n"));
+  assert.deepEqual(listed, [...lazy].sort());
+  const config = JSON.parse(Deno.readTextFileSync(new URL("deno.json", ROOT)));
+  assert.match(config.tasks.compile, / --include=cli\/_generated\/cli\/externals\.js /);
+  assert.equal(config.exports["./bin/npm"], "./cli/_generated/cli/externals.js");
+  // Deno logs its npm resolution when it sets it up: never for --help ...
+  const NPM = /deno_npm_installer/;
+  const help = await debugLog("cli.ts", ["--help"], []);
+  assert.equal(help.code, 0);
+  assert.deepEqual(help.lines.filter((l) => NPM.test(l)), []);
+  // ... and when a command runs a chunk that imports a package (Hyperjump's messages here).
+  const tmp = await Deno.makeTempDir({ dir: new URL("tests/", ROOT).pathname });
+  try {
+    await Deno.writeTextFile(`${tmp}/bad.yaml`, "version: 1\ntools:\n  - name: x\n    oops: 1\n");
+    const rel = `${tmp}/bad.yaml`.slice(new URL(ROOT).pathname.length);
+    const bad = await debugLog("cli.ts", ["list", rel], READ);
+    assert.equal(bad.code, 2);
+    assert.ok(bad.lines.some((l) => NPM.test(l)), bad.lines.join("\n"));
+    assert.ok(bad.lines.some((l) => /oops/.test(l)), bad.lines.join("\n"));
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+});
+
 Deno.test("cli.ts's run of a built-in compiles only chunks of the bundle, no npm package", async () => {
   const run = await loaded(
     ["run", "examples/tools.yaml", "math:calculate", "--args", '{"operation":"add","a":1,"b":2}'],

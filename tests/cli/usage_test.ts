@@ -58,7 +58,8 @@ Deno.test("permissions prints complete command lines that run as printed", async
   );
   assert.equal(
     compile,
-    "deno compile --allow-read=examples/tools.yaml cli.ts",
+    "deno compile --allow-read=examples/tools.yaml " +
+      "--include=cli/_generated/cli/externals.js cli.ts",
   );
   // The printed line, as printed (plus the arguments), runs the tool.
   const words = run.split(" ");
