@@ -150,7 +150,7 @@ export interface CommandLinesOptions {
   /**
    * The module that imports the npm packages the command line loads only when
    * a command needs one, given to `deno compile --include` so that the binary
-   * holds them (default `cli/_generated/cli/externals.js`, beside `cli.ts`; from
+   * holds them (default `cli/_generated/cli/externals.ts`, beside `cli.ts`; from
    * JSR: `jsr:@toolfoundation/core/bin/npm`).
    */
   packages?: string;
@@ -178,7 +178,7 @@ export function shellQuote(word: string): string {
  * assert.equal(lines.run, "deno run --allow-read=tools.yaml cli.ts run tools.yaml '<toolId>'");
  * assert.equal(
  *   lines.compile,
- *   "deno compile --allow-read=tools.yaml --include=cli/_generated/cli/externals.js cli.ts",
+ *   "deno compile --allow-read=tools.yaml --include=cli/_generated/cli/externals.ts cli.ts",
  * );
  * ```
  *
@@ -194,7 +194,7 @@ export function commandLines(
   const entry = options.entry ?? "cli.ts";
   const include = [
     ...plan.modules.map((m) => `--include=${m}`),
-    `--include=${options.packages ?? "cli/_generated/cli/externals.js"}`,
+    `--include=${options.packages ?? "cli/_generated/cli/externals.ts"}`,
   ];
   return {
     run: ["deno", "run", ...flags, entry, ...(options.command ?? [])].map(shellQuote).join(" "),

@@ -19,7 +19,7 @@ import { toFailures } from "./_messages.ts";
 import { withPatternMemo } from "./_regex.ts";
 import { type PatternRecord, swapPatternRecord } from "./_pattern_record.ts";
 import { instanceProblem } from "./_instance_check.ts";
-import type { InstanceProblem } from "./_json.ts";
+import { allMembersEnumerable, type InstanceProblem } from "./_json.ts";
 import { isPlainObject } from "./_json_pointer.ts";
 import { lazyInvalid, lazyValidationError } from "./_lazy_failures.ts";
 import type { FastPlan } from "./_fast/mod.ts";
@@ -113,9 +113,10 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
     }
     return trusted.get(base);
   };
-  const hyperjumpFailures = (instance: unknown, record: PatternRecord): ValidationFailure[] =>
+  const hyperjumpFailures = (given: unknown, record: PatternRecord): ValidationFailure[] =>
     recorded(record, () =>
       guarded(() => {
+        const instance = allMembersEnumerable(given);
         const output = evaluate!(instance, "DETAILED");
         return toFailures(output.valid ? [] : output.errors ?? [], instance, lookup, ROOT_URI);
       }));
@@ -147,7 +148,7 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
     const record: PatternRecord = {};
     const valid = recorded(
       record,
-      () => guarded(() => evaluate!(instance, "FLAG").valid),
+      () => guarded(() => evaluate!(allMembersEnumerable(instance), "FLAG").valid),
     );
     return valid ? VALID : lazyInvalid(failuresOf, instance, record);
   };

@@ -26,7 +26,7 @@ function fine(value: unknown, depth: number, maxDepth: number): boolean {
       const proto = Object.getPrototypeOf(value);
       if (proto !== Object.prototype && proto !== null) return false;
       const object = value as Record<string, unknown>;
-      for (const key of Object.keys(object)) {
+      for (const key of Object.getOwnPropertyNames(object)) {
         if (!fine(object[key], depth + 1, maxDepth)) return false;
       }
       return true;

@@ -58,7 +58,7 @@ export function checkInstance(value: unknown, maxDepth: number): InstanceProblem
         stack.push([current[i], depth + 1, `${location}/${i}`]);
       }
     } else if (isPlainObject(current)) {
-      const keys = Object.keys(current);
+      const keys = Object.getOwnPropertyNames(current);
       for (let i = keys.length - 1; i >= 0; i--) {
         stack.push([current[keys[i]], depth + 1, `${location}/${escapePointerToken(keys[i])}`]);
       }
@@ -109,4 +109,59 @@ function typeOf(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
   return typeof value;
+}
+
+/**
+ * The value with every own property of its objects enumerable: the value
+ * itself when none of its objects has a non-enumerable own property (what
+ * `JSON.parse` makes), else a copy. The validator's members of an object are
+ * its own names, enumerable or not (what the fast check, the generated
+ * failures and the JSON check list, with `Object.getOwnPropertyNames`);
+ * Hyperjump lists them with `Object.keys`, so it is given this. For a JSON
+ * value within the depth limit (the JSON check passed): iterative, no cycles.
+ */
+export function allMembersEnumerable(value: unknown): unknown {
+  if (!hasHidden(value)) return value;
+  const root = shell(value);
+  const stack: [unknown, unknown][] = [[value, root]];
+  while (stack.length > 0) {
+    const [from, to] = stack.pop()! as [Record<string, unknown>, Record<string, unknown>];
+    const names = Array.isArray(from) ? from.keys() : Object.getOwnPropertyNames(from);
+    for (const name of names) {
+      const member = from[name as string];
+      const copy = shell(member);
+      Object.defineProperty(to, name, {
+        value: copy,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+      if (copy !== member) stack.push([member, copy]);
+    }
+  }
+  return root;
+}
+
+/** Whether an object in the value has a non-enumerable own property (arrays: by index only). */
+function hasHidden(value: unknown): boolean {
+  const stack = [value];
+  while (stack.length > 0) {
+    const current = stack.pop();
+    if (typeof current !== "object" || current === null) continue;
+    if (Array.isArray(current)) {
+      for (let i = 0; i < current.length; i++) stack.push(current[i]);
+      continue;
+    }
+    const names = Object.getOwnPropertyNames(current);
+    if (names.length !== Object.keys(current).length) return true;
+    for (const name of names) stack.push((current as Record<string, unknown>)[name]);
+  }
+  return false;
+}
+
+/** An empty container like `value` (same prototype), or a primitive itself. */
+function shell(value: unknown): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return new Array(value.length);
+  return Object.create(Object.getPrototypeOf(value));
 }

@@ -23,7 +23,11 @@ export interface CompiledSchema {
   /**
    * Checks an instance.
    *
-   * @param instance The value to check.
+   * @param instance The value to check: a JSON value (finite numbers,
+   * strings, booleans, null, arrays, plain objects, whose members are their own
+   * string-keyed properties, enumerable or not). Anything else (`NaN`,
+   * `undefined`, a function, a class instance, ...) is invalid with one
+   * failure, "must be a JSON value, found ...", at its location.
    * @returns `{ valid: true }` or the failures. Every valid answer is the same
    * frozen `{ valid: true }` object (nothing is allocated for a valid value):
    * read it, do not modify it.

@@ -9,7 +9,7 @@
 // split at the dynamic imports, so a command still loads only what it uses)
 // is ~70 files, and `--help` and `run` of a built-in start 30-50 ms sooner.
 // npm packages stay external, imported only when a chunk that needs one runs
-// (scripts/_lazy_externals.ts; `externals.js` lists them for `deno compile`);
+// (scripts/_lazy_externals.ts; `externals.ts` lists them for `deno compile`);
 // the source maps point stack traces at the TypeScript sources.
 
 import type { GeneratedFile } from "./_yaml_bundle.ts";
@@ -20,7 +20,7 @@ import { lazyExternals } from "./_lazy_externals.ts";
 export const CLI_BUNDLE_DIR = "cli/_generated/cli";
 const ENTRY = "cli/main.ts";
 /** The file that lists the npm packages for `deno compile --include`. */
-export const EXTERNALS = "externals.js";
+export const EXTERNALS = "externals.ts";
 
 const HEADER = [
   "// deno-fmt-ignore-file",
@@ -97,7 +97,7 @@ function externalsModule(packages: Set<string>): string {
     "/**",
     " * The npm packages the command line imports only when a command needs one,",
     " * imported here statically for `deno compile --include` so that a binary holds",
-    " * them: `--include=cli/_generated/cli/externals.js` from a checkout,",
+    " * them: `--include=cli/_generated/cli/externals.ts` from a checkout,",
     " * `--include=jsr:@toolfoundation/core/bin/npm` from JSR. Never imported at run time.",
     " *",
     " * @module",

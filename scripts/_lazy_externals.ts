@@ -17,7 +17,7 @@
 // - `__npm` maps the name to the npm specifier deno.json pins, so the chunk
 //   needs no import map (as from JSR).
 // `deno compile` does not see these imports either: the compile task adds
-// `cli/_generated/cli/externals.js`, which imports every package statically.
+// `cli/_generated/cli/externals.ts`, which imports every package statically.
 
 /** A chunk's text with its npm imports made lazy, and the line that goes before it. */
 export interface LazyChunk {

@@ -77,7 +77,7 @@ export function objects(
     );
     const rest = additional === undefined ? "" : g.require(additional, "x");
     out.push(
-      "for (const k of Object.keys(v)) { const x = v[k]; let known = false;",
+      "for (const k of Object.getOwnPropertyNames(v)) { const x = v[k]; let known = false;",
       cases.length > 0 ? `switch (k) { ${cases.join(" ")} }` : "",
       ...matches,
       rest === "" ? "" : `if (!known) { ${rest} }`,
@@ -86,18 +86,20 @@ export function objects(
   }
   if (has("propertyNames")) {
     const call = g.call(schema.propertyNames, "k");
-    if (call !== "true") out.push(`for (const k of Object.keys(v)) if (!${call}) return false;`);
+    if (call !== "true") {
+      out.push(`for (const k of Object.getOwnPropertyNames(v)) if (!${call}) return false;`);
+    }
   }
   if (has("minProperties")) {
     out.push(
-      `if (Object.keys(v).length < ${
+      `if (Object.getOwnPropertyNames(v).length < ${
         literal(number(schema.minProperties, "minProperties"))
       }) return false;`,
     );
   }
   if (has("maxProperties")) {
     out.push(
-      `if (Object.keys(v).length > ${
+      `if (Object.getOwnPropertyNames(v).length > ${
         literal(number(schema.maxProperties, "maxProperties"))
       }) return false;`,
     );
@@ -158,7 +160,7 @@ function coveredProperties(
     : g.complete(additional ?? true, "x", cover + 1);
   const cases = [...named].map((name) => `case ${JSON.stringify(name)}:`).join(" ");
   // Named values were read above; one of them undefined is not JSON.
-  const loop = `for (const k of Object.keys(v)) { const x = v[k]; ${
+  const loop = `for (const k of Object.getOwnPropertyNames(v)) { const x = v[k]; ${
     named.size === 0
       ? `{ ${other} }`
       : `switch (k) { ${cases} if (x === undefined) return false; break; default: { ${other} } }`
@@ -166,12 +168,8 @@ function coveredProperties(
   if (named.size === 0) {
     out.push(loop);
   } else if (additional === false) {
-    // Another own key is a stray member or a named one holding undefined:
-    // when all are enumerable, the loop would find it and return false.
-    out.push(
-      `{ const m = Object.getOwnPropertyNames(v).length; if (m !== ${count}) { ` +
-        `if (Object.keys(v).length === m) return false; ${loop} } }`,
-    );
+    // Another own name is a stray member or a named one holding undefined.
+    out.push(`if (Object.getOwnPropertyNames(v).length !== ${count}) return false;`);
   } else {
     out.push(`if (Object.getOwnPropertyNames(v).length !== ${count}) { ${loop} }`);
   }

@@ -4,9 +4,9 @@
 // typed primitive, an enum of primitives, a plain object or an array whose
 // items and properties are all proven or walked) is not walked again, and
 // every other part is walked once by `w`, the same test as
-// model/_instance_check.ts's: finite numbers, plain objects (own enumerable
-// keys), arrays (indexes), nothing else, and no container at a nesting of
-// MAX_DEPTH or more.
+// model/_instance_check.ts's: finite numbers, plain objects (own names,
+// enumerable or not), arrays (indexes), nothing else, and no container at a
+// nesting of MAX_DEPTH or more.
 
 /**
  * The walk, as generated source: `MAX_DEPTH` is replaced by the limit, and
@@ -23,7 +23,7 @@ if (d >= MAX_DEPTH) return false;
 if (Array.isArray(x)) { for (let i = 0; i < x.length; i++) if (!w(x[i], d + 1)) return false; return true; }
 const p = Object.getPrototypeOf(x);
 if (p !== OP && p !== null) return false;
-const ks = Object.keys(x);
+const ks = Object.getOwnPropertyNames(x);
 for (let i = 0; i < ks.length; i++) if (!w(x[ks[i]], d + 1)) return false;
 return true;
 }

@@ -121,7 +121,7 @@ export function collectionCode(
       // with other members has members to evaluate.
       const others = gen.matched !== undefined && gen.keys !== undefined &&
           matchers.length === 0 && isObject(schema.properties)
-        ? ` && (${gen.keys} ??= Object.keys(v)).length !== ${gen.matched}`
+        ? ` && (${gen.keys} ??= Object.getOwnPropertyNames(v)).length !== ${gen.matched}`
         : "";
       out.push(
         `if (${OBJECT}${others}) ${gen.members(`${known} ${extra("v[k]", each, "k")}`)}`,

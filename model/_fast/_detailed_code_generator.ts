@@ -243,7 +243,7 @@ export class FailureCode {
   /** A loop over the member names of `v` (an object), with `code` for each `k`. */
   members(code: string): string {
     const keys = this.keys ??= `ks${this.temp()}`;
-    return `{ const kk = ${keys} ??= Object.keys(v); ` +
+    return `{ const kk = ${keys} ??= Object.getOwnPropertyNames(v); ` +
       `for (let j = 0; j < kk.length; j++) { const k = kk[j]; ${code} } }`;
   }
 }

@@ -95,8 +95,8 @@ export function collectionEvaluation(
     case "maxProperties": {
       const bound = num(value, keyword);
       return keyword === "minProperties"
-        ? leaf((v) => !isObject(v) || Object.keys(v).length >= bound)
-        : leaf((v) => !isObject(v) || Object.keys(v).length <= bound);
+        ? leaf((v) => !isObject(v) || Object.getOwnPropertyNames(v).length >= bound)
+        : leaf((v) => !isObject(v) || Object.getOwnPropertyNames(v).length <= bound);
     }
     case "required": {
       const names = strings(value, keyword);
@@ -133,7 +133,7 @@ function propertyEvaluation(
       return (v, p, u) => {
         if (!isObject(v)) return true;
         let ok = true;
-        for (const key of Object.keys(v)) {
+        for (const key of Object.getOwnPropertyNames(v)) {
           const found = runs.get(key);
           if (found !== undefined && !found[0](v[key], p + found[1], u)) ok = false;
         }
@@ -148,7 +148,7 @@ function propertyEvaluation(
         if (!isObject(v)) return true;
         let ok = true;
         for (const [m, run] of runs) {
-          for (const key of Object.keys(v)) {
+          for (const key of Object.getOwnPropertyNames(v)) {
             if (testPattern(m, key) && !run(v[key], p + "/" + escapePointerToken(key), u)) {
               ok = false;
             }
@@ -166,7 +166,7 @@ function propertyEvaluation(
       return (v, p, u) => {
         if (!isObject(v)) return true;
         let ok = true;
-        for (const key of Object.keys(v)) {
+        for (const key of Object.getOwnPropertyNames(v)) {
           if (names.has(key) || matchers.some((m) => testPattern(m, key))) continue;
           if (!run(v[key], p + "/" + escapePointerToken(key), u)) ok = false;
         }
@@ -178,7 +178,7 @@ function propertyEvaluation(
       return (v, p, u) => {
         if (!isObject(v)) return true;
         let ok = true;
-        for (const key of Object.keys(v)) {
+        for (const key of Object.getOwnPropertyNames(v)) {
           if (!run(key, "*" + p + "/" + escapePointerToken(key), u)) ok = false;
         }
         return ok;

@@ -15,7 +15,7 @@ export function sortedJson(value: unknown): string {
   }
   let out = "{";
   const object = value as Record<string, unknown>;
-  for (const key of Object.keys(object).sort()) {
+  for (const key of Object.getOwnPropertyNames(object).sort()) {
     const text = sortedJson(object[key]);
     if (text === undefined) continue;
     if (out.length > 1) out += ",";

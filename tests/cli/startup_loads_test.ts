@@ -169,20 +169,20 @@ Deno.test("cli.ts --help sets up no npm resolution; a command that needs a packa
   const lazy = new Set<string>();
   const FOLLOWED = /(?<![\w$."'`])(?:from\s*|import\s*\(?\s*)"([^"]+)"/g;
   for (const entry of Deno.readDirSync(dir)) {
-    if (!entry.name.endsWith(".js") || entry.name === "externals.js") continue;
+    if (!entry.name.endsWith(".js")) continue;
     const text = Deno.readTextFileSync(new URL(entry.name, dir));
     const followed = [...text.matchAll(FOLLOWED)].map((m) => m[1]);
     assert.deepEqual(followed.filter((s) => !/^\.\/[\w.-]+\.js$|^node:/.test(s)), [], entry.name);
     for (const m of text.matchAll(/"(npm:[^"]+)"/g)) lazy.add(m[1]);
   }
-  // deno compile sees them through externals.js, which the compile task and bin/npm name.
-  const externals = Deno.readTextFileSync(new URL("externals.js", dir));
+  // deno compile sees them through externals.ts, which the compile task and bin/npm name.
+  const externals = Deno.readTextFileSync(new URL("externals.ts", dir));
   const listed = [...externals.matchAll(/^import "(npm:[^"]+)";$/gm)].map((m) => m[1]);
   assert.ok(lazy.size > 5, [...lazy].join("\n"));
   assert.deepEqual(listed, [...lazy].sort());
   const config = JSON.parse(Deno.readTextFileSync(new URL("deno.json", ROOT)));
-  assert.match(config.tasks.compile, / --include=cli\/_generated\/cli\/externals\.js /);
-  assert.equal(config.exports["./bin/npm"], "./cli/_generated/cli/externals.js");
+  assert.match(config.tasks.compile, / --include=cli\/_generated\/cli\/externals\.ts /);
+  assert.equal(config.exports["./bin/npm"], "./cli/_generated/cli/externals.ts");
   // Deno logs its npm resolution when it sets it up: never for --help ...
   const NPM = /deno_npm_installer/;
   const help = await debugLog("cli.ts", ["--help"], []);

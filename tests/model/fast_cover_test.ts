@@ -92,6 +92,13 @@ function values(): unknown[] {
     hidden({ op: "add", n: 1, other: 1 }, "hidden", 1),
     hidden({ op: "add", extra: 1, other: 1 }, "hidden", 2),
     hidden({ op: "add", extra: 1, n: undefined }, "hidden", 2),
+    // Named members made non-enumerable (what the schema's keywords read by name).
+    hidden({ extra: 1 }, "op", "add"),
+    hidden({ op: "add" }, "extra", 1),
+    hidden({ op: "add", extra: 1 }, "n", "not a number"),
+    hidden({ op: "add", extra: 1 }, "n", 2),
+    hidden({ n: 2 }, "op", "add"),
+    { op: "add", extra: 1, free: hidden({ a: 1 }, "b", 2) },
     Object.create({ op: "add", extra: 1 }),
     new Point(),
     { value: NaN, children: [] },
@@ -161,6 +168,30 @@ Deno.test("values that are not JSON, too deep or cyclic are answered as with the
   const open = await new DefaultValidator().compile(OPEN as never);
   assert.equal(open.check(values()[0]).valid, true);
   assert.equal(open.check(values()[2]).valid, false);
+});
+
+Deno.test("a non-enumerable own property is a member like any other, on either path", async () => {
+  const hide = <T extends object>(value: T, key: string, member: unknown): T =>
+    Object.defineProperty(value, key, { value: member, enumerable: false });
+  for (const fastPath of [true, false]) {
+    const compiled = await new DefaultValidator({ fastPath }).compile(OPEN as never);
+    const where = (value: unknown) => {
+      const result = compiled.check(value);
+      return result.valid ? "valid" : result.failures.map((f) => [f.instanceLocation, f.message]);
+    };
+    // Read and checked by name: a number is valid, a string is not.
+    assert.equal(where(hide({ op: "add", extra: 1 }, "n", 2)), "valid", `fastPath ${fastPath}`);
+    const wrong = where(hide({ op: "add", extra: 1 }, "n", "two"));
+    assert.deepEqual(wrong, [["/n", "must be number, found string"]], `fastPath ${fastPath}`);
+    // A required member present only as non-enumerable is present.
+    assert.equal(where(hide({ extra: 1 }, "op", "add")), "valid", `fastPath ${fastPath}`);
+    // Its value must be JSON too: a hidden toJSON would change what JSON.stringify sends.
+    assert.deepEqual(
+      where({ op: "add", extra: 1, free: hide({ a: 1 }, "toJSON", () => ({ b: 2 })) }),
+      [["/free/toJSON", "must be a JSON value, found function"]],
+      `fastPath ${fastPath}`,
+    );
+  }
 });
 
 Deno.test("a polluted Object.prototype changes no answer", async () => {

@@ -160,6 +160,7 @@ for (const dialect of ["2020-12", "draft-07"] as const) {
     const reference = new DefaultValidator({ cacheSize: 5000, fastPath: false });
     let answered = 0;
     let compared = 0;
+    let hidden = 0;
     await fc.assert(
       fc.asyncProperty(
         documentArbitrary(dialect === "draft-07"),
@@ -210,11 +211,29 @@ for (const dialect of ["2020-12", "draft-07"] as const) {
             assert.equal(result.valid, truth.valid);
             if (!result.valid && !truth.valid) assert.deepEqual(result.failures, truth.failures);
           }
+          // An object with its first member made non-enumerable: still a member (model/_json.ts),
+          // on every path.
+          for (const value of values) {
+            if (typeof value !== "object" || value === null || Array.isArray(value)) continue;
+            const copy = { ...value } as Record<string, unknown>;
+            const [first] = Object.keys(copy);
+            if (first === undefined) continue;
+            Object.defineProperty(copy, first, { enumerable: false });
+            const truth = expected.check(copy);
+            const result = compiled.check(copy);
+            const shown = `${JSON.stringify(schema)} on ${JSON.stringify(value)}, ${first} hidden`;
+            assert.equal(result.valid, truth.valid, shown);
+            if (!result.valid && !truth.valid) {
+              assert.deepEqual(result.failures, truth.failures, shown);
+            }
+            hidden++;
+          }
         },
       ),
       { numRuns: 300 },
     );
     assert.ok(answered > 300, `the fast path answered only ${answered} cases`);
     assert.ok(compared > 30, `the fast failures were compared on only ${compared} cases`);
+    assert.ok(hidden > 100, `values with a hidden member were compared on only ${hidden} cases`);
   });
 }

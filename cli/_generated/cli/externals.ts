@@ -7,7 +7,7 @@
 /**
  * The npm packages the command line imports only when a command needs one,
  * imported here statically for `deno compile --include` so that a binary holds
- * them: `--include=cli/_generated/cli/externals.js` from a checkout,
+ * them: `--include=cli/_generated/cli/externals.ts` from a checkout,
  * `--include=jsr:@toolfoundation/core/bin/npm` from JSR. Never imported at run time.
  *
  * @module
