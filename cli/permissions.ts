@@ -178,7 +178,8 @@ export function shellQuote(word: string): string {
  * assert.equal(lines.run, "deno run --allow-read=tools.yaml cli.ts run tools.yaml '<toolId>'");
  * assert.equal(
  *   lines.compile,
- *   "deno compile --allow-read=tools.yaml --include=cli/_generated/cli/externals.ts cli.ts",
+ *   "deno compile --allow-read=tools.yaml --include=cli/_generated/cli/externals.ts " +
+ *     "--exclude-unused-npm cli.ts",
  * );
  * ```
  *
@@ -195,6 +196,8 @@ export function commandLines(
   const include = [
     ...plan.modules.map((m) => `--include=${m}`),
     `--include=${options.packages ?? "cli/_generated/cli/externals.ts"}`,
+    // Only the npm packages the graph reaches (those above), not the lockfile's others.
+    "--exclude-unused-npm",
   ];
   return {
     run: ["deno", "run", ...flags, entry, ...(options.command ?? [])].map(shellQuote).join(" "),

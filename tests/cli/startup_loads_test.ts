@@ -182,6 +182,8 @@ Deno.test("cli.ts --help sets up no npm resolution; a command that needs a packa
   assert.deepEqual(listed, [...lazy].sort());
   const config = JSON.parse(Deno.readTextFileSync(new URL("deno.json", ROOT)));
   assert.match(config.tasks.compile, / --include=cli\/_generated\/cli\/externals\.ts /);
+  // ... and, with the lockfile's other packages left out, the binary holds those alone.
+  assert.match(config.tasks.compile, / --exclude-unused-npm /);
   assert.equal(config.exports["./bin/npm"], "./cli/_generated/cli/externals.ts");
   // Deno logs its npm resolution when it sets it up: never for --help ...
   const NPM = /deno_npm_installer/;

@@ -59,7 +59,7 @@ Deno.test("permissions prints complete command lines that run as printed", async
   assert.equal(
     compile,
     "deno compile --allow-read=examples/tools.yaml " +
-      "--include=cli/_generated/cli/externals.ts cli.ts",
+      "--include=cli/_generated/cli/externals.ts --exclude-unused-npm cli.ts",
   );
   // The printed line, as printed (plus the arguments), runs the tool.
   const words = run.split(" ");
