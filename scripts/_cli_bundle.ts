@@ -20,7 +20,7 @@ import { lazyExternals } from "./_lazy_externals.ts";
 export const CLI_BUNDLE_DIR = "cli/_generated/cli";
 const ENTRY = "cli/main.ts";
 /** The file that lists the npm packages for `deno compile --include`. */
-export const EXTERNALS = "externals.ts";
+const EXTERNALS = "externals.ts";
 
 const HEADER = [
   "// deno-fmt-ignore-file",

@@ -65,13 +65,7 @@ export class FailureCode {
     if (this.compiler.dialect === "draft-07" && isObject(node) && Object.hasOwn(node, "$ref")) {
       return this.ref(node.$ref); // the object is a reference, its siblings invisible
     }
-    const url = this.compiler.url(tokens);
-    let id = this.#ids.get(url);
-    if (id === undefined) {
-      this.#ids.set(url, id = this.#ids.size);
-      this.pending.push([node, tokens, url, id, false]);
-    }
-    return `f${id}`;
+    return `f${this.#id(this.#ids, node, tokens, false)}`;
   }
 
   /**
@@ -85,13 +79,18 @@ export class FailureCode {
       return this.ref(node.$ref, true);
     }
     if (!isObject(node)) throw new Unsupported("a marked subschema that is not an object");
+    return `g${this.#id(this.#markedIds, node, tokens, true)}`;
+  }
+
+  /** The number of the function for the schema at `tokens` in `ids`, queued when new. */
+  #id(ids: Map<string, number>, node: unknown, tokens: readonly string[], marked: boolean): number {
     const url = this.compiler.url(tokens);
-    let id = this.#markedIds.get(url);
+    let id = ids.get(url);
     if (id === undefined) {
-      this.#markedIds.set(url, id = this.#markedIds.size);
-      this.pending.push([node, tokens, url, id, true]);
+      ids.set(url, id = ids.size);
+      this.pending.push([node, tokens, url, id, marked]);
     }
-    return `g${id}`;
+    return id;
   }
 
   /**
