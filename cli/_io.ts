@@ -153,6 +153,7 @@ export function printJson(
 export function exitCodeOf(error: unknown): number {
   const code = (error as { code?: unknown })?.code;
   if (code === "cancelled") return EXIT.interrupted;
+  if (code === "tool_changed") return EXIT.changed;
   for (
     let e: unknown = error, i = 0;
     e !== null && e !== undefined && i < 8;

@@ -11,7 +11,7 @@
 import type { RetryOptions } from "../run/retry.ts";
 import { Runner, type RunnerOptions } from "../run/runner.ts";
 import { getBuiltin } from "./builtins.ts";
-import type { Manifest } from "./manifest.ts";
+import type { Manifest, ManifestServer } from "./manifest.ts";
 import { resolvePath } from "./_resolve_path.ts";
 import { Redactor, resolveSecrets } from "./secrets.ts";
 import {
@@ -47,6 +47,11 @@ export interface BuildRunnerOptions {
    * arrives (chunks, not necessarily whole lines); default: the process's stderr.
    */
   onModuleLog?: (toolId: string, text: string) => void;
+  /**
+   * A server's entry with its variables expanded (default: expanded here). A
+   * {@linkcode Workspace} passes its own, so that each server is expanded once.
+   */
+  resolveServer?: (name: string) => ManifestServer;
 }
 
 /**
@@ -128,11 +133,8 @@ export async function buildRunner(
       servers.add(e.server);
       const config = serverConfig(
         manifest,
-        resolveSecrets(
+        options.resolveServer?.(e.server) ??
           serverTools!.resolvedServer(manifest, e.server, { env: lookup, redactor }),
-          lookup,
-          redactor,
-        ),
         { redact },
       );
       await runner.setMcpServer(
@@ -193,6 +195,7 @@ export async function buildRunner(
       redactor,
       signal: options.signal,
       configured: servers,
+      ...(options.resolveServer === undefined ? {} : { resolveServer: options.resolveServer }),
       ...(options.importTimeoutMs === undefined ? {} : { timeoutMs: options.importTimeoutMs }),
     });
   } catch (error) {

@@ -12,6 +12,7 @@ import type { Manifest } from "./manifest.ts";
 import { addToolNeeds, dedupe, endpointNeeds, ORDER } from "./_permission_needs.ts";
 import { serversFor } from "./server_ids.ts";
 import { lockPath } from "./lock.ts";
+import { MissingPermissionError } from "./errors.ts";
 
 /** The Deno permission kinds the CLI may need. */
 export type PermissionName = "read" | "write" | "net" | "run" | "env";
@@ -224,4 +225,20 @@ function granted(need: PermissionNeed): boolean {
  */
 export function missingPermissions(plan: PermissionPlan): PermissionNeed[] {
   return plan.needs.filter((need) => !granted(need));
+}
+
+/**
+ * Checks that a plan is fully granted, naming every missing flag at once.
+ *
+ * @param plan The plan.
+ * @throws {MissingPermissionError} With the missing flags and the whole plan's flags.
+ */
+export function requirePlan(plan: PermissionPlan): void {
+  const missing = missingPermissions(plan);
+  if (missing.length > 0) {
+    throw new MissingPermissionError(missing, {
+      missing: formatFlags({ needs: [...missing], workers: false }),
+      all: formatFlags(plan),
+    });
+  }
 }

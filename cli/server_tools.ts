@@ -16,7 +16,7 @@ import type { Manifest, ManifestServer, ResolvedTool } from "./manifest_types.ts
 import { serverConfig, withServerAuth } from "./_runner_setup.ts";
 import type { Redactor } from "./secrets.ts";
 import { exposedTool, filteredOut } from "./server_filter.ts";
-import { askOnTerminal, resolveVariables } from "./variables.ts";
+import { resolvedServer } from "./_resolved_server.ts";
 import { serverOfId, serversFor } from "./server_ids.ts";
 
 export { serverOfId, serversFor, serverToolTimeout } from "./server_ids.ts";
@@ -57,27 +57,11 @@ export interface ServerToolsOptions {
   keepGoing?: boolean;
   /** Refuse changed tools that are not wanted too (default: only wanted ones). */
   strictLock?: boolean;
+  /** A server's entry with its variables expanded (default: expanded here, once per call). */
+  resolveServer?: (name: string) => ManifestServer;
 }
 
-/** A server entry with its variables (`${env:...}`, `${input:...}`) resolved. */
-export function resolvedServer(
-  manifest: Manifest,
-  name: string,
-  options: Pick<ServerToolsOptions, "env" | "redactor"> & { given?: Map<string, string> },
-): ManifestServer {
-  const server = manifest.servers[name];
-  const { tools: _t, include: _i, exclude: _e, annotations: _a, ...endpoint } = server;
-  return {
-    ...server,
-    ...resolveVariables(endpoint, {
-      env: options.env ?? ((n) => Deno.env.get(n)),
-      redactor: options.redactor,
-      inputs: manifest.inputs,
-      ask: askOnTerminal,
-      given: options.given,
-    }),
-  };
-}
+export { resolvedServer } from "./_resolved_server.ts";
 
 const lockCache = new WeakMap<Manifest, Promise<LockFile | undefined>>();
 
@@ -138,7 +122,8 @@ export async function importServerTools(
       const server = manifest.servers[name];
       if (!options.configured?.has(name)) {
         // Variables (and inputs, asked for at most once) only for servers configured here.
-        const resolved = resolvedServer(manifest, name, { ...options, given });
+        const resolved = options.resolveServer?.(name) ??
+          resolvedServer(manifest, name, { ...options, given });
         const config = serverConfig(manifest, resolved, { redact });
         await runner.setMcpServer(
           name,
@@ -198,6 +183,10 @@ export async function importServerTools(
         }
       }
     }
+    // Every ID this server exposes, wanted or not (named when a wanted one is missing).
+    const exposable: string[] = manifest.tools.filter((t) => t.entry.server === name).map((t) =>
+      t.id
+    );
     const changed = new Set(report.lock?.changed ?? []);
     const added = new Set(report.lock?.added ?? []);
     for (const listed of listedTools) {
@@ -216,6 +205,7 @@ export async function importServerTools(
       if (keep) continue;
       const exposed = exposedTool(name, entry, listed);
       const exposedId = `${name}:${exposed.name}`;
+      exposable.push(exposedId);
       if (wanted !== undefined && !wanted.has(exposedId)) {
         runner.registry.remove(id);
         continue;
@@ -255,7 +245,7 @@ export async function importServerTools(
       const left = report.left.find((l) => l.name === original);
       if (left === undefined && changed.has(original)) continue;
       if (refused.some((r) => r.server === name && r.tool === original)) continue;
-      const exposed = report.tools.map((t) => t.id).join(", ") || "none";
+      const exposed = [...new Set(exposable)].sort().join(", ") || "none";
       throw new UsageError(
         left === undefined
           ? `unknown tool ${JSON.stringify(id)}: server ${JSON.stringify(name)} lists no tool ${

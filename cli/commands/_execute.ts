@@ -2,16 +2,14 @@
 // the tools involved, Ctrl-C wired to the run's signal, the live progress
 // line, module tools' log output, the deadlines, and closing the runner.
 
-import { buildRunner } from "../build_runner.ts";
 import type { Runner } from "../../run/mod.ts";
 import type { SchemaValidator } from "../../model/schema_validator.ts";
 import { diagnose, EXIT, jsonText } from "../_io.ts";
 import type { CliIo } from "../main.ts";
-import type { Manifest } from "../manifest.ts";
 import type { Redactor } from "../secrets.ts";
 import { report, withInterrupt } from "./_shared.ts";
-import { serverToolTimeout } from "../server_ids.ts";
 import { UsageError } from "../errors.ts";
+import type { Workspace } from "../workspace.ts";
 
 function progressLine(io: CliIo, events: boolean) {
   let shown = false;
@@ -27,21 +25,6 @@ function progressLine(io: CliIo, events: boolean) {
       shown = false;
     },
   };
-}
-
-/**
- * The deadline of a tool's run: `--timeout` when given (it overrides the
- * manifest), else the step's own `timeoutMs`, else the tool's `timeoutMs`,
- * else the runner's default (60 s).
- */
-export function deadlineOf(
-  manifest: Manifest,
-  toolId: string,
-  cli: number | undefined,
-  step?: number,
-): number | undefined {
-  return cli ?? step ?? manifest.tools.find((t) => t.id === toolId)?.entry.timeoutMs ??
-    serverToolTimeout(manifest, toolId);
 }
 
 /** The live progress line on stderr. */
@@ -109,9 +92,8 @@ function warnShortSecrets(io: CliIo, redactor: Redactor, events: boolean): void 
  */
 export async function execute(
   io: CliIo,
-  redactor: Redactor,
   events: boolean,
-  manifest: Manifest,
+  workspace: Workspace,
   ids: string[],
   deadlineMs: number,
   work: (runner: Runner, signal: AbortSignal, line: Line) => Promise<number>,
@@ -119,11 +101,11 @@ export async function execute(
 ): Promise<number> {
   // Listing a server's tools (for tools whose schemas come from it) is part of
   // the run: it shares the run's deadline.
+  const redactor = workspace.redactor;
   const logs = moduleLog(io, redactor, events);
   const runner = await withInterrupt((signal) =>
-    buildRunner(manifest, {
+    workspace.runner({
       tools: ids,
-      redactor,
       signal,
       killGraceMs: CLI_KILL_GRACE_MS,
       importTimeoutMs: deadlineMs,

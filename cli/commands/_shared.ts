@@ -3,26 +3,14 @@
 
 import { describeError, diagnose, EXIT, exitCodeOf, permissionRefusal } from "../_io.ts";
 import type { CliIo } from "../main.ts";
-import { ManifestError, MissingPermissionError, UsageError } from "../errors.ts";
-import { loadManifest, type Manifest } from "../manifest.ts";
-import {
-  formatFlags,
-  manifestNeeds,
-  missingPermissions,
-  type PermissionPlan,
-} from "../permissions.ts";
+import { ManifestError, MissingPermissionError, ToolChangedError, UsageError } from "../errors.ts";
+import type { Manifest } from "../manifest.ts";
+import { type PermissionPlan, requirePlan } from "../permissions.ts";
 import type { Redactor } from "../secrets.ts";
+import { Workspace } from "../workspace.ts";
 
 /** Throws MissingPermissionError when the plan is not fully granted. */
-export function requirePermissions(plan: PermissionPlan): void {
-  const missing = missingPermissions(plan);
-  if (missing.length > 0) {
-    throw new MissingPermissionError(missing, {
-      missing: formatFlags({ needs: [...missing], workers: false }),
-      all: formatFlags(plan),
-    });
-  }
-}
+export const requirePermissions: (plan: PermissionPlan) => void = requirePlan;
 
 /** The option every command that reads a manifest takes. */
 export const MANIFEST_OPTIONS = { "max-manifest-bytes": { type: "string" } } as const;
@@ -39,16 +27,27 @@ function parseMaxBytes(value: string | undefined): number | undefined {
   return n;
 }
 
-/** Reads and checks a manifest, checking read permission first. */
-export function openManifest(
+/**
+ * Opens a manifest as a workspace (read permission checked first): every
+ * command goes through one, so each gets the same tool set, secrets and errors.
+ */
+export function openWorkspace(
   path: string | undefined,
   values: { "max-manifest-bytes"?: string | boolean } = {},
-): Promise<Manifest> {
+  redactor?: Redactor,
+): Promise<Workspace> {
   if (path === undefined) throw new UsageError("missing <manifest>; see --help");
   const raw = values["max-manifest-bytes"];
   const maxBytes = parseMaxBytes(typeof raw === "string" ? raw : undefined);
-  requirePermissions({ needs: manifestNeeds(path), workers: false, modules: [] });
-  return loadManifest(path, { maxBytes });
+  return Workspace.open(path, { maxBytes, ...(redactor === undefined ? {} : { redactor }) });
+}
+
+/** Reads and checks a manifest, checking read permission first. */
+export async function openManifest(
+  path: string | undefined,
+  values: { "max-manifest-bytes"?: string | boolean } = {},
+): Promise<Manifest> {
+  return (await openWorkspace(path, values)).manifest;
 }
 
 /** Prints an error the way its kind asks and returns the exit code. */
@@ -68,6 +67,10 @@ export function report(io: CliIo, redactor: Redactor | undefined, error: unknown
       }); nothing was run`,
     );
     return EXIT.usage;
+  }
+  if (error instanceof ToolChangedError) {
+    diagnose(io, redactor, "error", error.message);
+    return EXIT.changed;
   }
   if (error instanceof MissingPermissionError) {
     diagnose(io, redactor, "error", error.message);

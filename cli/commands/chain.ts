@@ -5,21 +5,12 @@ import type { ChainResult } from "../../run/mod.ts";
 import { EXIT, exitCodeOf, jsonText, printJson } from "../_io.ts";
 import type { CliIo } from "../main.ts";
 import { ManifestError, UsageError } from "../errors.ts";
-import { planPermissions } from "../permissions.ts";
 import { Redactor } from "../secrets.ts";
 import { DefaultValidator } from "../../model/default_validator.ts";
 import { checkChainInput, checkChains } from "../_chain_check.ts";
-import { ToolChangedError } from "../errors.ts";
-import { reportChanged } from "./_server_tools.ts";
 import { checkToolSchemas } from "../_tool_checks.ts";
-import {
-  MANIFEST_OPTIONS,
-  openManifest,
-  parseTimeout,
-  report,
-  requirePermissions,
-} from "./_shared.ts";
-import { deadlineOf, DEFAULT_DEADLINE_MS, execute, readArguments } from "./_execute.ts";
+import { MANIFEST_OPTIONS, openWorkspace, parseTimeout, report } from "./_shared.ts";
+import { DEFAULT_DEADLINE_MS, execute, readArguments } from "./_execute.ts";
 import { chainJson, stepJson } from "./_result_json.ts";
 
 /** `chain <manifest> <chain>` */
@@ -43,19 +34,12 @@ export async function chainCommand(argv: string[], io: CliIo): Promise<number> {
     }
     if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
     const cliTimeout = parseTimeout(values.timeout);
-    const manifest = await openManifest(path, values);
-    if (!Object.hasOwn(manifest.chains, name)) {
-      const names = Object.keys(manifest.chains).sort();
-      throw new UsageError(
-        `no chain named ${JSON.stringify(name)} in ${path}; chains: ${
-          names.length > 0 ? names.join(", ") : "none defined"
-        }`,
-      );
-    }
-    const chain = manifest.chains[name];
+    const workspace = await openWorkspace(path, values, redactor);
+    const manifest = workspace.manifest;
+    const chain = workspace.chain(name);
     const ids = [...new Set(chain.steps.map((s) => s.tool))];
     const chainReads = values["args-file"] === undefined ? [] : [values["args-file"]];
-    requirePermissions(planPermissions(manifest, { tools: ids, extraReads: chainReads }));
+    workspace.requirePermissions({ tools: ids, extraReads: chainReads });
     // Nothing runs when a step is certain to fail.
     const validator = new DefaultValidator();
     const issues = [
@@ -72,13 +56,12 @@ export async function chainCommand(argv: string[], io: CliIo): Promise<number> {
       ...(s.id === undefined ? {} : { id: s.id }),
       args: s.args ?? {},
       usePrevious: s.usePrevious ?? false,
-      timeoutMs: deadlineOf(manifest, s.tool, cliTimeout, s.timeoutMs),
+      timeoutMs: workspace.deadlineOf(s.tool, cliTimeout, s.timeoutMs),
     }));
     return await execute(
       io,
-      redactor,
       values.events === true,
-      manifest,
+      workspace,
       ids,
       Math.max(...steps.map((s) => s.timeoutMs ?? DEFAULT_DEADLINE_MS)),
       async (runner, signal) => {
@@ -108,7 +91,6 @@ export async function chainCommand(argv: string[], io: CliIo): Promise<number> {
       validator,
     );
   } catch (error) {
-    if (error instanceof ToolChangedError) return reportChanged(io, error);
     return report(io, redactor, error);
   }
 }

@@ -9,12 +9,11 @@ import { diagnose, EXIT, printJson } from "../_io.ts";
 import type { CliIo } from "../main.ts";
 import { ManifestError, UsageError } from "../errors.ts";
 import type { ResolvedTool } from "../manifest.ts";
-import { commandLines, formatFlags, missingPermissions, planPermissions } from "../permissions.ts";
-import { MANIFEST_OPTIONS, openManifest, report, withInterrupt } from "./_shared.ts";
+import { commandLines, formatFlags, missingPermissions } from "../permissions.ts";
 import { Redactor } from "../secrets.ts";
+import { MANIFEST_OPTIONS, openWorkspace, report, withInterrupt } from "./_shared.ts";
 import { serverOfId } from "../server_ids.ts";
-import { ToolChangedError } from "../errors.ts";
-import { reportChanged, SERVER_OPTIONS, serverTools } from "./_server_tools.ts";
+import { SERVER_OPTIONS, serverTools } from "./_server_tools.ts";
 // Start-up: validate and convert load their checks and the adapters on first
 // use (checksKit); the format names come from the help text (checked equal).
 import { adapterKit, checksKit } from "./_checks_kit.ts";
@@ -40,14 +39,15 @@ function oneManifest(argv: string[], options: Record<string, { type: "string" | 
 
 /** `list <manifest>` */
 export async function listCommand(argv: string[], io: CliIo): Promise<number> {
+  const redactor = new Redactor();
   try {
     const { values, positionals } = oneManifest(argv, {});
     if (positionals.length > 1) {
       throw new UsageError(`unexpected argument ${JSON.stringify(positionals[1])}`);
     }
-    const manifest = await openManifest(positionals[0], values);
-    const redactor = new Redactor();
-    const { tools, servers } = await serverTools(io, manifest, values, redactor);
+    const workspace = await openWorkspace(positionals[0], values, redactor);
+    const manifest = workspace.manifest;
+    const { tools, servers } = await serverTools(io, workspace, values);
     printJson(io, redactor, {
       tools: tools.map((t) => ({
         id: t.id,
@@ -67,8 +67,7 @@ export async function listCommand(argv: string[], io: CliIo): Promise<number> {
     });
     return EXIT.ok;
   } catch (error) {
-    if (error instanceof ToolChangedError) return reportChanged(io, error);
-    return report(io, undefined, error);
+    return report(io, redactor, error);
   }
 }
 
@@ -127,6 +126,7 @@ function printWarnings(io: CliIo, id: string, warnings: readonly FeatureLossWarn
 
 /** `validate <manifest> [--target t] [--strict]` */
 export async function validateCommand(argv: string[], io: CliIo): Promise<number> {
+  const redactor = new Redactor();
   try {
     const { values, positionals } = oneManifest(argv, {
       target: { type: "string" },
@@ -138,7 +138,8 @@ export async function validateCommand(argv: string[], io: CliIo): Promise<number
         `--target must be one of ${TARGETS.join(", ")}, got ${JSON.stringify(target)}`,
       );
     }
-    const manifest = await openManifest(positionals[0], values);
+    const workspace = await openWorkspace(positionals[0], values, redactor);
+    const manifest = workspace.manifest;
     const {
       DefaultValidator,
       checkToolSchemas,
@@ -165,8 +166,7 @@ export async function validateCommand(argv: string[], io: CliIo): Promise<number
     } else if (moduleNeeds.length > 0) {
       issues.push(...await withInterrupt((signal) => checkModuleTools(manifest, { signal })));
     }
-    const redactor = new Redactor();
-    const found = await serverTools(io, manifest, values, redactor);
+    const found = await serverTools(io, workspace, values);
     issues.push(...await checkChains({ ...manifest, tools: found.tools }, validator));
     if (issues.length > 0) throw new ManifestError(sortIssues(issues));
     let failures = await checkImported(found.tools, validator, io);
@@ -205,13 +205,13 @@ export async function validateCommand(argv: string[], io: CliIo): Promise<number
     );
     return EXIT.ok;
   } catch (error) {
-    if (error instanceof ToolChangedError) return reportChanged(io, error);
-    return report(io, undefined, error);
+    return report(io, redactor, error);
   }
 }
 
 /** `convert <manifest> --to <format> [--strict]` */
 export async function convertCommand(argv: string[], io: CliIo): Promise<number> {
+  const redactor = new Redactor();
   try {
     const { values, positionals } = oneManifest(argv, {
       to: { type: "string" },
@@ -225,14 +225,14 @@ export async function convertCommand(argv: string[], io: CliIo): Promise<number>
         }`,
       );
     }
-    const manifest = await openManifest(positionals[0], values);
+    const workspace = await openWorkspace(positionals[0], values, redactor);
+    const manifest = workspace.manifest;
     const [{ DefaultValidator, checkToolSchemas, sortIssues }, { defaultRegistry }] = await Promise
       .all([checksKit(), adapterKit()]);
     // A schema no validator can evaluate is the manifest's error (exit 2, located), as in validate.
     const issues = await checkToolSchemas(manifest, new DefaultValidator());
     if (issues.length > 0) throw new ManifestError(sortIssues(issues));
-    const redactor = new Redactor();
-    const found = await serverTools(io, manifest, values, redactor);
+    const found = await serverTools(io, workspace, values);
     if (await checkImported(found.tools, new DefaultValidator(), io) > 0) return EXIT.failure;
     const registry = defaultRegistry();
     const out: unknown[] = [];
@@ -268,8 +268,7 @@ export async function convertCommand(argv: string[], io: CliIo): Promise<number>
     printJson(io, redactor, out);
     return EXIT.ok;
   } catch (error) {
-    if (error instanceof ToolChangedError) return reportChanged(io, error);
-    return report(io, undefined, error);
+    return report(io, redactor, error);
   }
 }
 
@@ -283,7 +282,8 @@ export async function permissionsCommand(argv: string[], io: CliIo): Promise<num
     });
     const [path, target, ...extra] = positionals;
     if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
-    const manifest = await openManifest(path, values);
+    const workspace = await openWorkspace(path, values);
+    const manifest = workspace.manifest;
     let tools: string[] | undefined;
     let command = ["run", path!, "<toolId>"];
     const listen = typeof values.http === "string" ? values.http : undefined;
@@ -306,10 +306,15 @@ export async function permissionsCommand(argv: string[], io: CliIo): Promise<num
         tools = [...new Set(manifest.chains[target].steps.map((s) => s.tool))];
         command = ["chain", path!, target];
       } else {
-        throw new UsageError(`${JSON.stringify(target)} is neither a tool nor a chain of ${path}`);
+        const chains = Object.keys(manifest.chains).sort();
+        throw new UsageError(
+          `${JSON.stringify(target)} is neither a tool nor a chain of ${path}; ${
+            workspace.unknownTool(target).message.replace(/^unknown tool "[^"]*"; /, "")
+          }; chains: ${chains.join(", ") || "none defined"}`,
+        );
       }
     }
-    const plan = planPermissions(manifest, { tools, serve });
+    const plan = workspace.plan({ tools, serve });
     const lines = commandLines(plan, { command });
     io.stdout(`${lines.run}\n`);
     io.stdout(`${lines.compile}\n`);

@@ -8,13 +8,11 @@ import type { CliIo } from "../main.ts";
 import { ServerUnavailableError, UsageError } from "../errors.ts";
 import { type LockFile, lockPath, lockTools } from "../lock.ts";
 import type { Tool } from "../../model/mod.ts";
-import { planPermissions } from "../permissions.ts";
 import { Redactor } from "../secrets.ts";
-import { resolvedServer } from "../server_tools.ts";
 import { serverConfig, withServerAuth } from "../_runner_setup.ts";
 import {
   MANIFEST_OPTIONS,
-  openManifest,
+  openWorkspace,
   parseTimeout,
   report,
   requirePermissions,
@@ -33,21 +31,21 @@ export async function lockCommand(argv: string[], io: CliIo): Promise<number> {
     const [path, ...extra] = positionals;
     if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
     const timeoutMs = parseTimeout(values.timeout) ?? 60_000;
-    const manifest = await openManifest(path, values);
+    const workspace = await openWorkspace(path, values, redactor);
+    const manifest = workspace.manifest;
     const names = Object.keys(manifest.servers);
     if (names.length === 0) throw new UsageError(`${path} has no servers; nothing to lock`);
-    const plan = planPermissions(manifest, { tools: names.map((n) => `${n}:\u0000`) });
+    const plan = workspace.plan({ tools: names.map((n) => `${n}:\u0000`) });
     const file = lockPath(manifest.path);
     plan.needs.push({ name: "write", value: file, reason: "the lock file" });
     requirePermissions(plan);
     const runner = new Runner({ redact: (t) => redactor.redact(t), closeTimeoutMs: 150 });
     const lock: LockFile = { version: 1, servers: {} };
-    const given = new Map<string, string>();
     try {
       await withInterrupt(async (signal) => {
         for (const name of names) {
           try {
-            const server = resolvedServer(manifest, name, { redactor, given });
+            const server = workspace.server(name);
             await runner.setMcpServer(
               name,
               await withServerAuth(

@@ -6,18 +6,9 @@ import { McpSession } from "../../run/mcp_session.ts";
 import { EXIT, printJson } from "../_io.ts";
 import type { CliIo } from "../main.ts";
 import { UsageError } from "../errors.ts";
-import { planPermissions } from "../permissions.ts";
 import { Redactor } from "../secrets.ts";
-import { resolvedServer } from "../server_tools.ts";
 import { serverConfig, withServerAuth } from "../_runner_setup.ts";
-import {
-  MANIFEST_OPTIONS,
-  openManifest,
-  parseTimeout,
-  report,
-  requirePermissions,
-  withInterrupt,
-} from "./_shared.ts";
+import { MANIFEST_OPTIONS, openWorkspace, parseTimeout, report, withInterrupt } from "./_shared.ts";
 
 const ACTIONS = ["ping", "resources", "read", "prompts", "prompt"];
 
@@ -67,20 +58,15 @@ export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
       throw new UsageError("--args is for mcp ... prompt <name>");
     }
     const timeoutMs = parseTimeout(values.timeout) ?? 60_000;
-    const manifest = await openManifest(path, values);
-    if (!Object.hasOwn(manifest.servers, server!)) {
-      throw new UsageError(
-        `no server named ${JSON.stringify(server)}; servers: ${
-          Object.keys(manifest.servers).join(", ") || "none"
-        }`,
-      );
-    }
+    const workspace = await openWorkspace(path, values, redactor);
+    const manifest = workspace.manifest;
+    if (!Object.hasOwn(manifest.servers, server!)) throw workspace.unknownServer(server!);
     const promptArgs = values.args === undefined ? {} : parseObject(values.args);
-    requirePermissions(planPermissions(manifest, { tools: [`${server}:\u0000`] }));
+    workspace.requirePermissions({ tools: [`${server}:\u0000`] });
     const config = await withServerAuth(
       manifest,
       server!,
-      serverConfig(manifest, resolvedServer(manifest, server!, { redactor }), {
+      serverConfig(manifest, workspace.server(server!), {
         redact: (t) => redactor.redact(t),
       }),
       { env: (n) => Deno.env.get(n), redactor },

@@ -24,23 +24,14 @@ import {
   type ToolCall,
   ToolStepCancelledError,
 } from "../../loop/mod.ts";
-import { buildRunner } from "../build_runner.ts";
 import { diagnose, EXIT, printJson } from "../_io.ts";
 import type { CliIo } from "../main.ts";
 import { ManifestError, UsageError } from "../errors.ts";
-import type { Manifest } from "../manifest.ts";
-import { planPermissions } from "../permissions.ts";
 import { Redactor } from "../secrets.ts";
+import type { Workspace } from "../workspace.ts";
 import { checkToolSchemas } from "../_tool_checks.ts";
-import {
-  MANIFEST_OPTIONS,
-  openManifest,
-  parseTimeout,
-  report,
-  requirePermissions,
-  withInterrupt,
-} from "./_shared.ts";
-import { deadlineOf } from "./_execute.ts";
+import { MANIFEST_OPTIONS, openWorkspace, parseTimeout, report, withInterrupt } from "./_shared.ts";
+import { serverTools } from "./_server_tools.ts";
 
 /** The largest response read from stdin (the manifest's default cap). */
 const MAX_INPUT_CHARS = 4 * 1024 * 1024;
@@ -124,11 +115,15 @@ export async function respondCommand(argv: string[], io: CliIo): Promise<number>
     }
     const cliTimeout = parseTimeout(values.timeout);
     const concurrency = parseConcurrency(values.concurrency);
-    const manifest = await openManifest(path, values);
-    const offered = manifest.tools.map((t) => t.id);
+    const workspace = await openWorkspace(path, values, redactor);
+    const manifest = workspace.manifest;
+    // The tools offered are the workspace's exposed set, as list, convert and
+    // serve see it: servers are contacted for theirs (filters, overrides, lock).
+    const { tools: exposed } = await serverTools(io, workspace, { timeout: values.timeout });
+    const offered = exposed.map((t) => t.id);
     const names = new ToolNameMap(offered, format);
     // The normalizers of the conversion the request used (`convert --strict` ↔ `--strict`).
-    const withSchemas = manifest.tools.filter((t) => !t.schemaFromServer).map((t) => t.tool);
+    const withSchemas = exposed.filter((t) => !t.schemaFromServer).map((t) => t.tool);
     const normalizers = values.strict
       ? prepareTools(withSchemas, format, { strict: true }).normalizers
       : {};
@@ -141,18 +136,18 @@ export async function respondCommand(argv: string[], io: CliIo): Promise<number>
       ),
     ];
     // Exactly what `run` needs for these tools; nothing runs when something is missing.
-    requirePermissions(planPermissions(manifest, { tools: ids }));
+    workspace.requirePermissions({ tools: ids });
     const schemaIssues = ids.length === 0
       ? []
       : await checkToolSchemas(manifest, new DefaultValidator(), { tools: ids });
     if (schemaIssues.length > 0) throw new ManifestError(schemaIssues);
-    return await answer(io, redactor, manifest, format, calls, {
+    return await answer(io, workspace, format, calls, {
       ids,
       offered,
       names,
       concurrency,
       media: values["media-as-text"] ? "text" : "native",
-      timeout: (call) => deadlineOf(manifest, call.toolId ?? "", cliTimeout),
+      timeout: (call) => workspace.deadlineOf(call.toolId ?? "", cliTimeout),
     });
   } catch (error) {
     return report(io, redactor, error);
@@ -170,18 +165,17 @@ interface AnswerSetup {
 
 async function answer(
   io: CliIo,
-  redactor: Redactor,
-  manifest: Manifest,
+  workspace: Workspace,
   format: LoopFormat,
   calls: ToolCall[],
   setup: AnswerSetup,
 ): Promise<number> {
+  const redactor = workspace.redactor;
   const runner = setup.ids.length === 0
     ? new Runner()
     : await withInterrupt((signal) =>
-      buildRunner(manifest, {
+      workspace.runner({
         tools: setup.ids,
-        redactor,
         signal,
         killGraceMs: 100,
         runner: { closeTimeoutMs: 150 },

@@ -4,21 +4,12 @@ import { parseArgs } from "../_args.ts";
 import { diagnose, EXIT, exitCodeOf, jsonText, printJson } from "../_io.ts";
 import type { CliIo } from "../main.ts";
 import { ManifestError, UsageError } from "../errors.ts";
-import { planPermissions } from "../permissions.ts";
 import { Redactor } from "../secrets.ts";
 import { DefaultValidator } from "../../model/default_validator.ts";
 import { checkToolSchemas } from "../_tool_checks.ts";
-import {
-  MANIFEST_OPTIONS,
-  openManifest,
-  parseTimeout,
-  report,
-  requirePermissions,
-} from "./_shared.ts";
-import { deadlineOf, DEFAULT_DEADLINE_MS, execute, readArguments } from "./_execute.ts";
+import { MANIFEST_OPTIONS, openWorkspace, parseTimeout, report } from "./_shared.ts";
+import { DEFAULT_DEADLINE_MS, execute, readArguments } from "./_execute.ts";
 import { serverOfId } from "../server_ids.ts";
-import { ToolChangedError } from "../errors.ts";
-import { reportChanged } from "./_server_tools.ts";
 import { resultJson } from "./_result_json.ts";
 
 /** `run <manifest> <toolId>` */
@@ -40,17 +31,12 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     if (id === undefined) throw new UsageError("usage: run <manifest> <toolId>; see run --help");
     if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
     const cliTimeout = parseTimeout(values.timeout);
-    const manifest = await openManifest(path, values);
-    if (!manifest.tools.some((t) => t.id === id) && serverOfId(manifest, id) === undefined) {
-      throw new UsageError(
-        `unknown tool ${JSON.stringify(id)}; tools: ${
-          manifest.tools.map((t) => t.id).join(", ") || "none"
-        }`,
-      );
-    }
-    const deadlineMs = deadlineOf(manifest, id, cliTimeout) ?? DEFAULT_DEADLINE_MS;
+    const workspace = await openWorkspace(path, values, redactor);
+    const manifest = workspace.manifest;
+    workspace.checkTool(id);
+    const deadlineMs = workspace.deadlineOf(id, cliTimeout) ?? DEFAULT_DEADLINE_MS;
     const extraReads = values["args-file"] === undefined ? [] : [values["args-file"]];
-    requirePermissions(planPermissions(manifest, { tools: [id], extraReads }));
+    workspace.requirePermissions({ tools: [id], extraReads });
     // A schema no validator can evaluate is the manifest's error; nothing runs.
     const validator = new DefaultValidator();
     const schemaIssues = await checkToolSchemas(manifest, validator, { tools: [id] });
@@ -59,9 +45,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     const started = performance.now();
     return await execute(
       io,
-      redactor,
       values.events === true,
-      manifest,
+      workspace,
       [id],
       deadlineMs,
       async (runner, signal, line) => {
@@ -103,7 +88,6 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       validator,
     );
   } catch (error) {
-    if (error instanceof ToolChangedError) return reportChanged(io, error);
     return report(io, redactor, error);
   }
 }

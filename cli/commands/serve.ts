@@ -1,23 +1,14 @@
 // The `serve` command: a manifest as one MCP server over stdio or HTTP.
 
 import { parseArgs } from "../_args.ts";
-import { buildRunner } from "../build_runner.ts";
 import type { Runner } from "../../run/mod.ts";
 import { diagnose, EXIT } from "../_io.ts";
 import type { CliIo } from "../main.ts";
 import { UsageError } from "../errors.ts";
 import type { Manifest } from "../manifest.ts";
-import { planPermissions } from "../permissions.ts";
 import { serverConfig, withServerAuth } from "../_runner_setup.ts";
-import { resolvedServer } from "../server_tools.ts";
-import { Redactor, resolveSecrets } from "../secrets.ts";
-import {
-  MANIFEST_OPTIONS,
-  openManifest,
-  parseTimeout,
-  report,
-  requirePermissions,
-} from "./_shared.ts";
+import { Redactor } from "../secrets.ts";
+import { MANIFEST_OPTIONS, openWorkspace, parseTimeout, report } from "./_shared.ts";
 import type { HttpAuth, ServeChain, Upstream } from "../../serve/mod.ts";
 
 /** The listen address of `--http`: `HOST:PORT`, `[V6]:PORT` or `PORT`. */
@@ -119,15 +110,15 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     ) {
       toolScopes[tool] = scope.split(/[ ,]+/).filter((s) => s !== "");
     }
-    const manifest = await openManifest(path, values);
+    const workspace = await openWorkspace(path, values, redactor);
+    const manifest = workspace.manifest;
     const tokenEnv = values["token-env"] ?? [];
-    const plan = planPermissions(manifest, {
+    workspace.requirePermissions({
       serve: {
         ...(listen === undefined ? {} : { listen: netAddress(listen) }),
         env: tokenEnv,
       },
     });
-    requirePermissions(plan);
     const serve = await import("../../serve/mod.ts");
     let auth: HttpAuth | undefined;
     if (tokenEnv.length > 0) {
@@ -173,18 +164,14 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       for (const upstream of upstreams) void upstream.close();
     });
     const lookup = (name: string) => Deno.env.get(name);
-    runner = await buildRunner(manifest, {
-      redactor,
+    runner = await workspace.runner({
       signal: starting.signal,
       ...(timeoutMs === undefined ? {} : { runner: { timeoutMs } }),
     });
     const redact = (text: string) => redactor.redact(text);
     for (const name of Object.keys(manifest.servers)) {
-      const config = serverConfig(
-        manifest,
-        resolveSecrets(resolvedServer(manifest, name, { env: lookup, redactor }), lookup, redactor),
-        { redact },
-      );
+      // The same resolved entry the runner connected with: variables expanded once.
+      const config = serverConfig(manifest, workspace.server(name), { redact });
       const authed = await withServerAuth(manifest, name, config, { env: lookup, redactor });
       upstreams.push(serve.mcpUpstream(name, authed));
     }
