@@ -38,7 +38,7 @@ Options:
   -h, --help       Show help (also: <command> --help, help <command>)
   -V, --version    Show the version
 
-Exit codes:
+Exit codes (the same for every command, serve at start included):
   0 ok, 1 tool or validation failure, 2 usage or manifest error,
   3 missing permission, 4 a server needs a login (auth login),
   5 a server tool changed since it was locked, 130 interrupted
@@ -94,7 +94,9 @@ Options:
 
 One JSON access-log line per call goes to stderr. SIGINT or SIGTERM (and the
 end of stdin with --stdio) stop serving and every server process it started;
-stopped while its servers still start, serve exits with 130.
+stopped while its servers still start, serve exits with 130. At start it exits
+as every command does: 2 usage or manifest error, 3 missing permission, 4 a
+server needs a login, 5 a server tool changed since it was locked.
 `,
   run: `Usage: toolfoundation run <manifest> <toolId> [options]
 
@@ -117,6 +119,7 @@ Options:
 Exit codes: 0 ok, 1 tool or validation failure (also a module tool refused by
 its own permissions: grant), 2 usage or manifest error (also a tool schema no
 validator can evaluate), 3 missing permission of the CLI (nothing is run),
+4 a server needs a login, 5 a server tool changed since it was locked,
 130 interrupted (Ctrl-C cancels the tool)
 `,
   chain: `Usage: toolfoundation chain <manifest> <chain> [options]
@@ -223,13 +226,16 @@ Options:
   --max-manifest-bytes <n>  Largest manifest read (default 4194304)
   -h, --help          Show this help
 
-Needs the permissions \`permissions <manifest>\` prints (those of every tool
-the response may call; those of the called tools are checked before anything
+Offers the same tools as list, convert and serve: the manifest's tools and
+its servers' (contacted to list them: filters, overrides and the lock file
+apply). Needs the permissions \`permissions <manifest>\` prints (the servers'
+to list their tools; those of the called tools are checked before anything
 runs).
 
 Exit codes: 0 every call succeeded, 1 the answer was printed and at least one
 call failed or was refused (its answer says why), 2 usage or manifest error, or
 stdin is not a response of the format, 3 missing permission (nothing is run),
+4 a server needs a login, 5 a server tool changed since it was locked,
 130 interrupted
 `,
 }));
