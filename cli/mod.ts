@@ -11,8 +11,14 @@ export {
   type CliErrorCode,
   ManifestError,
   type ManifestIssue,
+  MissingPermissionError,
+  type MissingPermissionFlags,
   MissingSecretError,
+  ServerUnavailableError,
+  ToolChangedError,
+  UsageError,
 } from "./errors.ts";
+export type { ServerReport } from "./server_tools.ts";
 export {
   DEFAULT_MAX_MANIFEST_BYTES,
   DEFAULT_MAX_MANIFEST_DEPTH,
@@ -69,3 +75,10 @@ export {
   type ShortSecret,
 } from "./secrets.ts";
 export { buildRunner, type BuildRunnerOptions } from "./build_runner.ts";
+export {
+  type ExposedTools,
+  type ExposedToolsOptions,
+  Workspace,
+  type WorkspaceOptions,
+  type WorkspaceRunnerOptions,
+} from "./workspace.ts";
