@@ -245,7 +245,10 @@ export class Gateway {
       const served = this.#tools.get(name);
       if (served === undefined) {
         outcome = "unknown_tool";
-        throw new GatewayProtocolError(INVALID_PARAMS, `Unknown tool: ${name}`);
+        throw new GatewayProtocolError(
+          INVALID_PARAMS,
+          `Unknown tool: ${name}; tools: ${namesOf([...this.#tools.keys()])} (tools/list has them)`,
+        );
       }
       const result = await this.#call(served, args, context);
       if (result.outcome !== "ok") outcome = result.outcome;
@@ -482,4 +485,16 @@ export class Gateway {
       ...[...this.#upstreams.values()].map((u) => u.close()),
     ]);
   }
+}
+
+/** The most names an error lists before it says how many there are. */
+const MAX_NAMES_LISTED = 50;
+
+/** Names sorted and joined, at most {@linkcode MAX_NAMES_LISTED} ("none" for none). */
+function namesOf(names: readonly string[]): string {
+  if (names.length === 0) return "none";
+  const sorted = [...names].sort();
+  return sorted.length <= MAX_NAMES_LISTED
+    ? sorted.join(", ")
+    : `${sorted.slice(0, MAX_NAMES_LISTED).join(", ")}, ... (${sorted.length} in all)`;
 }

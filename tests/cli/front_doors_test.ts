@@ -317,8 +317,13 @@ Deno.test("every front door names the server's tools for an unknown server tool"
     assert.deepEqual(answer.available.sort(), ["notes__purge", "notes__read", "notes__send"]);
     const stdio = await stdioServe(s.mcpJson);
     try {
-      const result = await stdio.callTool({ name: "nope", arguments: {} }).catch((e) => e);
-      assert.match(JSON.stringify(result?.content ?? result?.message ?? result), /nope/);
+      const error = await stdio.callTool({ name: "nope", arguments: {} }).then(
+        (result) => assert.fail(`a result for an unknown tool: ${JSON.stringify(result)}`),
+        (e: Error) => e,
+      );
+      // The names it serves, as convert --to mcp gives them.
+      const served = (await convertNames(s.mcpJson, "mcp")).join(", ");
+      assert.ok(error.message.includes(`Unknown tool: nope; tools: ${served} `), error.message);
     } finally {
       await stdio.close();
     }
