@@ -9,21 +9,14 @@ import { DefaultValidator } from "../../model/default_validator.ts";
 import { Runner } from "../../run/mod.ts";
 import {
   answerToolCalls,
-  IncompleteCallError,
-  IncompleteStreamError,
-  InvalidResponseError,
-  InvalidStreamEventError,
   LOOP_FORMATS,
   type LoopFormat,
-  parseSse,
   prepareTools,
-  type ReadCallsOptions,
-  readToolCalls,
   runToolCalls,
-  streamToolCalls,
   type ToolCall,
   ToolStepCancelledError,
 } from "../../loop/mod.ts";
+import { readCalls } from "./_respond_input.ts";
 import { buildRunner } from "../build_runner.ts";
 import { diagnose, EXIT, printJson } from "../_io.ts";
 import type { CliIo } from "../main.ts";
@@ -42,9 +35,6 @@ import {
 } from "./_shared.ts";
 import { deadlineOf } from "./_execute.ts";
 
-/** The largest response read from stdin (the manifest's default cap). */
-const MAX_INPUT_CHARS = 4 * 1024 * 1024;
-
 function parseConcurrency(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const n = /^[0-9]{1,4}$/.test(value.trim()) ? Number(value.trim()) : NaN;
@@ -54,45 +44,6 @@ function parseConcurrency(value: string | undefined): number | undefined {
     );
   }
   return n;
-}
-
-/** The calls of the response on stdin; a response that is not of the format is a usage error. */
-async function readCalls(
-  io: CliIo,
-  format: LoopFormat,
-  stream: boolean,
-  options: ReadCallsOptions,
-): Promise<ToolCall[]> {
-  if (io.stdinIsTerminal) {
-    throw new UsageError("pipe the model's response into stdin (see respond --help)");
-  }
-  const text = await io.readStdin();
-  if (text.length > MAX_INPUT_CHARS) {
-    throw new UsageError(`the response on stdin is larger than ${MAX_INPUT_CHARS} characters`);
-  }
-  const read = options;
-  try {
-    if (stream) {
-      const calls: ToolCall[] = [];
-      for await (const call of streamToolCalls(format, parseSse([text]), read)) calls.push(call);
-      return calls.sort((a, b) => a.index - b.index);
-    }
-    let response: unknown;
-    try {
-      response = JSON.parse(text);
-    } catch (cause) {
-      throw new UsageError(`the response on stdin is not JSON: ${(cause as Error).message}`);
-    }
-    return readToolCalls(format, response, read);
-  } catch (error) {
-    if (
-      error instanceof InvalidResponseError || error instanceof InvalidStreamEventError ||
-      error instanceof IncompleteCallError || error instanceof IncompleteStreamError
-    ) {
-      throw new UsageError(`the response on stdin: ${error.message}`);
-    }
-    throw error;
-  }
 }
 
 /** `respond <manifest> --format <format>` */
