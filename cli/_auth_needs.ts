@@ -30,6 +30,18 @@ export function authNeeds(auth: ManifestAuth, reason: string): PermissionNeed[] 
   ) {
     if (v !== undefined) needs.push({ name: "env", value: v, reason: `${why} secret` });
   }
+  needs.push(...tokenStoreNeeds(why, true));
+  return needs;
+}
+
+/**
+ * What using the token store needs: the variables that locate it
+ * (TOOLFOUNDATION_TOKEN_STORE, XDG_CONFIG_HOME, HOME; APPDATA and USERPROFILE
+ * on Windows) and reading (and, when `write`, writing) its folder. Before
+ * those variables may be read the folder is unknown: reading (writing) is
+ * then asked for everywhere; with them granted, the exact folder is.
+ */
+export function tokenStoreNeeds(why: string, write: boolean): PermissionNeed[] {
   const env = (name: string) => {
     try {
       return Deno.env.get(name);
@@ -40,11 +52,21 @@ export function authNeeds(auth: ManifestAuth, reason: string): PermissionNeed[] 
   let store: string | undefined;
   try {
     store = dirname(defaultTokenStorePath({ env }));
-  } catch { /* no HOME: read/write of all is listed below */ }
-  for (const name of ["read", "write"] as const) {
-    needs.push({ name, value: store, reason: `${why} token store` });
+  } catch { /* no HOME, or not readable yet: read/write of all is listed below */ }
+  const needs: PermissionNeed[] = [];
+  for (const name of write ? ["read", "write"] as const : ["read"] as const) {
+    needs.push({
+      name,
+      value: store,
+      reason: store === undefined
+        ? `${why} token store (its exact folder once the variables that locate it may be read)`
+        : `${why} token store`,
+    });
   }
-  for (const value of [TOKEN_STORE_ENV, "XDG_CONFIG_HOME", "HOME"]) {
+  const located = Deno.build.os === "windows"
+    ? [TOKEN_STORE_ENV, "APPDATA", "USERPROFILE"]
+    : [TOKEN_STORE_ENV, "XDG_CONFIG_HOME", "HOME"];
+  for (const value of located) {
     needs.push({ name: "env", value, reason: `${why} locating the token store` });
   }
   return needs;

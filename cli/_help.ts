@@ -234,8 +234,10 @@ runs).
 
 Exit codes: 0 every call succeeded, 1 the answer was printed and at least one
 call failed or was refused (its answer says why), 2 usage or manifest error, or
-stdin is not a response of the format, 3 missing permission (nothing is run),
-4 a server needs a login, 5 a server tool changed since it was locked,
+stdin is not a response of the format (one of another format, a provider's
+error body, no provider response at all: the message says which, and what to
+run instead), 3 missing permission (nothing is run), 4 a server needs a login,
+5 a server tool changed since it was locked,
 130 interrupted
 `,
 }));

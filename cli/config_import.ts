@@ -7,7 +7,8 @@
  * headers; the variable forms of those tools become the manifest's:
  * `${VAR}` → `${env:VAR}`, `${VAR:-default}` → `${env:VAR:-default}`,
  * `${env:NAME}` and `${input:ID}` as they are (VS Code `inputs` become the
- * manifest's `inputs`), `${workspaceFolder}` → the workspace directory.
+ * manifest's `inputs`), `${workspaceFolder}` → the workspace folder as an
+ * absolute path (see {@linkcode configWorkspace}), `${userHome}` → `${env:HOME}`.
  *
  * @module
  */
@@ -53,6 +54,42 @@ export function isConfigFile(value: unknown): boolean {
     (isRecord(value.mcp) && isRecord(value.mcp.servers));
 }
 
+/**
+ * The workspace folder of a configuration file in `dir`, as an absolute path:
+ * the folder that holds `.vscode` or `.cursor` (any dot-folder: the tools keep
+ * their project settings in one), else `dir` itself (`.mcp.json` sits in the
+ * project). A relative `dir` is taken from `cwd`; a relative workspace would
+ * mean another folder to every server started elsewhere.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { configWorkspace } from "./config_import.ts";
+ *
+ * assert.equal(configWorkspace(".vscode", "/work/app"), "/work/app");
+ * assert.equal(configWorkspace("/work/app/.cursor", "/elsewhere"), "/work/app");
+ * assert.equal(configWorkspace("../app", "/work/tools"), "/work/app");
+ * assert.equal(configWorkspace(".", "/work/app"), "/work/app");
+ * ```
+ *
+ * @param dir The configuration file's folder.
+ * @param cwd The current directory (default `Deno.cwd()`).
+ * @returns The workspace folder, absolute.
+ */
+export function configWorkspace(dir: string, cwd: string = Deno.cwd()): string {
+  const absolute = dir.startsWith("/") || /^[A-Za-z]:[\\/]/.test(dir);
+  const parts: string[] = [];
+  for (const part of (absolute ? dir : `${cwd}/${dir}`).split(/[\\/]/)) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") parts.pop();
+    else parts.push(part);
+  }
+  const base = parts.at(-1) ?? "";
+  if (base.startsWith(".")) parts.pop();
+  const root = /^[A-Za-z]:$/.test(parts[0] ?? "") ? "" : "/";
+  return root + parts.join("/") || "/";
+}
+
 /** `${VAR}` and `${VAR:-default}` → `${env:...}`; `${workspaceFolder}` → the directory. */
 function translateString(text: string, workspace: string, notes: Set<string>): string {
   return text.replace(/\$\{([^}]*)\}/g, (whole, inner: string) => {
@@ -65,6 +102,8 @@ function translateString(text: string, workspace: string, notes: Set<string>): s
       return workspace.split("/").filter(Boolean).pop() ?? workspace;
     }
     if (inner === "pathSeparator" || inner === "/") return "/";
+    // VS Code's and Cursor's home folder; a plain ${userHome} would read a variable `userHome`.
+    if (inner === "userHome") return "${env:HOME}";
     const plain = /^([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?$/.exec(inner);
     if (plain) return `\${env:${plain[1]}${plain[2] ?? ""}}`;
     return whole; // reported as an unknown placeholder by the manifest check

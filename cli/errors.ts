@@ -149,9 +149,10 @@ export class UsageError extends ToolFoundationError {
    * Creates the error.
    *
    * @param message What is wrong and how to fix it.
+   * @param options The cause, if any.
    */
-  constructor(message: string) {
-    super("usage" satisfies CliErrorCode, message);
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("usage" satisfies CliErrorCode, message, options);
   }
 }
 

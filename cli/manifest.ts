@@ -18,7 +18,12 @@ import { ManifestError, type ManifestIssue } from "./errors.ts";
 import { checkMeaning, ownRecord, raw, type UnplacedIssue } from "./_manifest_meaning.ts";
 import { type Position, positionOf } from "./_yaml_position.ts";
 import { decodeManifest, readAtMost, utf8Length } from "./_manifest_bytes.ts";
-import { isConfigFile, stripJsonComments, translateConfig } from "./config_import.ts";
+import {
+  configWorkspace,
+  isConfigFile,
+  stripJsonComments,
+  translateConfig,
+} from "./config_import.ts";
 import type {
   Manifest,
   ManifestChain,
@@ -211,7 +216,7 @@ export async function parseManifest(
   if (isConfigFile(value)) {
     const translated = translateConfig(
       value,
-      options.workspace ?? workspaceOf(options.dir ?? dirname(file)),
+      options.workspace ?? configWorkspace(options.dir ?? dirname(file)),
     );
     value = translated.manifest;
     locate = translated.pointer;
@@ -265,12 +270,6 @@ export async function parseManifest(
     ...(config === undefined ? {} : { config }),
     locate: (pointer, key) => positionOf(doc, counter, locate(pointer), key),
   };
-}
-
-/** The workspace of a configuration file in `dir`: its parent for `.vscode`, `.cursor`, ... */
-function workspaceOf(dir: string): string {
-  const base = dir.split(/[\\/]/).pop() ?? "";
-  return base.startsWith(".") && base !== "." && base !== ".." ? dirname(dir) : dir;
 }
 
 /** The directory part of a path, `.` when there is none (never touches the file system). */

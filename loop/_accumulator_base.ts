@@ -2,6 +2,7 @@
 // arrays, or as JSON text; the completed calls in order; the event counter for errors.
 
 import { InvalidStreamEventError } from "./errors.ts";
+import { refuseOtherFormat } from "./_format_guard.ts";
 import type { LoopFormat, ReadCallsOptions, ToolCall } from "./tool_call.ts";
 
 /** The longest argument text of one streamed call, by default: 4 Mi characters. */
@@ -52,6 +53,7 @@ export class AccumulatorCore {
       if (typeof value !== "object" || value === null || Array.isArray(value)) {
         throw this.fail("an event must be an object");
       }
+      refuseOtherFormat(this.format, value, this.eventIndex);
       for (const call of this.handle(value as Record<string, unknown>)) out.push(this.#emit(call));
     }
     return out;

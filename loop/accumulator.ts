@@ -31,6 +31,8 @@ export interface ToolCallAccumulator {
    * @param event The event(s).
    * @returns The calls completed by it.
    * @throws {InvalidStreamEventError} When an event is malformed or contradicts earlier ones.
+   * @throws {WrongFormatError} When an event is recognisably of another format.
+   * @throws {ProviderErrorResponseError} When an event is the provider's error (the request failed).
    * @throws {IncompleteCallError} When the provider says the output was cut off mid-call.
    */
   push(event: unknown): ToolCall[];

@@ -16,6 +16,7 @@ import { ToolFoundationError } from "../model/mod.ts";
 import type { RunErrorCode } from "../run/mod.ts";
 import type { LoopFormat, ToolCall } from "./tool_call.ts";
 import type { CallOutcome } from "./run_calls.ts";
+import { type DetectedResponse, type ErrorProvider, FORMAT_SHAPES } from "./detect.ts";
 
 /**
  * Every code an error of the loop layer can carry. `cancelled` is the
@@ -23,6 +24,8 @@ import type { CallOutcome } from "./run_calls.ts";
  */
 export type LoopErrorCode =
   | "invalid_response"
+  | "wrong_format"
+  | "provider_error"
   | "invalid_stream_event"
   | "incomplete_call"
   | "incomplete_stream"
@@ -86,6 +89,105 @@ export class InvalidResponseError extends LoopError {
     super("invalid_response", `${format} response: ${pointer || "/"} ${detail}`);
     this.format = format;
     this.pointer = pointer;
+  }
+}
+
+/**
+ * A response or stream event is recognisably of another provider format than
+ * the one it is read as (e.g. an Anthropic message read as Chat
+ * Completions): read as given, it would have "no tool calls" and the loop
+ * would drop them. `found` says what it is; read it as `found.format`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { identifyResponse, WrongFormatError } from "@toolfoundation/core/loop";
+ *
+ * const found = identifyResponse({ type: "message", role: "assistant", content: [] })!;
+ * const error = new WrongFormatError("openai", found);
+ * assert.equal(error.code, "wrong_format");
+ * assert.equal(error.found.format, "anthropic");
+ * assert.match(error.message, /^expected an OpenAI Chat Completions response .*, found an Anthropic Messages response/);
+ * ```
+ */
+export class WrongFormatError extends LoopError {
+  /** The format it was read as. */
+  readonly expected: LoopFormat;
+  /** What it is. */
+  readonly found: DetectedResponse;
+
+  /**
+   * Creates the instance.
+   *
+   * @param expected The format it was read as.
+   * @param found What it is.
+   * @param eventIndex For a stream: the event's position, from 0.
+   */
+  constructor(expected: LoopFormat, found: DetectedResponse, eventIndex?: number) {
+    const where = eventIndex === undefined ? "" : `stream event ${eventIndex}: `;
+    const hint = found.format === undefined
+      ? ""
+      : found.format === expected
+      ? found.kind === "stream_event"
+        ? "; it is a stream event: read it with an accumulator (createAccumulator, streamToolCalls)"
+        : "; it is a whole response: read it with readToolCalls"
+      : `; read it as ${JSON.stringify(found.format)}`;
+    super(
+      "wrong_format",
+      `${where}expected ${
+        eventIndex === undefined ? FORMAT_SHAPES[expected] : `an event of a ${expected} stream`
+      }, found ${found.description}${hint}`,
+    );
+    this.expected = expected;
+    this.found = found;
+  }
+}
+
+/**
+ * A provider's error body (`{"error": {...}}`, an Anthropic `type: "error"`
+ * event, a failed Responses object) where a response was expected: the
+ * request failed and there are no tool calls to read.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ProviderErrorResponseError, readToolCalls } from "@toolfoundation/core/loop";
+ *
+ * assert.throws(
+ *   () => readToolCalls("anthropic", { type: "error", error: { type: "overloaded_error", message: "Overloaded" } }),
+ *   (e: unknown) => e instanceof ProviderErrorResponseError && e.provider === "anthropic" && e.providerMessage === "Overloaded",
+ * );
+ * ```
+ */
+export class ProviderErrorResponseError extends LoopError {
+  /** The format it was read as. */
+  readonly expected: LoopFormat;
+  /** The provider whose error body it is, when recognised. */
+  readonly provider: ErrorProvider | undefined;
+  /** The provider's message, when it has one. */
+  readonly providerMessage: string | undefined;
+  /** What it is. */
+  readonly found: DetectedResponse;
+
+  /**
+   * Creates the instance.
+   *
+   * @param expected The format it was read as.
+   * @param found The error body, as recognised.
+   * @param eventIndex For a stream: the event's position, from 0.
+   */
+  constructor(expected: LoopFormat, found: DetectedResponse, eventIndex?: number) {
+    const where = eventIndex === undefined ? "" : `stream event ${eventIndex}: `;
+    super(
+      "provider_error",
+      `${where}${found.description} instead of a ${expected} response${
+        found.message === undefined ? "" : `: ${JSON.stringify(found.message)}`
+      }; the request failed, there are no tool calls`,
+    );
+    this.expected = expected;
+    this.provider = found.provider;
+    this.providerMessage = found.message;
+    this.found = found;
   }
 }
 

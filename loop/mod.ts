@@ -71,9 +71,20 @@ export {
   LoopError,
   type LoopErrorCode,
   type PartialCall,
+  ProviderErrorResponseError,
   RetryBudgetExhaustedError,
   ToolStepCancelledError,
+  WrongFormatError,
 } from "./errors.ts";
+export {
+  describeValue,
+  type DetectedResponse,
+  detectFormat,
+  type ErrorProvider,
+  FORMAT_SHAPES,
+  FORMAT_TITLES,
+  identifyResponse,
+} from "./detect.ts";
 export {
   type CallProblem,
   LOOP_FORMATS,

@@ -37,6 +37,8 @@ import {
  * @param response The response.
  * @param options Name table and normalizers.
  * @returns The calls.
+ * @throws {WrongFormatError} When the response is recognisably of another format (see `identifyResponse`).
+ * @throws {ProviderErrorResponseError} When it is a provider's error body: the request failed.
  * @throws {InvalidResponseError} When the response is not of the format.
  * @throws {UnknownFormatError} When the format is not a loop format.
  */

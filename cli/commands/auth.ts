@@ -7,9 +7,18 @@ import { EXIT, printJson } from "../_io.ts";
 import type { CliIo } from "../main.ts";
 import { MissingSecretError, UsageError } from "../errors.ts";
 import type { Manifest, ManifestAuth, ManifestEndpoint } from "../manifest.ts";
-import { shellQuote } from "../permissions.ts";
+import { manifestNeeds, type PermissionNeed, shellQuote } from "../permissions.ts";
 import { Redactor } from "../secrets.ts";
-import { MANIFEST_OPTIONS, openManifest, parseTimeout, report, withInterrupt } from "./_shared.ts";
+import { tokenStoreNeeds } from "../_auth_needs.ts";
+import { dedupe, endpointNeeds } from "../_permission_needs.ts";
+import {
+  MANIFEST_OPTIONS,
+  openManifest,
+  parseTimeout,
+  report,
+  requirePermissions,
+  withInterrupt,
+} from "./_shared.ts";
 import {
   type AuthEntry,
   browserOpener,
@@ -146,6 +155,15 @@ export async function authCommand(argv: string[], io: CliIo): Promise<number> {
 
 type Values = Record<string, string | boolean | undefined>;
 
+/**
+ * Checks every permission of a subcommand at once, before anything is read,
+ * so that one run names every missing flag (the token store's variables, its
+ * folder, the manifest, the server's hosts and secrets).
+ */
+function requireAll(needs: PermissionNeed[]): void {
+  requirePermissions({ needs: dedupe(needs), workers: false, modules: [] });
+}
+
 function twoPositionals(positionals: string[], what: string): [string, string] {
   if (positionals.length !== 2) {
     throw new UsageError(`auth ${what} takes <manifest> <server>; see auth --help`);
@@ -161,6 +179,7 @@ async function loginSub(
 ): Promise<number> {
   const [path, server] = twoPositionals(positionals, "login");
   const timeoutMs = parseTimeout(values.timeout as string | undefined) ?? 300_000;
+  // The server's needs are known once the manifest is read; then all are checked at once.
   const manifest = await openManifest(path, values);
   const e = endpointOf(manifest, server);
   if (e.url === undefined) {
@@ -174,6 +193,15 @@ async function loginSub(
         `that registers clients itself) so that run and chain use the login`,
     );
   }
+  const interactiveGrant = (e.auth.grant ?? "authorization_code") === "authorization_code";
+  requireAll([
+    ...manifestNeeds(path),
+    ...endpointNeeds("server", server, e, false),
+    ...tokenStoreNeeds("auth login:", true),
+    ...(interactiveGrant
+      ? [{ name: "net" as const, value: "127.0.0.1", reason: "auth login: the loopback redirect" }]
+      : []),
+  ]);
   const url = e.url;
   const settings = authSettings(e.auth, (n) => Deno.env.get(n), redactor);
   const storePath = defaultTokenStorePath();
@@ -234,6 +262,10 @@ function describeEntry(entry: AuthEntry, now: number): Record<string, unknown> {
 
 async function statusSub(positionals: string[], values: Values, io: CliIo): Promise<number> {
   if (positionals.length > 1) throw new UsageError("auth status takes at most <manifest>");
+  requireAll([
+    ...(positionals.length === 0 ? [] : manifestNeeds(positionals[0])),
+    ...tokenStoreNeeds("auth status:", false),
+  ]);
   const storePath = defaultTokenStorePath();
   const entries = await new FileTokenStore(storePath).list();
   const now = Date.now();
@@ -264,6 +296,7 @@ async function statusSub(positionals: string[], values: Values, io: CliIo): Prom
 
 async function logoutSub(positionals: string[], values: Values, io: CliIo): Promise<number> {
   const [path, server] = twoPositionals(positionals, "logout");
+  requireAll([...manifestNeeds(path), ...tokenStoreNeeds("auth logout:", true)]);
   const manifest = await openManifest(path, values);
   const e = endpointOf(manifest, server);
   if (e.url === undefined) throw new UsageError(`server ${JSON.stringify(server)} has no url`);

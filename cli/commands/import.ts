@@ -6,7 +6,12 @@ import { Document } from "../_generated/yaml.js";
 import { EXIT } from "../_io.ts";
 import type { CliIo } from "../main.ts";
 import { UsageError } from "../errors.ts";
-import { isConfigFile, stripJsonComments, translateConfig } from "../config_import.ts";
+import {
+  configWorkspace,
+  isConfigFile,
+  stripJsonComments,
+  translateConfig,
+} from "../config_import.ts";
 import { loadManifest } from "../manifest.ts";
 import { manifestNeeds } from "../permissions.ts";
 import { report, requirePermissions } from "./_shared.ts";
@@ -24,7 +29,12 @@ export async function importCommand(argv: string[], io: CliIo): Promise<number> 
     const [path, ...extra] = positionals;
     if (path === undefined) throw new UsageError("usage: import <file> [--out manifest.yaml]");
     if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
-    requirePermissions({ needs: manifestNeeds(path), workers: false, modules: [] });
+    // Every flag the whole command needs, checked (and listed) at once.
+    const out = values.out === undefined ? [] : [
+      { name: "write" as const, value: values.out, reason: "the --out file" },
+      { name: "read" as const, value: values.out, reason: "the --out file (is it there?)" },
+    ];
+    requirePermissions({ needs: [...manifestNeeds(path), ...out], workers: false, modules: [] });
     // Checked as a manifest first: every problem located in the file.
     const manifest = await loadManifest(path);
     if (manifest.config === undefined) {
@@ -32,13 +42,8 @@ export async function importCommand(argv: string[], io: CliIo): Promise<number> 
     }
     const value = JSON.parse(stripJsonComments(await Deno.readTextFile(path)));
     if (!isConfigFile(value)) throw new UsageError(`${path} is not an MCP configuration file`);
-    const dir = manifest.dir;
-    const translated = translateConfig(
-      value,
-      dir.endsWith("/.vscode") || dir.endsWith("/.cursor")
-        ? dir.slice(0, dir.lastIndexOf("/"))
-        : dir,
-    );
+    // The same workspace folder the file has when it is read as a manifest.
+    const translated = translateConfig(value, configWorkspace(manifest.dir));
     const doc = new Document(translated.manifest);
     doc.commentBefore = [
       ` yaml-language-server: $schema=https://toolfoundation.dev/schemas/manifest-v1.json`,
@@ -68,15 +73,6 @@ export async function importCommand(argv: string[], io: CliIo): Promise<number> 
       io.stdout(text);
       return EXIT.ok;
     }
-    requirePermissions({
-      needs: [{ name: "write", value: values.out, reason: "the --out file" }, {
-        name: "read",
-        value: values.out,
-        reason: "the --out file (is it there?)",
-      }],
-      workers: false,
-      modules: [],
-    });
     const exists = await Deno.lstat(values.out).then(() => true, () => false);
     if (exists && !values.force) {
       throw new UsageError(`${values.out} exists; give --force to replace it`);

@@ -9,21 +9,14 @@ import { DefaultValidator } from "../../model/default_validator.ts";
 import { Runner } from "../../run/mod.ts";
 import {
   answerToolCalls,
-  IncompleteCallError,
-  IncompleteStreamError,
-  InvalidResponseError,
-  InvalidStreamEventError,
   LOOP_FORMATS,
   type LoopFormat,
-  parseSse,
   prepareTools,
-  type ReadCallsOptions,
-  readToolCalls,
   runToolCalls,
-  streamToolCalls,
   type ToolCall,
   ToolStepCancelledError,
 } from "../../loop/mod.ts";
+import { readCalls } from "./_respond_input.ts";
 import { diagnose, EXIT, printJson } from "../_io.ts";
 import type { CliIo } from "../main.ts";
 import { ManifestError, UsageError } from "../errors.ts";
@@ -32,9 +25,6 @@ import type { Workspace } from "../workspace.ts";
 import { checkToolSchemas } from "../_tool_checks.ts";
 import { MANIFEST_OPTIONS, openWorkspace, parseTimeout, report, withInterrupt } from "./_shared.ts";
 import { serverTools } from "./_server_tools.ts";
-
-/** The largest response read from stdin (the manifest's default cap). */
-const MAX_INPUT_CHARS = 4 * 1024 * 1024;
 
 function parseConcurrency(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -45,45 +35,6 @@ function parseConcurrency(value: string | undefined): number | undefined {
     );
   }
   return n;
-}
-
-/** The calls of the response on stdin; a response that is not of the format is a usage error. */
-async function readCalls(
-  io: CliIo,
-  format: LoopFormat,
-  stream: boolean,
-  options: ReadCallsOptions,
-): Promise<ToolCall[]> {
-  if (io.stdinIsTerminal) {
-    throw new UsageError("pipe the model's response into stdin (see respond --help)");
-  }
-  const text = await io.readStdin();
-  if (text.length > MAX_INPUT_CHARS) {
-    throw new UsageError(`the response on stdin is larger than ${MAX_INPUT_CHARS} characters`);
-  }
-  const read = options;
-  try {
-    if (stream) {
-      const calls: ToolCall[] = [];
-      for await (const call of streamToolCalls(format, parseSse([text]), read)) calls.push(call);
-      return calls.sort((a, b) => a.index - b.index);
-    }
-    let response: unknown;
-    try {
-      response = JSON.parse(text);
-    } catch (cause) {
-      throw new UsageError(`the response on stdin is not JSON: ${(cause as Error).message}`);
-    }
-    return readToolCalls(format, response, read);
-  } catch (error) {
-    if (
-      error instanceof InvalidResponseError || error instanceof InvalidStreamEventError ||
-      error instanceof IncompleteCallError || error instanceof IncompleteStreamError
-    ) {
-      throw new UsageError(`the response on stdin: ${error.message}`);
-    }
-    throw error;
-  }
 }
 
 /** `respond <manifest> --format <format>` */

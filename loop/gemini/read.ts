@@ -7,6 +7,7 @@
 
 import { isObject, makeCall } from "../_call.ts";
 import { InvalidResponseError } from "../errors.ts";
+import { refuseOtherFormat } from "../_format_guard.ts";
 import type { ReadCallsOptions, ToolCall } from "../tool_call.ts";
 
 /** Options of {@linkcode readGeminiCalls}. */
@@ -57,9 +58,12 @@ export function geminiParts(response: unknown, candidate = 0): { parts: unknown[
  * @param response The response or a content.
  * @param options Name table, normalizers and candidate.
  * @returns The calls, in order.
+ * @throws {WrongFormatError} When the response is recognisably of another format.
+ * @throws {ProviderErrorResponseError} When it is a provider's error body.
  * @throws {InvalidResponseError} When the response is not a Gemini response.
  */
 export function readGeminiCalls(response: unknown, options?: ReadGeminiOptions): ToolCall[] {
+  refuseOtherFormat("gemini", response);
   const { parts, at } = geminiParts(response, options?.candidate);
   const calls: ToolCall[] = [];
   parts.forEach((part, i) => {

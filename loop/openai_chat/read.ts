@@ -7,6 +7,7 @@
 
 import { isObject, makeCall } from "../_call.ts";
 import { InvalidResponseError } from "../errors.ts";
+import { refuseOtherFormat } from "../_format_guard.ts";
 import type { ReadCallsOptions, ToolCall } from "../tool_call.ts";
 
 /** Options of {@linkcode readChatCompletionsCalls}. */
@@ -44,12 +45,15 @@ export interface ReadChatCompletionsOptions extends ReadCallsOptions {
  * @param response The response or its message.
  * @param options Name table, normalizers and choice.
  * @returns The calls, in order.
+ * @throws {WrongFormatError} When the response is recognisably of another format.
+ * @throws {ProviderErrorResponseError} When it is a provider's error body.
  * @throws {InvalidResponseError} When the response is not a Chat Completions response.
  */
 export function readChatCompletionsCalls(
   response: unknown,
   options?: ReadChatCompletionsOptions,
 ): ToolCall[] {
+  refuseOtherFormat("openai", response);
   if (!isObject(response)) throw new InvalidResponseError("openai", "", "must be an object");
   let message: unknown = response;
   let at = "";

@@ -74,6 +74,8 @@ export class ResponsesAccumulator implements ToolCallAccumulator {
    * @param event The event(s).
    * @returns The calls it completed.
    * @throws {InvalidStreamEventError} When an event is malformed or contradicts earlier ones.
+   * @throws {WrongFormatError} When an event is recognisably of another format.
+   * @throws {ProviderErrorResponseError} When an event is the provider's error (the request failed).
    */
   push(event: unknown): ToolCall[] {
     return this.#core.push(event);

@@ -7,6 +7,7 @@
 
 import { isObject, makeCall } from "../_call.ts";
 import { InvalidResponseError } from "../errors.ts";
+import { refuseOtherFormat } from "../_format_guard.ts";
 import type { ReadCallsOptions, ToolCall } from "../tool_call.ts";
 
 /**
@@ -33,9 +34,12 @@ import type { ReadCallsOptions, ToolCall } from "../tool_call.ts";
  * @param response The response or its `output`.
  * @param options Name table and normalizers.
  * @returns The calls, in order.
+ * @throws {WrongFormatError} When the response is recognisably of another format.
+ * @throws {ProviderErrorResponseError} When it is a provider's error body.
  * @throws {InvalidResponseError} When the response is not a Responses API response.
  */
 export function readResponsesCalls(response: unknown, options?: ReadCallsOptions): ToolCall[] {
+  refuseOtherFormat("openai-responses", response);
   const output = Array.isArray(response) ? response : isObject(response) ? response.output : null;
   if (!Array.isArray(output)) {
     throw new InvalidResponseError("openai-responses", "/output", "must be an array");

@@ -180,7 +180,10 @@ Deno.test("auth usage errors exit 2: unknown subcommand or server, missing secre
   const fx = await startOAuthFixture();
   try {
     const e = await env(fx, "auth: { clientId: x, clientSecretEnv: NOT_SET_ANYWHERE }");
-    const opts = { flags: [...e.flags.slice(0, -1), `${e.flags.at(-1)},NOT_SET_ANYWHERE`] };
+    const opts = {
+      flags: [...e.flags.slice(0, -1), `${e.flags.at(-1)},NOT_SET_ANYWHERE`],
+      env: { TOOLFOUNDATION_TOKEN_STORE: e.store },
+    };
     assert.equal((await cli(["auth", "nope"], opts)).code, EXIT.usage);
     const unknown = await cli(["auth", "login", e.manifest, "other"], opts);
     assert.equal(unknown.code, EXIT.usage);
@@ -268,4 +271,69 @@ Deno.test("run on an OAuth server: exit 4 naming `auth login` before it, the sto
   } finally {
     await fx.close();
   }
+});
+
+/** The flags of "All the flags this needs: ..." of a missing-permission error. */
+function allFlags(stderr: string): string[] {
+  const line = /All the flags this needs: (.*)\n/.exec(stderr)?.[1];
+  assert.ok(line !== undefined, stderr);
+  return line.split(" ");
+}
+
+Deno.test("auth status / logout without permissions list every flag at once (exit 3); exactly those flags proceed", async () => {
+  const manifest = await tempManifest(
+    "version: 1\nservers:\n  notes:\n    url: http://127.0.0.1:9/mcp\n    auth: {}\n",
+  );
+  const dir = manifest.slice(0, manifest.lastIndexOf("/"));
+  const env = { TOOLFOUNDATION_TOKEN_STORE: `${dir}/store/tokens.json` };
+  const runs: Array<[string[], string]> = [
+    [["auth", "status", manifest], '"servers"'],
+    [["auth", "status"], '"entries"'],
+    [["auth", "logout", manifest, "notes"], '"removed": 0'],
+  ];
+  for (const [args, printed] of runs) {
+    const none = await cli(args, { env });
+    assert.equal(none.code, EXIT.permission, none.stderr);
+    const flags = allFlags(none.stderr);
+    // The store's folder is unknown until its variables may be read: all of read is asked.
+    assert.ok(flags.includes("--allow-env=HOME,TOOLFOUNDATION_TOKEN_STORE,XDG_CONFIG_HOME"));
+    assert.ok(flags.includes("--allow-read"), flags.join(" "));
+    const ok = await cli(args, { env, flags });
+    assert.equal(ok.code, 0, `${args.join(" ")} with ${flags.join(" ")}: ${ok.stderr}`);
+    assert.ok(ok.stdout.includes(printed), ok.stdout);
+    // With the variables readable, the exact folder (and the manifest) are asked for at once.
+    const envOnly = await cli(args, { env, flags: [flags.at(-1)!] });
+    assert.equal(envOnly.code, EXIT.permission, envOnly.stderr);
+    const exact = allFlags(envOnly.stderr);
+    const read = [...(args.length > 2 ? [manifest] : []), `${dir}/store`].sort().join(",");
+    assert.equal(exact[0], `--allow-read=${read}`, envOnly.stderr);
+    if (args[1] === "logout") assert.equal(exact[1], `--allow-write=${dir}/store`);
+    const exactly = await cli(args, { env, flags: exact });
+    assert.equal(exactly.code, 0, exactly.stderr);
+  }
+});
+
+Deno.test("auth login lists the server's flags, the store's and the loopback's at once once the manifest is readable", async () => {
+  const manifest = await tempManifest(
+    "version: 1\nservers:\n  notes:\n    url: http://127.0.0.1:9/mcp\n" +
+      "    auth: { clientId: c, clientSecretEnv: NOTES_SECRET, hosts: [login.example.com:443] }\n",
+  );
+  const dir = manifest.slice(0, manifest.lastIndexOf("/"));
+  const env = { TOOLFOUNDATION_TOKEN_STORE: `${dir}/store/tokens.json`, NOTES_SECRET: "s3cret" };
+  const args = ["auth", "login", manifest, "notes", "--no-browser", "--timeout", "1000"];
+  const readable = await cli(args, { env, flags: [`--allow-read=${manifest}`] });
+  assert.equal(readable.code, EXIT.permission, readable.stderr);
+  const flags = allFlags(readable.stderr);
+  assert.ok(
+    flags.includes("--allow-net=127.0.0.1,127.0.0.1:9,login.example.com:443"),
+    flags.join(" "),
+  );
+  const env_ = flags.find((f) => f.startsWith("--allow-env="))!;
+  for (const name of ["NOTES_SECRET", "TOOLFOUNDATION_TOKEN_STORE", "HOME", "XDG_CONFIG_HOME"]) {
+    assert.ok(env_.split(/[=,]/).includes(name), env_);
+  }
+  // With exactly those flags it goes on to the server (nothing listens on port 9).
+  const ok = await cli(args, { env, flags });
+  assert.notEqual(ok.code, EXIT.permission, ok.stderr);
+  assert.doesNotMatch(ok.stderr, /missing permission/);
 });

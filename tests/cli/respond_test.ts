@@ -201,7 +201,7 @@ Deno.test("respond: usage errors exit 2 and run nothing", async () => {
     [
       [...RESPOND, "openai"],
       '{"choices":"x"}',
-      /the response on stdin: openai response: \/choices must be an array/,
+      /the response on stdin is not an OpenAI Chat Completions response .*: it is an object with keys "choices" \(openai response: \/choices must be an array\); pipe the model's whole response into respond --format openai$/m,
     ],
     [[...RESPOND, "openai", "--concurrency", "0"], "{}", /--concurrency must be/],
   ];
@@ -281,4 +281,187 @@ Deno.test("respond: the flags `permissions <manifest>` prints are enough to run 
   });
   assert.equal(out.code, 0, out.stderr);
   assert.deepEqual(JSON.parse(out.stdout), [{ role: "tool", tool_call_id: "c", content: "{}" }]);
+});
+
+/** A response of each format with only text: no tool calls. */
+const TEXT_ONLY: Record<string, unknown> = {
+  "openai": {
+    object: "chat.completion",
+    choices: [{ index: 0, message: { role: "assistant", content: "Hi." }, finish_reason: "stop" }],
+  },
+  "openai-responses": {
+    object: "response",
+    status: "completed",
+    error: null,
+    output: [{
+      type: "message",
+      id: "msg_1",
+      status: "completed",
+      role: "assistant",
+      content: [{ type: "output_text", text: "Hi.", annotations: [] }],
+    }],
+  },
+  "anthropic": {
+    id: "msg_1",
+    type: "message",
+    role: "assistant",
+    content: [{ type: "text", text: "Hi." }],
+    stop_reason: "end_turn",
+  },
+  "gemini": {
+    candidates: [{ content: { role: "model", parts: [{ text: "Hi." }] }, finishReason: "STOP" }],
+  },
+};
+
+const FOUND: Record<string, string> = {
+  "openai": "an OpenAI Chat Completions response (choices with a message)",
+  "openai-responses": 'an OpenAI Responses response (object "response", output items)',
+  "anthropic": 'an Anthropic Messages response (type "message", content blocks)',
+  "gemini": "a Gemini response (candidates)",
+};
+
+const FORMATS = ["openai", "openai-responses", "anthropic", "gemini"];
+
+Deno.test("respond: a response of another format exits 2 naming what it is and the --format to pass; its own reads as no calls", async () => {
+  const runs = FORMATS.flatMap((given) =>
+    FORMATS.map(async (found) => {
+      for (const body of [TEXT_ONLY[found], response(found)]) {
+        const out = await cli([...RESPOND, given], { flags: EXAMPLE, stdin: JSON.stringify(body) });
+        if (given === found) {
+          assert.equal(out.code, body === TEXT_ONLY[found] ? 0 : 1, out.stderr);
+          if (body === TEXT_ONLY[found]) assert.deepEqual(JSON.parse(out.stdout), []);
+          continue;
+        }
+        assert.equal(out.code, 2, `${given} × ${found}: ${out.stderr}`);
+        assert.equal(out.stdout, "");
+        assert.equal(
+          out.stderr,
+          `error: the response on stdin is ${FOUND[found]}; run respond --format ${found}\n`,
+        );
+      }
+    })
+  );
+  await Promise.all(runs);
+});
+
+Deno.test("respond: stdin that is no provider response exits 2 naming what it is and what to pass", async () => {
+  const cases: Array<[string, string, string]> = [
+    ["anthropic", "[]", "an empty array"],
+    ["openai-responses", "[]", "an empty array"],
+    ["openai", "[]", "an empty array (openai response: / must be an object)"],
+    ["anthropic", "{}", "an empty object (anthropic response: /content must be an array)"],
+    ["gemini", "null", "null (gemini response: / must be an object)"],
+    [
+      "openai-responses",
+      '"hello"',
+      'a string ("hello") (openai-responses response: /output must be an array)',
+    ],
+    ["anthropic", "42", "a number (42) (anthropic response: /content must be an array)"],
+    ["anthropic", '{"content":[]}', 'an object with keys "content"'],
+  ];
+  const shapes: Record<string, string> = {
+    "openai": 'an OpenAI Chat Completions response ({"choices": [{"message": ...}]})',
+    "openai-responses": 'an OpenAI Responses response ({"object": "response", "output": [...]})',
+    "anthropic": 'an Anthropic Messages response ({"type": "message", "content": [...]})',
+    "gemini": 'a Gemini response ({"candidates": [{"content": {"parts": [...]}}]})',
+  };
+  await Promise.all(cases.map(async ([format, stdin, found]) => {
+    const out = await cli([...RESPOND, format], { flags: EXAMPLE, stdin });
+    assert.equal(out.code, 2, `${format} ${stdin}: ${out.stderr}`);
+    assert.equal(out.stdout, "");
+    assert.equal(
+      out.stderr,
+      `error: the response on stdin is not ${shapes[format]}: it is ${found}; ` +
+        `pipe the model's whole response into respond --format ${format}\n`,
+    );
+  }));
+});
+
+Deno.test("respond: a provider's error body exits 2 as a provider error with its message, whatever the format", async () => {
+  const bodies: Array<[unknown, RegExp]> = [
+    [
+      {
+        error: {
+          message: "Incorrect API key provided.",
+          type: "invalid_request_error",
+          param: null,
+          code: "invalid_api_key",
+        },
+      },
+      /is an OpenAI error response \(error.type "invalid_request_error", error.code "invalid_api_key"\): "Incorrect API key provided."/,
+    ],
+    [
+      { type: "error", error: { type: "overloaded_error", message: "Overloaded" } },
+      /is an Anthropic error response \(type "error", error.type "overloaded_error"\): "Overloaded"/,
+    ],
+    [
+      { error: { code: 400, message: "API key not valid.", status: "INVALID_ARGUMENT" } },
+      /is a Gemini error response \(error.code 400, error.status "INVALID_ARGUMENT"\): "API key not valid."/,
+    ],
+  ];
+  await Promise.all(bodies.flatMap(([body, message], i) =>
+    // Each body read as two formats: its provider's and another one.
+    [FORMATS[i === 0 ? 0 : i + 1], FORMATS[(i + 1) % 4]].map(async (format) => {
+      const out = await cli([...RESPOND, format], { flags: EXAMPLE, stdin: JSON.stringify(body) });
+      assert.equal(out.code, 2, out.stderr);
+      assert.match(out.stderr, message);
+      assert.match(out.stderr, /the model request failed, so there are no tool calls to run\n$/);
+    })
+  ));
+});
+
+Deno.test("respond --stream: another format's stream, a stream without --stream, and a whole response with it exit 2 saying what to run", async () => {
+  const anthropicSse = 'event: message_start\ndata: {"type":"message_start","message":' +
+    '{"id":"m","type":"message","role":"assistant","content":[]}}\n\n';
+  const chatSse = 'data: {"object":"chat.completion.chunk","choices":[{"index":0,"delta":' +
+    '{"role":"assistant","content":"Hi"}}]}\n\ndata: [DONE]\n\n';
+  const cases: Array<[string[], string, string]> = [
+    [
+      ["openai", "--stream"],
+      anthropicSse,
+      'the stream on stdin: event 0 is an Anthropic Messages stream event (type "message_start"); run respond --format anthropic --stream',
+    ],
+    [
+      ["anthropic", "--stream"],
+      chatSse,
+      'the stream on stdin: event 0 is an OpenAI Chat Completions stream chunk (object "chat.completion.chunk"); run respond --format openai --stream',
+    ],
+    [
+      ["anthropic"],
+      anthropicSse,
+      "the response on stdin is a server-sent event stream, not JSON; run respond --format anthropic --stream",
+    ],
+    [
+      ["anthropic", "--stream"],
+      JSON.stringify(TEXT_ONLY.anthropic),
+      `stdin has no server-sent events (no "data:" lines); it is ${FOUND.anthropic}; run respond --format anthropic without --stream`,
+    ],
+    [
+      ["gemini", "--stream"],
+      'data: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n',
+      'the stream on stdin: event 0 is an Anthropic error response (type "error", error.type "overloaded_error"): "Overloaded"; the model request failed, so there are no tool calls to run',
+    ],
+    [
+      ["anthropic", "--stream"],
+      anthropicSse +
+      'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n',
+      'the stream on stdin: event 1 is an Anthropic error response (type "error", error.type "overloaded_error"): "Overloaded"; the model request failed, so there are no tool calls to run',
+    ],
+    [
+      ["openai-responses", "--stream"],
+      'data: {"hello":1}\n\n',
+      `the stream on stdin has no OpenAI Responses stream event; its first event is an object with keys "hello"; pipe the provider's text/event-stream into respond --format openai-responses --stream`,
+    ],
+    [["openai", "--stream"], "", 'stdin has no server-sent events (no "data:" lines): it is empty'],
+  ];
+  await Promise.all(cases.map(async ([args, stdin, message]) => {
+    const out = await cli([...RESPOND, ...args], { flags: EXAMPLE, stdin });
+    assert.equal(out.code, 2, `${args.join(" ")}: ${out.stderr}`);
+    assert.equal(out.stdout, "");
+    assert.equal(out.stderr, `error: ${message}\n`);
+  }));
+  // Its own stream with only text: no calls.
+  const own = await cli([...RESPOND, "openai", "--stream"], { flags: EXAMPLE, stdin: chatSse });
+  assert.equal(own.code, 0, own.stderr);
+  assert.deepEqual(JSON.parse(own.stdout), []);
 });
