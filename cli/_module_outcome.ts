@@ -114,8 +114,11 @@ export function translate(
       );
     }
     case "died": {
-      // A static import the rule refused ends the process before the module loads.
-      const refused = refusedImport(`${outcome.reason}\n${outcome.stderr}`, o.offline === true);
+      // A static import the rule refused ends the process before any module runs:
+      // Deno's own message on stderr, not one the tool's code raised (the host reports those).
+      const refused = o.loading && /^its process /.test(outcome.reason)
+        ? refusedImport(outcome.stderr, o.offline === true)
+        : undefined;
       if (refused !== undefined) {
         throw new SandboxDeniedError(refusedImportText(refused, toolId), { toolId });
       }

@@ -196,3 +196,19 @@ Deno.test("checkModuleTool downloads no more than the tool could: an uncached st
     );
   });
 });
+
+Deno.test("a tool that throws a look-alike of an import refusal fails as itself, not permission_denied", async () => {
+  const source = `export default () => {
+  throw new TypeError('Requires import access to "example.com:443", run again with the --allow-import flag');
+};
+`;
+  const atLoad = `throw new TypeError('Requires import access to "example.com:443"');\n`;
+  for (const code of [source, atLoad]) {
+    for (const permissions of [{}, { net: ["example.com:443"] }]) {
+      await withImporter({ permissions }, async (runner) => {
+        const error = await failure(runner.run("t", {}));
+        assert.equal(error.code, "execution", `${JSON.stringify(permissions)}: ${error.message}`);
+      }, code);
+    }
+  }
+});
