@@ -32,13 +32,24 @@ function moduleServer(): Deno.HttpServer<Deno.NetAddr> {
 /** Runs `body` with DENO_DIR (which the tool's process inherits) set to a new, empty cache. */
 async function withEmptyCache<T>(body: () => Promise<T>): Promise<T> {
   const before = Deno.env.get("DENO_DIR");
-  Deno.env.set("DENO_DIR", await Deno.makeTempDir({ prefix: "tf-deno-dir-" }));
+  const cache = await Deno.makeTempDir({ prefix: "tf-deno-dir-" });
+  Deno.env.set("DENO_DIR", cache);
   try {
     return await body();
   } finally {
     if (before === undefined) Deno.env.delete("DENO_DIR");
     else Deno.env.set("DENO_DIR", before);
+    await Deno.remove(cache, { recursive: true }).catch(() => {});
   }
+}
+
+/** A new empty directory, removed on dispose. */
+async function emptyDir(): Promise<{ path: string } & AsyncDisposable> {
+  const path = await Deno.makeTempDir({ prefix: "tf-deno-dir-" });
+  return {
+    path,
+    [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }).catch(() => {}),
+  };
 }
 
 async function withImporter<T>(
@@ -164,7 +175,8 @@ Deno.test("CLI: a module tool with no net grant cannot import from a loopback se
     { "importer.js": IMPORTER },
   );
   const flags = await flagsFor(manifest);
-  const env = { DENO_DIR: await Deno.makeTempDir({ prefix: "tf-deno-dir-" }) };
+  await using cache = await emptyDir();
+  const env = { DENO_DIR: cache.path };
   const args = JSON.stringify({ spec: `http://${host}/x.js` });
   const closed = await cli(["run", manifest, "closed", "--args", args], { flags, env });
   assert.equal(closed.code, 1, closed.stderr);
