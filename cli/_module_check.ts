@@ -1,12 +1,16 @@
 // Private: `checkModuleTool`, the load check `validate` runs on a module tool
 // before anything runs. The module is imported in a child Deno process with
 // no permissions at all (its top-level code runs there, never with the
-// user's permissions), which reports the types of its exports.
+// user's permissions), which reports the types of its exports. Its imports
+// follow the tool's rule (`_module_imports.ts`): the check downloads no more
+// than the tool could.
 
 import { childEnv } from "../run/child_env.ts";
 import { spawnGroup } from "../run/_process.ts";
 import { probeMainUrl } from "./_module_host.ts";
 import { moduleToolDeno } from "./_module_deno.ts";
+import { importFlags, refusedImport, refusedImportText } from "./_module_imports.ts";
+import type { ManifestGrant } from "./manifest.ts";
 
 /** Why a module tool is certain to fail. */
 export interface ModuleToolProblem {
@@ -22,6 +26,13 @@ export interface CheckModuleToolOptions {
   export?: string;
   /** The `deno` executable (default: as module tools run). */
   deno?: string;
+  /**
+   * The tool's `net` grant: where its imports may come from (nowhere but the
+   * cache without one; see `moduleHandler`).
+   */
+  net?: ManifestGrant;
+  /** The tool's ID, for the advice of a refused import (default `"the tool"`). */
+  toolId?: string;
   /** How long the import may take (default 15000 ms); past it, nothing is reported. */
   timeoutMs?: number;
   /** Cancels the check. */
@@ -76,6 +87,7 @@ export async function checkModuleTool(
       "--quiet",
       "--no-prompt",
       "--v8-flags=--max-old-space-size=256",
+      ...importFlags(options.net),
       probeMainUrl(new URL(`file://${real}`).href),
       nonce,
     ],
@@ -109,6 +121,14 @@ export async function checkModuleTool(
   }
   const stderr = new TextDecoder().decode(out.stderr).replace(STRIP_ANSI, "").trim();
   const first = stderr.split("\n").find((l) => l.trim() !== "") ?? "";
+  const offline = importFlags(options.net)[0] === "--cached-only";
+  const refused = refusedImport(stderr, offline);
+  if (refused !== undefined) {
+    return {
+      reason: "unresolvable",
+      message: `${file} cannot be loaded: ${refusedImportText(refused, options.toolId ?? "")}`,
+    };
+  }
   if (/could not be parsed|SyntaxError|Unexpected token|Expected /.test(first)) {
     return { reason: "unparsable", message: `${file} does not parse: ${first}` };
   }

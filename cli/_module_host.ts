@@ -41,8 +41,10 @@ function text(value, fallback) {
 }
 const KINDS = { read: "path", write: "path", net: "host", env: "variable", run: "command", ffi: "path", import: "host", sys: "kind" };
 // A real sandbox denial: Deno's own message, for something this process is in fact not granted.
+// A refused remote import is a TypeError (the import's failure) with Deno's message.
 function denial(error) {
-  if (!(error instanceof NotCapable)) return undefined;
+  const importing = error instanceof TypeError && /^Requires import access/.test(text(error.message, ""));
+  if (!(error instanceof NotCapable) && !importing) return undefined;
   const m = /^Requires (\w+) access(?: to "([^"]*)")?/.exec(text(error.message, ""));
   if (m === null || !Object.hasOwn(KINDS, m[1])) return undefined;
   const descriptor = { name: m[1] };

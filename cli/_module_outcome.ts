@@ -5,6 +5,7 @@
 import { ExecutionError, OutputTooLargeError, type ToolContext } from "../run/mod.ts";
 import { resolvePath } from "./_resolve_path.ts";
 import { SandboxDeniedError } from "./errors.ts";
+import { refusedImport, refusedImportText } from "./_module_imports.ts";
 
 /** How a call or the process ended, as the host reported it. */
 export type HostOutcome =
@@ -75,7 +76,7 @@ function grantAdvice(denied: { name: string; value?: string }, dir: string, tool
 export function translate(
   outcome: HostOutcome,
   ctx: ToolContext,
-  o: { dir: string; cap: number; loading: boolean },
+  o: { dir: string; cap: number; loading: boolean; offline?: boolean },
 ): unknown {
   const toolId = ctx.toolId;
   switch (outcome.kind) {
@@ -83,7 +84,20 @@ export function translate(
       return outcome.value;
     case "too_large":
       throw new OutputTooLargeError(o.cap, { toolId });
-    case "error":
+    case "error": {
+      if (outcome.denied?.name === "import" && outcome.denied.value !== undefined) {
+        const host = outcome.denied.value;
+        throw new SandboxDeniedError(
+          refusedImportText({ kind: "host", what: host, host }, toolId),
+          { toolId },
+        );
+      }
+      const uncached = o.offline === true && outcome.name === "TypeError"
+        ? refusedImport(outcome.message, true)
+        : undefined;
+      if (uncached?.kind === "cache") {
+        throw new SandboxDeniedError(refusedImportText(uncached, toolId), { toolId });
+      }
       if (outcome.denied !== undefined) {
         throw new SandboxDeniedError(
           `${
@@ -98,7 +112,16 @@ export function translate(
           : `${outcome.name}: ${outcome.message}`,
         { toolId, details: { stack: outcome.stack } },
       );
+    }
     case "died": {
+      // A static import the rule refused ends the process before any module runs:
+      // Deno's own message on stderr, not one the tool's code raised (the host reports those).
+      const refused = o.loading && /^its process /.test(outcome.reason)
+        ? refusedImport(outcome.stderr, o.offline === true)
+        : undefined;
+      if (refused !== undefined) {
+        throw new SandboxDeniedError(refusedImportText(refused, toolId), { toolId });
+      }
       const structured = !/^its process /.test(outcome.reason);
       const stderr = outcome.stderr.trim();
       const detail = structured || stderr === "" ? outcome.reason : `${outcome.reason}: ${stderr}`;

@@ -107,6 +107,8 @@ export async function checkModuleTools(
       const i = next++;
       problems[i] = await checkModuleTool(resolvePath(manifest.dir, modules[i].entry.module!), {
         export: modules[i].entry.export,
+        net: modules[i].entry.permissions?.net,
+        toolId: modules[i].id,
         signal: options.signal,
       });
     }

@@ -7,7 +7,10 @@
  * log sink (the parent's stderr), never to the parent's stdout. A tool that
  * reaches outside its grant fails with `permission_denied` naming the grant
  * to change; a symbolic link inside a granted directory that leads outside
- * the grant is refused before the tool runs.
+ * the grant is refused before the tool runs. Imports come from the lockfile
+ * and the cache: a tool with no `net` grant downloads no code at all (npm,
+ * jsr and https modules must be cached), one with a `net` grant imports
+ * remote modules only from the hosts it names.
  *
  * @module
  */
@@ -24,6 +27,7 @@ import { ModuleProcess } from "./_module_process.ts";
 import type { HostOutcome } from "./_module_outcome.ts";
 import { moduleToolDeno } from "./_module_deno.ts";
 import { checkGrantLinks, listOf, permissionFlags } from "./_module_grants.ts";
+import { downloadsNothing, importFlags } from "./_module_imports.ts";
 import { translate } from "./_module_outcome.ts";
 
 export {
@@ -44,7 +48,11 @@ export const DEFAULT_MODULE_KEEP_ALIVE_MS = 30_000;
 export interface ModuleHandlerOptions {
   /** The export to call (default `default`). */
   export?: string;
-  /** What the tool's process may do (nothing by default). */
+  /**
+   * What the tool's process may do (nothing by default). `net` also says
+   * where it may import remote code from: nowhere without it (only what the
+   * cache holds), its hosts with a list, anywhere with `true`.
+   */
   permissions?: ManifestPermissions;
   /** Directory that relative grant paths resolve against (default `.`). */
   dir?: string;
@@ -121,6 +129,7 @@ export function moduleHandler(module: URL, options: ModuleHandlerOptions = {}): 
   };
   const grants = { read: pathGrants("read"), write: pathGrants("write") };
   const keepAliveMs = options.keepAliveMs ?? DEFAULT_MODULE_KEEP_ALIVE_MS;
+  const offline = downloadsNothing(p.net);
   const idle: ModuleProcess[] = [];
   const idleTimers = new Map<ModuleProcess, ReturnType<typeof setTimeout>>();
   const all = new Set<ModuleProcess>();
@@ -141,7 +150,11 @@ export function moduleHandler(module: URL, options: ModuleHandlerOptions = {}): 
     const deno = options.deno ?? moduleToolDeno();
     const spec = {
       deno,
-      flags: [...permissionFlags(p, dir), `--v8-flags=--max-old-space-size=${memoryMb}`],
+      flags: [
+        ...permissionFlags(p, dir),
+        ...importFlags(p.net),
+        `--v8-flags=--max-old-space-size=${memoryMb}`,
+      ],
       env: childEnv({
         inheritEnv: envGrant === true ? "all" : Array.isArray(envGrant) ? envGrant : [],
         env: { NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" },
@@ -212,14 +225,14 @@ export function moduleHandler(module: URL, options: ModuleHandlerOptions = {}): 
         await Promise.race([proc.ready, aborted]);
       } catch (error) {
         if (ctx.signal.aborted) throw error;
-        return translate(error as HostOutcome, ctx, { dir, cap, loading });
+        return translate(error as HostOutcome, ctx, { dir, cap, loading, offline });
       }
       loading = false;
       const outcome = await Promise.race([
         proc.call(ctx.toolId, args, (u) => ctx.progress(u as number)),
         aborted,
       ]);
-      return translate(outcome, ctx, { dir, cap, loading });
+      return translate(outcome, ctx, { dir, cap, loading, offline });
     } finally {
       ctx.signal.removeEventListener("abort", onAbort);
       if (!proc.dead && !ctx.signal.aborted && !closed) {

@@ -2,9 +2,16 @@
 // every message a server sends (a JSON body, or one SSE event) without
 // reading past the cap, and it cancels every response body still open when
 // the connection closes (aborting the fetch signal alone can leave a pending
-// read on the standalone SSE stream, which keeps the process alive).
+// read on the standalone SSE stream, which keeps the process alive). It
+// follows redirects itself by the rule of `_redirect.ts`: the headers the
+// configuration set go only to the server URL's origin (a redirect elsewhere,
+// or an OAuth request to an authorization server, goes without them), and
+// Authorization, Cookie and Proxy-Authorization are dropped once a redirect
+// leaves the request's origin; an OAuth form body is never redirected to
+// another origin.
 
 import { OutputTooLargeError } from "./errors.ts";
+import { type ConfiguredHeaders, fetchFollowing } from "./_redirect.ts";
 
 const NEWLINE = 10;
 const CR = 13;
@@ -50,19 +57,33 @@ class HttpStatusError extends Error {
   }
 }
 
+/** Whether a request's body is a form: an OAuth request's, with codes and secrets. */
+function isForm(headers: Headers): boolean {
+  return (headers.get("content-type") ?? "").includes("application/x-www-form-urlencoded");
+}
+
 /** Response bodies of one connection, capped and cancellable. */
 export class HttpBodies {
   readonly #readers = new Set<ReadableStreamDefaultReader<Uint8Array>>();
   readonly #max: number;
+  readonly #configured: ConfiguredHeaders | undefined;
   /** Called when a message exceeds the cap (its stream is cancelled). */
   onoversize: ((error: OutputTooLargeError) => void) | undefined;
 
-  constructor(maxMessageBytes: number) {
+  /**
+   * @param maxMessageBytes The cap of one message.
+   * @param configured The configured headers and the server's origin they are for.
+   */
+  constructor(maxMessageBytes: number, configured?: ConfiguredHeaders) {
     this.#max = maxMessageBytes;
+    this.#configured = configured;
   }
 
   readonly fetch = async (url: string | URL, init?: RequestInit): Promise<Response> => {
-    const response = await fetch(url, init);
+    const { response } = await fetchFollowing(fetch, url, init, {
+      configured: this.#configured,
+      secretBody: isForm,
+    });
     if (RETRY_AFTER_STATUS.has(response.status) && response.headers.has("retry-after")) {
       // The SDK's HTTP error keeps only the status: carry the server's Retry-After
       // to the runner's retry loop (idempotent tools only, see run/_retry.ts).

@@ -2,7 +2,9 @@
 // transport (`_mcp_stdio.ts`: own process group, the environment policy of
 // `child_env.ts`), so the SDK's stdio module is never loaded; Streamable HTTP
 // and the legacy HTTP+SSE transport are the SDK's, over our capped fetch
-// (`_mcp_http.ts`), with the caller's headers and auth provider.
+// (`_mcp_http.ts`), with the caller's headers and auth provider. The SDK's
+// own redirect policy is off (`follow`): our fetch follows redirects itself,
+// with the rule of `_redirect.ts` for every request, the OAuth ones included.
 
 import type { AuthProvider, OAuthClientProvider, Transport } from "@modelcontextprotocol/client";
 import { childEnv } from "./child_env.ts";
@@ -10,6 +12,7 @@ import { ExecutionError } from "./errors.ts";
 import type { McpServerConfig } from "./mcp.ts";
 import { DEFAULT_MAX_OUTPUT_BYTES } from "./provider.ts";
 import { HttpBodies } from "./_mcp_http.ts";
+import type { ConfiguredHeaders } from "./_redirect.ts";
 import type { Sdk } from "./_mcp_sdk.ts";
 import { StdioTransport } from "./_mcp_stdio.ts";
 
@@ -18,6 +21,14 @@ export interface Transports {
   transport: Transport;
   stdio: StdioTransport | undefined;
   bodies: HttpBodies | undefined;
+}
+
+/** The configured headers and the origin they are for. */
+function configuredHeaders(
+  url: string | URL,
+  headers: Readonly<Record<string, string>> | undefined,
+): ConfiguredHeaders {
+  return { headers: headers ?? {}, origin: new URL(url).origin };
 }
 
 /** Creates (does not start) the transport a server's config names. */
@@ -36,21 +47,23 @@ export function createTransport(sdk: Sdk, name: string, config: McpServerConfig)
       return { transport: stdio, stdio, bodies: undefined };
     }
     case "http": {
-      const bodies = new HttpBodies(max);
+      const bodies = new HttpBodies(max, configuredHeaders(config.url, config.headers));
       const transport = new sdk.StreamableHTTPClientTransport(new URL(config.url), {
         requestInit: config.headers === undefined ? undefined : { headers: config.headers },
         authProvider: config.authProvider as AuthProvider | OAuthClientProvider | undefined,
         fetch: bodies.fetch,
+        redirectPolicy: "follow",
       });
       return { transport, stdio: undefined, bodies };
     }
     case "sse": {
-      const bodies = new HttpBodies(max);
+      const bodies = new HttpBodies(max, configuredHeaders(config.url, config.headers));
       // requestInit's headers go on the stream's GET too; `fetch` caps both.
       const transport = new sdk.SSEClientTransport(new URL(config.url), {
         requestInit: config.headers === undefined ? undefined : { headers: config.headers },
         authProvider: config.authProvider as AuthProvider | OAuthClientProvider | undefined,
         fetch: bodies.fetch,
+        redirectPolicy: "follow",
       });
       return { transport, stdio: undefined, bodies };
     }

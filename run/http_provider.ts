@@ -6,6 +6,17 @@
  * default 10 MiB): past it the body stream is cancelled and the call fails
  * with `output_too_large`, without reading the rest.
  *
+ * Redirects are followed by the provider itself, at most 20 per call (more is
+ * an error naming a loop): 307/308 repeat the POST with its body, 301/302/303
+ * turn it into a GET without one (as `fetch` does), and a redirect to a URL
+ * that is not http(s) is an error. The configured `headers` (an API key, say)
+ * go only to the configured URL's origin (scheme, host and port): once a
+ * redirect leads elsewhere they are dropped, and so are `Authorization`,
+ * `Cookie` and `Proxy-Authorization`, for the rest of the chain. The
+ * redirect's target is the server's own URL, so a secret in the configured
+ * URL's query reaches no other origin unless that server puts it there. An
+ * HTTP error after such a redirect says so (configure the final URL).
+ *
  * @module
  */
 
@@ -14,6 +25,7 @@ import { DEFAULT_MAX_OUTPUT_BYTES, type ProviderRequest, type ToolProvider } fro
 import type { ToolContext } from "./local.ts";
 import { Drain, HeadBuffer } from "./_drain.ts";
 import { excerpt, jsonText } from "./_text.ts";
+import { fetchFollowing, RedirectError } from "./_redirect.ts";
 
 /** Options of {@linkcode httpProvider}. */
 export interface HttpProviderOptions {
@@ -21,7 +33,11 @@ export interface HttpProviderOptions {
   id: string;
   /** The endpoint; the text `{toolId}` in it is replaced by the URL-encoded provider tool ID. */
   url: string | URL;
-  /** Extra request headers. `X-Tool-Id` is always set to the provider tool ID. */
+  /**
+   * Extra request headers. `X-Tool-Id` is always set to the provider tool ID.
+   * They are sent only to the URL's origin: a redirect to another origin
+   * drops them (and `Authorization`, `Cookie`, `Proxy-Authorization`).
+   */
   headers?: Readonly<Record<string, string>>;
   /** The fetch function (default: the global `fetch`). */
   fetch?: typeof fetch;
@@ -111,8 +127,9 @@ export function httpProvider(options: HttpProviderOptions): ToolProvider {
       live.add(closing);
       try {
         let response: Response;
+        let crossedTo: string | undefined;
         try {
-          response = await doFetch(url, {
+          ({ response, crossedTo } = await fetchFollowing(doFetch, url, {
             method: "POST",
             headers: {
               "content-type": "application/json",
@@ -122,9 +139,17 @@ export function httpProvider(options: HttpProviderOptions): ToolProvider {
             },
             body,
             signal: AbortSignal.any([ctx.signal, closing.signal]),
-          });
+          }, {
+            configured: { headers: options.headers ?? {}, origin: new URL(url).origin },
+          }));
         } catch (error) {
           if (ctx.signal.aborted || closing.signal.aborted) throw error;
+          if (error instanceof RedirectError) {
+            throw new ExecutionError(`calling ${url}: ${error.message}`, {
+              cause: error,
+              details: { url, redirect: error.code },
+            });
+          }
           const message = causes(error);
           const trust = CERTIFICATE.test(message)
             ? " (the server's certificate is not trusted here: start this process with DENO_CERT naming the CA file, or DENO_TLS_CA_STORE=system)"
@@ -138,8 +163,19 @@ export function httpProvider(options: HttpProviderOptions): ToolProvider {
           throw new ExecutionError(
             `HTTP ${response.status}${
               response.statusText ? ` ${response.statusText}` : ""
-            } from ${url}${text.trim() === "" ? "" : `: ${excerpt(text.trim(), 300)}`}`,
-            { details: { status: response.status, url, bodyExcerpt: excerpt(text, 1000) } },
+            } from ${url}${
+              crossedTo === undefined
+                ? ""
+                : ` (redirected to ${crossedTo}, another origin: the configured headers and credentials were not sent there; configure the URL that answers)`
+            }${text.trim() === "" ? "" : `: ${excerpt(text.trim(), 300)}`}`,
+            {
+              details: {
+                status: response.status,
+                url,
+                bodyExcerpt: excerpt(text, 1000),
+                ...(crossedTo === undefined ? {} : { redirectedTo: crossedTo }),
+              },
+            },
           );
         }
         const text = await readBody(response, maxOutput);

@@ -135,7 +135,12 @@ export interface McpHttpServerConfig {
   transport: "http";
   /** The endpoint URL, e.g. `http://127.0.0.1:3001/mcp`. */
   url: string | URL;
-  /** Extra request headers (e.g. `Authorization`). */
+  /**
+   * Extra request headers (e.g. `Authorization`). They go only to the URL's
+   * origin: a redirect to another origin (followed at most 20 times) drops
+   * them and `Authorization`, `Cookie`, `Proxy-Authorization`, and an OAuth
+   * request to an authorization server elsewhere goes without them.
+   */
   headers?: Record<string, string>;
   /** Supplies (and refreshes) the bearer token of every request. */
   authProvider?: McpAuthProvider;
@@ -159,7 +164,10 @@ export interface McpSseServerConfig {
   transport: "sse";
   /** The SSE endpoint URL, e.g. `http://127.0.0.1:3001/sse`. */
   url: string | URL;
-  /** Extra request headers (e.g. `Authorization`), on the stream and on every POST. */
+  /**
+   * Extra request headers (e.g. `Authorization`), on the stream and on every
+   * POST; only to the URL's origin (see the `http` transport's `headers`).
+   */
   headers?: Record<string, string>;
   /** Supplies (and refreshes) the bearer token of every request. */
   authProvider?: McpAuthProvider;

@@ -32,6 +32,8 @@ export interface OAuthFixture {
   issuer: string;
   /** Requests the authorization server received (authorize, token, register). */
   requests: RecordedRequest[];
+  /** The headers of every request the authorization server received, metadata included. */
+  asHeaders: Record<string, string>[];
   /** Every access token issued. */
   issued: string[];
   /** Every refresh token issued. */
@@ -78,10 +80,12 @@ export function startOAuthFixture(options: OAuthFixtureOptions = {}): Promise<OA
   const next = (kind: string) => `${kind}-${crypto.randomUUID()}-${++counter}`;
 
   let issuer = "";
+  const asHeaders: Record<string, string>[] = [];
   const as: Deno.HttpServer = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
     async (req): Promise<Response> => {
       const url = new URL(req.url);
+      asHeaders.push(Object.fromEntries(req.headers));
       if (url.pathname === "/.well-known/oauth-authorization-server") {
         return json({
           issuer,
@@ -290,6 +294,7 @@ export function startOAuthFixture(options: OAuthFixtureOptions = {}): Promise<OA
     mcpUrl,
     issuer,
     requests,
+    asHeaders,
     issued,
     refreshTokens,
     codes,
