@@ -95,14 +95,13 @@ export function manifestAuthProvider(
 ): StoreOAuthProvider | undefined {
   const e = endpointOf(manifest, server);
   if (e.auth === undefined || e.url === undefined) return undefined;
+  const redactor = options.redactor ?? new Redactor();
   return new StoreOAuthProvider(e.url, {
     store: options.store ?? new FileTokenStore(defaultTokenStorePath()),
-    settings: authSettings(
-      e.auth,
-      options.env ?? ((n) => Deno.env.get(n)),
-      options.redactor ?? new Redactor(),
-    ),
+    settings: authSettings(e.auth, options.env ?? ((n) => Deno.env.get(n)), redactor),
     loginCommand: loginCommandFor(manifest, server),
+    // Tokens, codes and secrets the OAuth flow obtains are scrubbed like variables.
+    onSecret: (value) => redactor.add(value),
   });
 }
 
@@ -186,6 +185,7 @@ async function loginSub(
         store,
         settings,
         loginCommand: loginCommandFor(manifest, server),
+        onSecret: (value) => redactor.add(value),
         ...(receiver === undefined ? {} : {
           authorize: loopbackAuthorization(
             receiver,
