@@ -10,7 +10,7 @@ import type { Manifest } from "../manifest.ts";
 import { planPermissions } from "../permissions.ts";
 import { serverConfig, withServerAuth } from "../_runner_setup.ts";
 import { resolvedServer } from "../server_tools.ts";
-import { Redactor, resolveSecrets } from "../secrets.ts";
+import { Redactor } from "../secrets.ts";
 import {
   MANIFEST_OPTIONS,
   openManifest,
@@ -179,10 +179,11 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       ...(timeoutMs === undefined ? {} : { runner: { timeoutMs } }),
     });
     const redact = (text: string) => redactor.redact(text);
+    const given = new Map<string, string>();
     for (const name of Object.keys(manifest.servers)) {
       const config = serverConfig(
         manifest,
-        resolveSecrets(resolvedServer(manifest, name, { env: lookup, redactor }), lookup, redactor),
+        resolvedServer(manifest, name, { env: lookup, redactor, given }),
         { redact },
       );
       const authed = await withServerAuth(manifest, name, config, { env: lookup, redactor });
