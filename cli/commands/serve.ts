@@ -206,7 +206,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       toolMaxOutputBytes,
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       logArgs: values["log-args"] === true,
-      onAccess: (entry) => io.stderr(redactor.redact(serve.accessLogLine(entry))),
+      // Every result, error, notification, access-log entry and span leaves scrubbed.
+      redact,
+      onAccess: (entry) => io.stderr(serve.accessLogLine(entry)),
     });
     started = true;
     runner = undefined; // the gateway closes it
