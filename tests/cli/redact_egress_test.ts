@@ -19,6 +19,7 @@ const ENV = {
   UP_TOKEN,
   SECRET_A: "${env:SECRET_B}",
   SECRET_B,
+  TOOLFOUNDATION_INPUT_PASS: "${env:SECRET_B}",
 };
 const FIXTURE = new URL("../fixtures/cli/credential_server.ts", import.meta.url).pathname;
 
@@ -86,12 +87,14 @@ async function manifestFor(port: number): Promise<string> {
       "servers:",
       "  up:",
       "    command: deno",
-      `    args: [run, --quiet, --allow-env=A, '${FIXTURE}', '\${env:UP_TOKEN}']`,
+      `    args: [run, --quiet, --allow-env=A, '${FIXTURE}', '\${env:UP_TOKEN}', '\${input:pass}']`,
       "    env: { A: '${env:SECRET_A}' }",
       "    protocol: legacy",
       "tools:",
       "  - { name: echo, provider: api, inputSchema: { type: object } }",
       "  - { name: fail, provider: api, inputSchema: { type: object } }",
+      // Listed: configured with the runner (the server's other tools are imported).
+      "  - { name: literal, namespace: up, server: up }",
     ].join("\n"),
   );
 }
@@ -133,7 +136,7 @@ Deno.test("a variable's value that reads ${env:OTHER} reaches the provider and t
   assert.deepEqual(seen, ["${env:SECRET_B}"]);
   const literal = await cli(["run", manifest, "up:literal", "--args", "{}"], { flags, env: ENV });
   assert.equal(literal.code, 0, literal.stderr);
-  assert.equal(JSON.parse(literal.stdout), "literal");
+  assert.equal(JSON.parse(literal.stdout), "A: literal, input: literal");
 });
 
 /** Calls every tool through an MCP client; returns all it received, as one text. */
@@ -156,7 +159,7 @@ async function exercise(
   assert.match(text, /Bearer \*\*\*/, text); // the echo came back, scrubbed
   assert.match(text, /HTTP 401/, text); // the provider's error
   assert.match(text, /the credential \*\*\* was refused/, text); // the server's error
-  assert.match(text, /"literal"/, text);
+  assert.match(text, /A: literal, input: literal/, text);
   return text;
 }
 
