@@ -9,6 +9,7 @@ import { MissingSecretError, UsageError } from "../errors.ts";
 import type { Manifest, ManifestAuth, ManifestEndpoint } from "../manifest.ts";
 import { shellQuote } from "../permissions.ts";
 import { Redactor } from "../secrets.ts";
+import { scrubConsole } from "../_console_scrub.ts";
 import { MANIFEST_OPTIONS, openManifest, parseTimeout, report, withInterrupt } from "./_shared.ts";
 import {
   type AuthEntry,
@@ -119,6 +120,7 @@ function endpointOf(manifest: Manifest, server: string): ManifestEndpoint {
 /** `auth login|status|logout ...` */
 export async function authCommand(argv: string[], io: CliIo): Promise<number> {
   const redactor = new Redactor();
+  using _console = scrubConsole(redactor);
   try {
     const [sub, ...rest] = argv;
     const { values, positionals } = parseArgs({

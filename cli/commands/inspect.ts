@@ -12,6 +12,7 @@ import type { ResolvedTool } from "../manifest.ts";
 import { commandLines, formatFlags, missingPermissions, planPermissions } from "../permissions.ts";
 import { MANIFEST_OPTIONS, openManifest, report, withInterrupt } from "./_shared.ts";
 import { Redactor } from "../secrets.ts";
+import { scrubConsole } from "../_console_scrub.ts";
 import { serverOfId } from "../server_ids.ts";
 import { ToolChangedError } from "../errors.ts";
 import { reportChanged, SERVER_OPTIONS, serverTools } from "./_server_tools.ts";
@@ -47,6 +48,7 @@ export async function listCommand(argv: string[], io: CliIo): Promise<number> {
     }
     const manifest = await openManifest(positionals[0], values);
     const redactor = new Redactor();
+    using _console = scrubConsole(redactor);
     const { tools, servers } = await serverTools(io, manifest, values, redactor);
     printJson(io, redactor, {
       tools: tools.map((t) => ({
@@ -166,6 +168,7 @@ export async function validateCommand(argv: string[], io: CliIo): Promise<number
       issues.push(...await withInterrupt((signal) => checkModuleTools(manifest, { signal })));
     }
     const redactor = new Redactor();
+    using _console = scrubConsole(redactor);
     const found = await serverTools(io, manifest, values, redactor);
     issues.push(...await checkChains({ ...manifest, tools: found.tools }, validator));
     if (issues.length > 0) throw new ManifestError(sortIssues(issues));
@@ -232,6 +235,7 @@ export async function convertCommand(argv: string[], io: CliIo): Promise<number>
     const issues = await checkToolSchemas(manifest, new DefaultValidator());
     if (issues.length > 0) throw new ManifestError(sortIssues(issues));
     const redactor = new Redactor();
+    using _console = scrubConsole(redactor);
     const found = await serverTools(io, manifest, values, redactor);
     if (await checkImported(found.tools, new DefaultValidator(), io) > 0) return EXIT.failure;
     const registry = defaultRegistry();

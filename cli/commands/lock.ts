@@ -10,6 +10,7 @@ import { type LockFile, lockPath, lockTools } from "../lock.ts";
 import type { Tool } from "../../model/mod.ts";
 import { planPermissions } from "../permissions.ts";
 import { Redactor } from "../secrets.ts";
+import { scrubConsole } from "../_console_scrub.ts";
 import { resolvedServer } from "../server_tools.ts";
 import { serverConfig, withServerAuth } from "../_runner_setup.ts";
 import {
@@ -24,6 +25,7 @@ import {
 /** `lock <manifest> [--timeout ms]` */
 export async function lockCommand(argv: string[], io: CliIo): Promise<number> {
   const redactor = new Redactor();
+  using _console = scrubConsole(redactor);
   try {
     const { values, positionals } = parseArgs({
       args: argv,

@@ -8,6 +8,7 @@ import type { CliIo } from "../main.ts";
 import { UsageError } from "../errors.ts";
 import { planPermissions } from "../permissions.ts";
 import { Redactor } from "../secrets.ts";
+import { scrubConsole } from "../_console_scrub.ts";
 import { resolvedServer } from "../server_tools.ts";
 import { serverConfig, withServerAuth } from "../_runner_setup.ts";
 import {
@@ -42,6 +43,7 @@ function parseObject(text: string): Record<string, string> {
 /** `mcp <manifest> <server> <action> [...]` */
 export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
   const redactor = new Redactor();
+  using _console = scrubConsole(redactor);
   try {
     const { values, positionals } = parseArgs({
       args: argv,

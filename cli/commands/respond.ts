@@ -31,6 +31,7 @@ import { ManifestError, UsageError } from "../errors.ts";
 import type { Manifest } from "../manifest.ts";
 import { planPermissions } from "../permissions.ts";
 import { Redactor } from "../secrets.ts";
+import { scrubConsole } from "../_console_scrub.ts";
 import { checkToolSchemas } from "../_tool_checks.ts";
 import {
   MANIFEST_OPTIONS,
@@ -98,6 +99,7 @@ async function readCalls(
 /** `respond <manifest> --format <format>` */
 export async function respondCommand(argv: string[], io: CliIo): Promise<number> {
   const redactor = new Redactor();
+  using _console = scrubConsole(redactor);
   try {
     const { values, positionals } = parseArgs({
       args: argv,

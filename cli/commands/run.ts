@@ -6,6 +6,7 @@ import type { CliIo } from "../main.ts";
 import { ManifestError, UsageError } from "../errors.ts";
 import { planPermissions } from "../permissions.ts";
 import { Redactor } from "../secrets.ts";
+import { scrubConsole } from "../_console_scrub.ts";
 import { DefaultValidator } from "../../model/default_validator.ts";
 import { checkToolSchemas } from "../_tool_checks.ts";
 import {
@@ -24,6 +25,7 @@ import { resultJson } from "./_result_json.ts";
 /** `run <manifest> <toolId>` */
 export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const redactor = new Redactor();
+  using _console = scrubConsole(redactor);
   try {
     const { values, positionals } = parseArgs({
       args: argv,

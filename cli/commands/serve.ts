@@ -11,6 +11,7 @@ import { planPermissions } from "../permissions.ts";
 import { serverConfig, withServerAuth } from "../_runner_setup.ts";
 import { resolvedServer } from "../server_tools.ts";
 import { Redactor } from "../secrets.ts";
+import { scrubConsole } from "../_console_scrub.ts";
 import {
   MANIFEST_OPTIONS,
   openManifest,
@@ -78,6 +79,7 @@ function chainsOf(manifest: Manifest): Record<string, ServeChain> {
 /** `serve <manifest> --stdio | --http HOST:PORT` */
 export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const redactor = new Redactor();
+  using _console = scrubConsole(redactor);
   let runner: Runner | undefined;
   let stopping: StopSignals | undefined;
   const starting = new AbortController();
