@@ -1,7 +1,9 @@
 /**
  * Turns a checked manifest into a configured `Runner`: built-in and module
  * tools as local handlers, providers, and MCP servers (connected lazily, on
- * first use). Secrets are resolved here and remembered by the redactor.
+ * first use). Variables are resolved here, in one pass (a value from the
+ * environment or an input is never expanded again), and remembered by the
+ * redactor.
  *
  * @module
  */
@@ -13,7 +15,8 @@ import { Runner, type RunnerOptions } from "../run/runner.ts";
 import { getBuiltin } from "./builtins.ts";
 import type { Manifest, ManifestServer } from "./manifest.ts";
 import { resolvePath } from "./_resolve_path.ts";
-import { Redactor, resolveSecrets } from "./secrets.ts";
+import { Redactor } from "./secrets.ts";
+import { askOnTerminal, resolveVariables } from "./variables.ts";
 import {
   backendOf,
   closeWithin,
@@ -88,6 +91,8 @@ export async function buildRunner(
   const runner = new Runner({ ...options.runner, redact });
   const servers = new Set<string>();
   const providers = new Set<string>();
+  // Each `${input:ID}` is asked for once, whichever entries use it.
+  const given = new Map<string, string>();
   // Server tools (filters, lock file, variables) load only for a manifest with servers.
   const serverTools = Object.keys(manifest.servers).length === 0
     ? undefined
@@ -124,7 +129,14 @@ export async function buildRunner(
         await provider(
           manifest,
           e.provider,
-          resolveSecrets(endpoint(manifest.providers, e.provider), lookup, redactor),
+          // One pass: a substituted value is never scanned for `${...}` again.
+          resolveVariables(endpoint(manifest.providers, e.provider), {
+            env: lookup,
+            redactor,
+            inputs: manifest.inputs,
+            ask: askOnTerminal,
+            given,
+          }),
           { redact, killGraceMs: options.killGraceMs },
         ),
       );
@@ -134,7 +146,7 @@ export async function buildRunner(
       const config = serverConfig(
         manifest,
         options.resolveServer?.(e.server) ??
-          serverTools!.resolvedServer(manifest, e.server, { env: lookup, redactor }),
+          serverTools!.resolvedServer(manifest, e.server, { env: lookup, redactor, given }),
         { redact },
       );
       await runner.setMcpServer(

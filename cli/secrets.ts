@@ -7,7 +7,7 @@
  */
 
 import { MissingSecretError } from "./errors.ts";
-import { codePointForms } from "./_secret_forms.ts";
+import { base64Forms, base64Sources, codePointForms } from "./_secret_forms.ts";
 
 const REFERENCE = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
 const ANY_PLACEHOLDER = /\$\{([^}]*)\}/g;
@@ -73,7 +73,10 @@ export interface ShortSecret {
  * written, percent-encoded (`encodeURIComponent`, `encodeURI`, URL parsers)
  * and JSON-escaped (also twice), in any mixture; a prefix or suffix of at
  * least {@linkcode MIN_SECRET_LENGTH} characters next to an excerpt's cut
- * (`... (N chars in all)` or a leading `...`) is scrubbed too.
+ * (`... (N chars in all)` or a leading `...`) is scrubbed too. Inside
+ * base64 or base64url text (a token, an HTTP Basic `user:secret`) a secret is
+ * found at each of the three byte alignments, padded or not; so are its
+ * Latin-1 bytes (`btoa`) and its form encoding (OAuth's HTTP Basic).
  *
  * {@linkcode Redactor.redactJson} changes only strings inside a value (never
  * keys, numbers or structure): a value with no secret in it prints
@@ -112,12 +115,12 @@ export class Redactor {
 
   #regex(): RegExp | undefined {
     if (this.#secrets.size === 0) return undefined;
-    this.#pattern ??= new RegExp(
-      [...this.#secrets].sort((a, b) => b.length - a.length)
-        .map((s) => [...s].map(codePointForms).join(""))
-        .join("|"),
-      "g",
-    );
+    if (this.#pattern === undefined) {
+      const sorted = [...this.#secrets].sort((a, b) => b.length - a.length);
+      const raw = sorted.map((s) => [...s].map(codePointForms).join(""));
+      const encoded = sorted.flatMap((s) => base64Sources(s).flatMap(base64Forms));
+      this.#pattern = new RegExp([...raw, ...encoded].join("|"), "g");
+    }
     return this.#pattern;
   }
 
@@ -173,6 +176,36 @@ export class Redactor {
       ? JSON.stringify(value, null, indent)
       : JSON.stringify(value, (_key, v) => typeof v === "string" ? this.redact(v) : v, indent);
     return text ?? "null";
+  }
+
+  /**
+   * A copy of a JSON-like value with secrets scrubbed from its strings only
+   * (arrays and plain objects are copied; keys, numbers and other objects stay).
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { Redactor } from "@toolfoundation/core/cli";
+   *
+   * const r = new Redactor();
+   * r.add("s3cr3t-value");
+   * assert.deepEqual(r.redactValue({ n: 1, t: ["x s3cr3t-value"] }), { n: 1, t: ["x ***"] });
+   * ```
+   *
+   * @param value The value.
+   * @returns The scrubbed copy (the value itself when no secret is known).
+   */
+  redactValue<T>(value: T): T {
+    if (this.#regex() === undefined) return value;
+    const visit = (v: unknown): unknown => {
+      if (typeof v === "string") return this.redact(v);
+      if (Array.isArray(v)) return v.map(visit);
+      if (typeof v === "object" && v !== null && Object.getPrototypeOf(v) === Object.prototype) {
+        return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, visit(x)]));
+      }
+      return v;
+    };
+    return visit(value) as T;
   }
 }
 

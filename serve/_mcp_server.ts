@@ -1,6 +1,8 @@
 // Private: a gateway on the wire: a low-level MCP SDK `Server` whose handlers
 // answer from the gateway, so `tools/list` carries every schema exactly as
 // defined and calls pass progress, logging and server-to-client requests through.
+// This is the edge of both transports: every result, error, notification and
+// server-to-client request passes `gateway.scrub` (strings only) on its way out.
 
 import { ProtocolError, Server, type ServerContext } from "@modelcontextprotocol/server";
 import { type CallContext, type Gateway, GatewayProtocolError } from "./gateway.ts";
@@ -22,14 +24,28 @@ export interface CreateMcpServerOptions {
 
 type Params = Record<string, unknown>;
 
-function protocolError(error: unknown): unknown {
-  if (error instanceof GatewayProtocolError) return new ProtocolError(error.code, error.message);
+const INTERNAL_ERROR = -32603;
+
+/**
+ * The JSON-RPC error the SDK sends for a failure, its message and data
+ * scrubbed (the SDK answers any other thrown value with its message and
+ * `data` too, under the internal-error code, which is kept).
+ */
+function protocolError(error: unknown, gateway: Gateway): ProtocolError {
+  if (error instanceof GatewayProtocolError) {
+    return new ProtocolError(error.code, gateway.redact(error.message));
+  }
   const e = error as { code?: unknown; message?: unknown; data?: unknown };
-  if (typeof e?.code === "number") return new ProtocolError(e.code, String(e.message), e.data);
-  return error;
+  const code = Number.isSafeInteger(e?.code) ? e.code as number : INTERNAL_ERROR;
+  const message = gateway.redact(String(e?.message ?? error ?? "Internal error"));
+  return new ProtocolError(
+    code,
+    message,
+    e?.data === undefined ? undefined : gateway.scrub(e.data),
+  );
 }
 
-function callContext(ctx: ServerContext, caller: string): CallContext {
+function callContext(ctx: ServerContext, caller: string, gateway: Gateway): CallContext {
   const token = ctx.mcpReq._meta?.progressToken;
   return {
     caller,
@@ -38,13 +54,13 @@ function callContext(ctx: ServerContext, caller: string): CallContext {
       onProgress: (p: { progress: number; total?: number; message?: string }) => {
         ctx.mcpReq.notify({
           method: "notifications/progress",
-          params: { progressToken: token, ...p },
+          params: gateway.scrub({ progressToken: token, ...p }),
         }).catch(() => {});
       },
     }),
     onNotification: async (n) => {
       if (n.method === "notifications/message") {
-        const p = n.params ?? {};
+        const p = gateway.scrub(n.params ?? {});
         // deno-lint-ignore no-explicit-any
         await ctx.mcpReq.log(p.level as any, p.data, p.logger as string | undefined).catch(
           () => {},
@@ -55,7 +71,7 @@ function callContext(ctx: ServerContext, caller: string): CallContext {
       // deno-lint-ignore no-explicit-any
       const send = ctx.mcpReq.send as any;
       return await send(
-        { method: request.method, params: request.params ?? {} },
+        { method: request.method, params: gateway.scrub(request.params ?? {}) },
         request.signal === undefined ? undefined : { signal: request.signal },
       );
     },
@@ -66,6 +82,7 @@ function callContext(ctx: ServerContext, caller: string): CallContext {
 export function createMcpServer(gateway: Gateway, options: CreateMcpServerOptions = {}): Server {
   const caller = options.caller ?? "stdio";
   const transport = options.transport ?? "pipe";
+  const redact = (text: string) => gateway.redact(text);
   const server = new Server(
     { name: options.name ?? "toolfoundation", version: options.version ?? "0.1.0" },
     {
@@ -83,11 +100,11 @@ export function createMcpServer(gateway: Gateway, options: CreateMcpServerOption
       target,
     }, async () => {
       try {
-        return await work();
+        return gateway.scrub(await work());
       } catch (error) {
-        throw protocolError(error);
+        throw protocolError(error, gateway);
       }
-    });
+    }, redact);
   server.setRequestHandler("tools/list", (_request, ctx) =>
     // deno-lint-ignore no-explicit-any
     span(ctx, undefined, () => Promise.resolve({ tools: gateway.listTools() as any })));
@@ -104,14 +121,14 @@ export function createMcpServer(gateway: Gateway, options: CreateMcpServerOption
     }, async (s) => {
       try {
         const args = (params.arguments ?? {}) as Params;
-        const result = await gateway.callTool(name, args, callContext(ctx, caller));
+        const result = await gateway.callTool(name, args, callContext(ctx, caller, gateway));
         if (result.isError === true) markToolError(s, "tool_error");
         // deno-lint-ignore no-explicit-any
-        return result as any;
+        return gateway.scrub(result) as any;
       } catch (error) {
-        throw protocolError(error);
+        throw protocolError(error, gateway);
       }
-    });
+    }, redact);
   });
   const forwarded = [
     ["resources", "resources/list"],
@@ -131,7 +148,7 @@ export function createMcpServer(gateway: Gateway, options: CreateMcpServerOption
       span(
         ctx,
         undefined,
-        () => gateway.forward(method, request.params ?? {}, callContext(ctx, caller)),
+        () => gateway.forward(method, request.params ?? {}, callContext(ctx, caller, gateway)),
       );
     // deno-lint-ignore no-explicit-any
     (server.setRequestHandler as any)(method, handler);

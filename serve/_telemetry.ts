@@ -15,12 +15,19 @@ export interface RequestSpanInfo {
   target?: string;
 }
 
-/** Runs `work` in a server span named `{method} {target}`. */
+/**
+ * Runs `work` in a server span named `{method} {target}`; `redact` scrubs
+ * the span's name, string attributes and status message (they leave the
+ * process through the exporter).
+ */
 export async function inSpan<T>(
   info: RequestSpanInfo,
   work: (span: Span) => Promise<T>,
+  redact: (text: string) => string = (text) => text,
 ): Promise<T> {
-  const name = info.target === undefined ? info.method : `${info.method} ${info.target}`;
+  const name = redact(
+    info.target === undefined ? info.method : `${info.method} ${info.target}`,
+  );
   const attributes: Record<string, string | number> = {
     "mcp.method.name": info.method,
     "network.transport": info.transport,
@@ -34,12 +41,22 @@ export async function inSpan<T>(
     attributes["gen_ai.tool.name"] = info.target;
     attributes["gen_ai.operation.name"] = "execute_tool";
   }
+  for (const [key, value] of Object.entries(attributes)) {
+    if (typeof value === "string") attributes[key] = redact(value);
+  }
   return await tracer.startActiveSpan(name, { kind: SpanKind.SERVER, attributes }, async (span) => {
     try {
       return await work(span);
     } catch (error) {
-      span.setAttribute("error.type", (error as { code?: unknown })?.code?.toString() ?? "_OTHER");
-      span.setStatus({ code: SpanStatusCode.ERROR, message: (error as Error)?.message });
+      span.setAttribute(
+        "error.type",
+        redact((error as { code?: unknown })?.code?.toString() ?? "_OTHER"),
+      );
+      const message = (error as Error)?.message;
+      span.setStatus({
+        code: SpanStatusCode.ERROR,
+        ...(message === undefined ? {} : { message: redact(String(message)) }),
+      });
       throw error;
     } finally {
       span.end();

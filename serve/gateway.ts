@@ -18,6 +18,7 @@ import {
 } from "../run/mod.ts";
 import type { AccessLogEntry, CallOutcome } from "./access_log.ts";
 import { buildCatalog, type ServeChain, type ServedTool } from "./catalog.ts";
+import { scrubValue } from "./_scrub.ts";
 import type {
   Upstream,
   UpstreamCallContext,
@@ -49,6 +50,14 @@ export interface GatewayOptions {
   onAccess?: (entry: AccessLogEntry) => void;
   /** Puts the arguments into access-log entries (default false). */
   logArgs?: boolean;
+  /**
+   * Scrubs secrets from a text (e.g. the CLI's redactor, which knows every
+   * resolved variable and OAuth token). Applied where data leaves: to the
+   * strings of every result, error and notification the transports send
+   * ({@linkcode Gateway.scrub}), to access-log entries and to telemetry.
+   * Default: nothing is scrubbed.
+   */
+  redact?: (text: string) => string;
 }
 
 /** The downstream side of one call. */
@@ -219,6 +228,46 @@ export class Gateway {
     return out;
   }
 
+  /**
+   * Scrubs secrets from a text with the `redact` option (the text itself
+   * without one).
+   *
+   * @param text The text.
+   * @returns The text without secrets.
+   */
+  redact(text: string): string {
+    return this.#options.redact === undefined ? text : this.#options.redact(text);
+  }
+
+  /**
+   * A copy of a JSON value (a result, an error's data, a notification's
+   * params) with the `redact` option applied to its strings only: keys,
+   * numbers and structure stay. The transports apply it to everything they
+   * send.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { Runner } from "@toolfoundation/core/run";
+   * import { Gateway } from "@toolfoundation/core/serve";
+   *
+   * const redact = (text: string) => text.replaceAll("s3cr3t-value", "***");
+   * const gateway = await Gateway.create(new Runner(), { redact });
+   * assert.deepEqual(
+   *   gateway.scrub({ content: [{ type: "text", text: "key s3cr3t-value" }], "s3cr3t-value": 1 }),
+   *   { content: [{ type: "text", text: "key ***" }], "s3cr3t-value": 1 },
+   * );
+   * await gateway.close();
+   * ```
+   *
+   * @param value The value.
+   * @returns The scrubbed copy (the value itself without a `redact` option).
+   */
+  scrub<T>(value: T): T {
+    const redact = this.#options.redact;
+    return redact === undefined ? value : scrubValue(value, redact);
+  }
+
   /** The served tools' definitions, exactly as registered (for `tools/list`). */
   listTools(): Record<string, unknown>[] {
     return [...this.#tools.values()].map((t) => ({ ...t.definition }));
@@ -257,14 +306,14 @@ export class Gateway {
       if (outcome === "ok") outcome = outcomeOf(error);
       throw error;
     } finally {
-      this.#options.onAccess?.({
+      this.#options.onAccess?.(this.scrub({
         time: new Date().toISOString(),
         tool: name,
         durationMs: Math.round((performance.now() - started) * 1000) / 1000,
         outcome,
         caller: context.caller,
         ...(this.#options.logArgs ? { args } : {}),
-      });
+      }));
     }
   }
 

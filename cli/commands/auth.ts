@@ -9,6 +9,7 @@ import { MissingSecretError, UsageError } from "../errors.ts";
 import type { Manifest, ManifestAuth, ManifestEndpoint } from "../manifest.ts";
 import { manifestNeeds, type PermissionNeed, shellQuote } from "../permissions.ts";
 import { Redactor } from "../secrets.ts";
+import { scrubConsole } from "../_console_scrub.ts";
 import { tokenStoreNeeds } from "../_auth_needs.ts";
 import { dedupe, endpointNeeds } from "../_permission_needs.ts";
 import {
@@ -104,14 +105,13 @@ export function manifestAuthProvider(
 ): StoreOAuthProvider | undefined {
   const e = endpointOf(manifest, server);
   if (e.auth === undefined || e.url === undefined) return undefined;
+  const redactor = options.redactor ?? new Redactor();
   return new StoreOAuthProvider(e.url, {
     store: options.store ?? new FileTokenStore(defaultTokenStorePath()),
-    settings: authSettings(
-      e.auth,
-      options.env ?? ((n) => Deno.env.get(n)),
-      options.redactor ?? new Redactor(),
-    ),
+    settings: authSettings(e.auth, options.env ?? ((n) => Deno.env.get(n)), redactor),
     loginCommand: loginCommandFor(manifest, server),
+    // Tokens, codes and secrets the OAuth flow obtains are scrubbed like variables.
+    onSecret: (value) => redactor.add(value),
   });
 }
 
@@ -129,6 +129,7 @@ function endpointOf(manifest: Manifest, server: string): ManifestEndpoint {
 /** `auth login|status|logout ...` */
 export async function authCommand(argv: string[], io: CliIo): Promise<number> {
   const redactor = new Redactor();
+  using _console = scrubConsole(redactor);
   try {
     const [sub, ...rest] = argv;
     const { values, positionals } = parseArgs({
@@ -214,6 +215,7 @@ async function loginSub(
         store,
         settings,
         loginCommand: loginCommandFor(manifest, server),
+        onSecret: (value) => redactor.add(value),
         ...(receiver === undefined ? {} : {
           authorize: loopbackAuthorization(
             receiver,

@@ -6,6 +6,7 @@ import { EXIT, exitCodeOf, jsonText, printJson } from "../_io.ts";
 import type { CliIo } from "../main.ts";
 import { ManifestError, UsageError } from "../errors.ts";
 import { Redactor } from "../secrets.ts";
+import { scrubConsole } from "../_console_scrub.ts";
 import { DefaultValidator } from "../../model/default_validator.ts";
 import { checkChainInput, checkChains } from "../_chain_check.ts";
 import { checkToolSchemas } from "../_tool_checks.ts";
@@ -16,6 +17,7 @@ import { chainJson, stepJson } from "./_result_json.ts";
 /** `chain <manifest> <chain>` */
 export async function chainCommand(argv: string[], io: CliIo): Promise<number> {
   const redactor = new Redactor();
+  using _console = scrubConsole(redactor);
   try {
     const { values, positionals } = parseArgs({
       args: argv,

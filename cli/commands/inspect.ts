@@ -12,6 +12,7 @@ import type { ResolvedTool } from "../manifest.ts";
 import { commandLines, formatFlags, missingPermissions } from "../permissions.ts";
 import { Redactor } from "../secrets.ts";
 import { MANIFEST_OPTIONS, openWorkspace, report, withInterrupt } from "./_shared.ts";
+import { scrubConsole } from "../_console_scrub.ts";
 import { serverOfId } from "../server_ids.ts";
 import { SERVER_OPTIONS, serverTools } from "./_server_tools.ts";
 // Start-up: validate and convert load their checks and the adapters on first
@@ -47,6 +48,7 @@ export async function listCommand(argv: string[], io: CliIo): Promise<number> {
     }
     const workspace = await openWorkspace(positionals[0], values, redactor);
     const manifest = workspace.manifest;
+    using _console = scrubConsole(redactor);
     const { tools, servers } = await serverTools(io, workspace, values);
     printJson(io, redactor, {
       tools: tools.map((t) => ({
@@ -166,6 +168,7 @@ export async function validateCommand(argv: string[], io: CliIo): Promise<number
     } else if (moduleNeeds.length > 0) {
       issues.push(...await withInterrupt((signal) => checkModuleTools(manifest, { signal })));
     }
+    using _console = scrubConsole(redactor);
     const found = await serverTools(io, workspace, values);
     issues.push(...await checkChains({ ...manifest, tools: found.tools }, validator));
     if (issues.length > 0) throw new ManifestError(sortIssues(issues));
@@ -232,6 +235,7 @@ export async function convertCommand(argv: string[], io: CliIo): Promise<number>
     // A schema no validator can evaluate is the manifest's error (exit 2, located), as in validate.
     const issues = await checkToolSchemas(manifest, new DefaultValidator());
     if (issues.length > 0) throw new ManifestError(sortIssues(issues));
+    using _console = scrubConsole(redactor);
     const found = await serverTools(io, workspace, values);
     if (await checkImported(found.tools, new DefaultValidator(), io) > 0) return EXIT.failure;
     const registry = defaultRegistry();

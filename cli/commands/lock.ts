@@ -9,6 +9,7 @@ import { ServerUnavailableError, UsageError } from "../errors.ts";
 import { type LockFile, lockPath, lockTools } from "../lock.ts";
 import type { Tool } from "../../model/mod.ts";
 import { Redactor } from "../secrets.ts";
+import { scrubConsole } from "../_console_scrub.ts";
 import { serverConfig, withServerAuth } from "../_runner_setup.ts";
 import {
   MANIFEST_OPTIONS,
@@ -22,6 +23,7 @@ import {
 /** `lock <manifest> [--timeout ms]` */
 export async function lockCommand(argv: string[], io: CliIo): Promise<number> {
   const redactor = new Redactor();
+  using _console = scrubConsole(redactor);
   try {
     const { values, positionals } = parseArgs({
       args: argv,

@@ -7,6 +7,7 @@ import { EXIT, printJson } from "../_io.ts";
 import type { CliIo } from "../main.ts";
 import { UsageError } from "../errors.ts";
 import { Redactor } from "../secrets.ts";
+import { scrubConsole } from "../_console_scrub.ts";
 import { serverConfig, withServerAuth } from "../_runner_setup.ts";
 import { MANIFEST_OPTIONS, openWorkspace, parseTimeout, report, withInterrupt } from "./_shared.ts";
 
@@ -33,6 +34,7 @@ function parseObject(text: string): Record<string, string> {
 /** `mcp <manifest> <server> <action> [...]` */
 export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
   const redactor = new Redactor();
+  using _console = scrubConsole(redactor);
   try {
     const { values, positionals } = parseArgs({
       args: argv,

@@ -21,6 +21,7 @@ import { diagnose, EXIT, printJson } from "../_io.ts";
 import type { CliIo } from "../main.ts";
 import { ManifestError, UsageError } from "../errors.ts";
 import { Redactor } from "../secrets.ts";
+import { scrubConsole } from "../_console_scrub.ts";
 import type { Workspace } from "../workspace.ts";
 import { checkToolSchemas } from "../_tool_checks.ts";
 import { MANIFEST_OPTIONS, openWorkspace, parseTimeout, report, withInterrupt } from "./_shared.ts";
@@ -40,6 +41,7 @@ function parseConcurrency(value: string | undefined): number | undefined {
 /** `respond <manifest> --format <format>` */
 export async function respondCommand(argv: string[], io: CliIo): Promise<number> {
   const redactor = new Redactor();
+  using _console = scrubConsole(redactor);
   try {
     const { values, positionals } = parseArgs({
       args: argv,

@@ -5,6 +5,7 @@ import { diagnose, EXIT, exitCodeOf, jsonText, printJson } from "../_io.ts";
 import type { CliIo } from "../main.ts";
 import { ManifestError, UsageError } from "../errors.ts";
 import { Redactor } from "../secrets.ts";
+import { scrubConsole } from "../_console_scrub.ts";
 import { DefaultValidator } from "../../model/default_validator.ts";
 import { checkToolSchemas } from "../_tool_checks.ts";
 import { MANIFEST_OPTIONS, openWorkspace, parseTimeout, report } from "./_shared.ts";
@@ -15,6 +16,7 @@ import { resultJson } from "./_result_json.ts";
 /** `run <manifest> <toolId>` */
 export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const redactor = new Redactor();
+  using _console = scrubConsole(redactor);
   try {
     const { values, positionals } = parseArgs({
       args: argv,

@@ -8,6 +8,7 @@ import { UsageError } from "../errors.ts";
 import type { Manifest } from "../manifest.ts";
 import { serverConfig, withServerAuth } from "../_runner_setup.ts";
 import { Redactor } from "../secrets.ts";
+import { scrubConsole } from "../_console_scrub.ts";
 import { MANIFEST_OPTIONS, openWorkspace, parseTimeout, report } from "./_shared.ts";
 import type { HttpAuth, ServeChain, Upstream } from "../../serve/mod.ts";
 
@@ -69,6 +70,7 @@ function chainsOf(manifest: Manifest): Record<string, ServeChain> {
 /** `serve <manifest> --stdio | --http HOST:PORT` */
 export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const redactor = new Redactor();
+  using _console = scrubConsole(redactor);
   let runner: Runner | undefined;
   let stopping: StopSignals | undefined;
   const starting = new AbortController();
@@ -192,7 +194,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       toolMaxOutputBytes,
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       logArgs: values["log-args"] === true,
-      onAccess: (entry) => io.stderr(redactor.redact(serve.accessLogLine(entry))),
+      // Every result, error, notification, access-log entry and span leaves scrubbed.
+      redact,
+      onAccess: (entry) => io.stderr(serve.accessLogLine(entry)),
     });
     started = true;
     runner = undefined; // the gateway closes it

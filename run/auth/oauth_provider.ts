@@ -42,6 +42,14 @@ export interface StoreOAuthProviderOptions {
   maxAuthorizations?: number;
   /** The clock (ms since the epoch; default `Date.now`). */
   now?: () => number;
+  /**
+   * Receives every secret value the provider holds or obtains, once each, as
+   * it appears: the configured client secret, private key and cross-app
+   * tokens; a registered client secret; the PKCE `code_verifier`; the
+   * authorization code; access, refresh and ID tokens; a JWT authorization
+   * grant. A host that prints or serves text scrubs these values from it.
+   */
+  onSecret?: (value: string) => void;
 }
 
 const LOOPBACK_PLACEHOLDER = "http://127.0.0.1/callback";
@@ -86,6 +94,7 @@ export class StoreOAuthProvider {
   readonly #maxAuthorizations: number;
   readonly #now: () => number;
   readonly #secrets = new Set<string>();
+  readonly #onSecret: ((value: string) => void) | undefined;
   #codeVerifier: string | undefined;
   #pendingState: string | undefined;
   #pendingCallback: Promise<AuthorizationCallback> | undefined;
@@ -109,6 +118,7 @@ export class StoreOAuthProvider {
     this.#loginCommand = options.loginCommand ?? "toolfoundation auth login <manifest> <server>";
     this.#maxAuthorizations = options.maxAuthorizations ?? 2;
     this.#now = options.now ?? Date.now;
+    this.#onSecret = options.onSecret;
     const s = this.#settings;
     if (s.clientMetadataUrl !== undefined) this.clientMetadataUrl = s.clientMetadataUrl;
     for (
@@ -119,7 +129,7 @@ export class StoreOAuthProvider {
         s.crossApp?.idpClientSecret,
       ]
     ) {
-      if (secret) this.#secrets.add(secret);
+      if (secret) this.#keep(secret);
     }
     if (s.tokenEndpointAuthMethod === "private_key_jwt") {
       if (!s.clientId || !s.privateKey) {
@@ -232,7 +242,7 @@ export class StoreOAuthProvider {
     }
     if (entry?.client === undefined) return undefined;
     if (typeof entry.client.client_secret === "string") {
-      this.#secrets.add(entry.client.client_secret);
+      this.#keep(entry.client.client_secret);
     }
     return { ...entry.client, issuer: entry.issuer } as StoredOAuthClientInformation;
   }
@@ -249,7 +259,7 @@ export class StoreOAuthProvider {
     const issuer = ctx?.issuer ?? info.issuer;
     this.#checkIssuer(issuer);
     const { issuer: _drop, ...client } = info as StoredOAuthClientInformation & { issuer?: string };
-    if (typeof client.client_secret === "string") this.#secrets.add(client.client_secret);
+    if (typeof client.client_secret === "string") this.#keep(client.client_secret);
     await this.#update(issuer, (entry) => ({ ...entry, client: client as AuthEntry["client"] }));
   }
 
@@ -328,7 +338,7 @@ export class StoreOAuthProvider {
   /** Keeps the PKCE verifier of the authorization in progress (memory only). */
   saveCodeVerifier(codeVerifier: string): void {
     this.#codeVerifier = codeVerifier;
-    this.#secrets.add(codeVerifier);
+    this.#keep(codeVerifier);
   }
 
   /** The PKCE verifier of the authorization in progress. */
@@ -450,7 +460,7 @@ export class StoreOAuthProvider {
 
   /** Adds a value (an authorization code) to what {@linkcode StoreOAuthProvider.scrub} removes. */
   rememberSecret(value: string): void {
-    if (value) this.#secrets.add(value);
+    if (value) this.#keep(value);
   }
 
   async #jwtBearerRequest(scope?: string): Promise<URLSearchParams> {
@@ -477,7 +487,7 @@ export class StoreOAuthProvider {
       ...(idp.idpClientSecret ? { clientSecret: idp.idpClientSecret } : {}),
       ...(scope ? { scope } : {}),
     });
-    this.#secrets.add(grant.jwtAuthGrant);
+    this.#keep(grant.jwtAuthGrant);
     const params = new URLSearchParams({
       grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer",
       assertion: grant.jwtAuthGrant,
@@ -508,8 +518,15 @@ export class StoreOAuthProvider {
 
   #remember(tokens: StoredTokens): void {
     for (const value of [tokens.access_token, tokens.refresh_token, tokens.id_token]) {
-      if (value) this.#secrets.add(value);
+      if (value) this.#keep(value);
     }
+  }
+
+  /** Remembers a secret for {@linkcode StoreOAuthProvider.scrub} and tells `onSecret` (once). */
+  #keep(value: string): void {
+    if (this.#secrets.has(value)) return;
+    this.#secrets.add(value);
+    this.#onSecret?.(value);
   }
 
   #entry(issuer: string | undefined): Promise<AuthEntry | undefined> {

@@ -337,3 +337,76 @@ Deno.test("auth login lists the server's flags, the store's and the loopback's a
   assert.notEqual(ok.code, EXIT.permission, ok.stderr);
   assert.doesNotMatch(ok.stderr, /missing permission/);
 });
+
+/** The base64 digits that encode `secret` alone, at each byte alignment. */
+function base64Cores(secret: string): string[] {
+  const out: string[] = [];
+  for (let a = 0; a < 3; a++) {
+    const std = btoa(`${"x".repeat(a)}${secret}`);
+    out.push(std.slice(Math.ceil(a * 8 / 6), Math.floor((a + secret.length) * 8 / 6)));
+  }
+  return out;
+}
+
+Deno.test("run prints no OAuth value: a server echoing its access token, a token endpoint quoting the Basic header", async () => {
+  const secret = "svc-secret/value+42";
+  const fx = await startOAuthFixture({ clients: { svc: secret }, echoSecrets: true });
+  try {
+    const e = await env(
+      fx,
+      "auth: { grant: client_credentials, clientId: svc, clientSecretEnv: SVC_SECRET, tokenEndpointAuthMethod: client_secret_basic }",
+    );
+    const options = {
+      flags: [...e.flags.slice(0, -1), `${e.flags.at(-1)},SVC_SECRET`],
+      env: { TOOLFOUNDATION_TOKEN_STORE: e.store, SVC_SECRET: secret },
+    };
+    const ok = await cli(["run", e.manifest, "whoami", "--args", "{}"], options);
+    assert.equal(ok.code, 0, ok.stderr);
+    // What is left of `Bearer <token>` in base64: the digits of "Bearer" alone.
+    assert.match(JSON.parse(ok.stdout), /^scope: read; token \*\*\* QmVhcmVyI\*\*\*=*$/);
+    const token = fx.issued[0];
+    for (const form of [token, ...base64Cores(token)]) {
+      assert.ok(!(ok.stdout + ok.stderr).includes(form), `${form} leaked: ${ok.stdout}`);
+    }
+    // The token endpoint now refuses, quoting the request (the Basic header, the form).
+    fx.options.tokenFault = "echo";
+    fx.expireAll();
+    await Deno.remove(e.store);
+    const refused = await cli(["run", e.manifest, "whoami", "--args", "{}"], options);
+    assert.notEqual(refused.code, 0);
+    const text = refused.stdout + refused.stderr;
+    // Left of the Basic header: the digits of "svc:" alone; also in the SDK's own warning.
+    assert.match(text, /OAuth "invalid_grant" .*refused: Basic c3ZjO\*\*\* /, text);
+    assert.match(text, /error: .*refused: Basic c3ZjO\*\*\* /, text);
+    const basic = btoa(`svc:${new URLSearchParams({ s: secret }).toString().slice(2)}`);
+    for (
+      const form of [
+        secret,
+        encodeURIComponent(secret),
+        basic,
+        ...base64Cores(`${encodeURIComponent(secret)}`).filter((c) => c.length >= 8),
+      ]
+    ) {
+      assert.ok(!text.includes(form), `${form} leaked: ${text}`);
+    }
+  } finally {
+    await fx.close();
+  }
+});
+
+Deno.test("auth login prints neither the code nor the PKCE verifier an authorization server quotes back", async () => {
+  const fx = await startOAuthFixture({ tokenFault: "echo" });
+  try {
+    const e = await env(fx);
+    const out = await loginViaCli(e);
+    assert.notEqual(out.code, 0);
+    const token = fx.requests.find((r) => r.path === "/token");
+    assert.ok(token?.params.code_verifier, "a code exchange was attempted");
+    const text = out.stdout + out.stderr;
+    for (const form of [token.params.code_verifier, token.params.code, ...fx.codes]) {
+      assert.ok(!text.includes(form), `${form} leaked: ${text}`);
+    }
+  } finally {
+    await fx.close();
+  }
+});

@@ -100,3 +100,63 @@ Deno.test("secrets shorter than the minimum are not scrubbed and are listed for 
   resolveSecrets({ h: "${env:PIN}" }, () => "12", short);
   assert.deepEqual(short.tooShort, [{ variable: "PIN", length: 2 }]);
 });
+
+/** Standard base64 of UTF-8 text. */
+function base64(text: string): string {
+  return btoa(String.fromCharCode(...new TextEncoder().encode(text)));
+}
+
+Deno.test("a secret inside base64 or base64url text is scrubbed at every byte alignment, padded or not", () => {
+  const secret = "s3cr3t-väl/ue+?>";
+  const r = redactor(secret);
+  for (const before of ["", "a", "ab", "abc", "abcd"]) {
+    for (const after of ["", "x", "xy", "xyz"]) {
+      const std = base64(`${before}${secret}${after}`);
+      const url = std.replaceAll("+", "-").replaceAll("/", "_");
+      for (const form of [std, std.replace(/=+$/, ""), url, url.replace(/=+$/, "")]) {
+        const out = r.redact(`Authorization: Bearer ${form}.`);
+        // What is left are the digits that carry only the neighbours' bits.
+        const left = out.replace("Authorization: Bearer ", "").replace(/\.$/, "");
+        const [head, tail] = left.replace(/=+$/, "").split("***");
+        assert.ok(tail !== undefined, `${before}|${after}: ${form} -> ${out}`);
+        assert.ok(head.length <= Math.floor(before.length * 8 / 6), `${form} -> ${out}`);
+        assert.ok(tail.length <= Math.ceil(after.length * 8 / 6), `${form} -> ${out}`);
+      }
+      // JSON-escaped and percent-encoded base64 too.
+      assert.ok(!r.redact(JSON.stringify(std)).includes(std.slice(8, 16)));
+      assert.match(r.redact(encodeURIComponent(std)), /\*\*\*/);
+    }
+  }
+});
+
+Deno.test("an HTTP Basic header of a client secret is scrubbed (btoa's Latin-1 and the form-encoded pair)", () => {
+  const secret = "clïent secret:+/=";
+  const r = redactor(secret);
+  const latin1 = `Basic ${btoa(`my-client:${secret}`)}`;
+  const formEncoded = `Basic ${
+    base64(`my-client:${new URLSearchParams({ s: secret }).toString().slice(2)}`)
+  }`;
+  const utf8 = `Basic ${base64(`my-client:${secret}`)}`;
+  for (const header of [latin1, formEncoded, utf8]) {
+    const out = r.redact(header);
+    assert.match(out, /^Basic [A-Za-z0-9+/]{0,16}\*\*\*=*$/, `${header} -> ${out}`);
+    assert.ok(out.length < header.length - 10, `${header} -> ${out}`);
+  }
+});
+
+Deno.test("base64 forms are not found in unrelated base64 text", () => {
+  const r = redactor("s3cr3t-value");
+  const unrelated = base64("the quick brown fox jumps over the lazy dog, 0123456789");
+  assert.equal(r.redact(unrelated), unrelated);
+});
+
+Deno.test("redactValue scrubs strings only and copies arrays and plain objects", () => {
+  const r = redactor("s3cr3t-value");
+  const date = new Date(0);
+  const value = { "s3cr3t-value": 1, list: ["a s3cr3t-value b", 2, null], when: date };
+  const out = r.redactValue(value);
+  assert.deepEqual(out, { "s3cr3t-value": 1, list: ["a *** b", 2, null], when: date });
+  assert.equal(out.when, date);
+  assert.equal(value.list[0], "a s3cr3t-value b");
+  assert.equal(new Redactor().redactValue(value), value);
+});

@@ -97,14 +97,23 @@ export async function httpClient(
 }
 
 /** An SDK client talking to `serve <manifest> --stdio`. */
-export async function stdioClient(extra: string[] = [], manifest = MANIFEST): Promise<Client> {
+export async function stdioClient(
+  extra: string[] = [],
+  manifest = MANIFEST,
+  env: Record<string, string> = {},
+): Promise<Client> {
   const client = new Client({ name: "serve-test", version: "1.0.0" });
   await client.connect(
     new StdioClientTransport({
       command: Deno.execPath(),
       args: ["run", "-A", CLI, "serve", manifest, "--stdio", ...extra],
       cwd: ROOT,
-      env: { PATH: Deno.env.get("PATH") ?? "", HOME: Deno.env.get("HOME") ?? "", ...caEnv() },
+      env: {
+        PATH: Deno.env.get("PATH") ?? "",
+        HOME: Deno.env.get("HOME") ?? "",
+        ...caEnv(),
+        ...env,
+      },
       stderr: "ignore",
     }),
   );

@@ -13,10 +13,16 @@ export interface OAuthFixtureOptions {
   callScope?: string;
   /** tools/call always answers 403 insufficient_scope (a server that never accepts). */
   always403?: boolean;
-  /** The token endpoint answers garbage (200, not JSON) or 500. */
-  tokenFault?: "garbage" | "500";
+  /**
+   * The token endpoint answers garbage (200, not JSON) or 500, or (`echo`) refuses
+   * with an error description quoting the request's Authorization header and
+   * form (client secret, code, `code_verifier`).
+   */
+  tokenFault?: "garbage" | "500" | "echo";
   /** Pre-registered clients (client_id -> secret); DCR stays available. */
   clients?: Record<string, string>;
+  /** A careless server: `whoami` answers with the bearer token it got (as is and base64). */
+  echoSecrets?: boolean;
 }
 
 export interface RecordedRequest {
@@ -140,6 +146,12 @@ export function startOAuthFixture(options: OAuthFixtureOptions = {}): Promise<OA
       }
       if (url.pathname === "/token") {
         if (options.tokenFault === "500") return new Response("internal error", { status: 500 });
+        if (options.tokenFault === "echo") {
+          return json({
+            error: "invalid_grant",
+            error_description: `refused: ${authorization} ${new URLSearchParams(params)}`,
+          }, 400);
+        }
         if (options.tokenFault === "garbage") {
           return new Response("<html>not json", {
             status: 200,
@@ -277,7 +289,14 @@ export function startOAuthFixture(options: OAuthFixtureOptions = {}): Promise<OA
         return json({
           jsonrpc: "2.0",
           id: message.id,
-          result: { content: [{ type: "text", text: `scope: ${scope}` }] },
+          result: {
+            content: [{
+              type: "text",
+              text: options.echoSecrets
+                ? `scope: ${scope}; token ${token} ${btoa(`Bearer ${token}`)}`
+                : `scope: ${scope}`,
+            }],
+          },
         });
       }
       return json({

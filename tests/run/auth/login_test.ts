@@ -13,6 +13,7 @@ import {
   type TokenStore,
   withAuthorization,
 } from "../../../run/auth/mod.ts";
+import { Redactor } from "../../../cli/secrets.ts";
 import { type OAuthFixture, scriptedBrowser, startOAuthFixture } from "./_oauth_servers.ts";
 
 interface Setup {
@@ -270,4 +271,49 @@ Deno.test("client credentials with a secret: tokens without a browser, secret ne
   const error = await callWhoami(t.fx.mcpUrl, wrong).then(() => undefined, (e) => e);
   assert.ok(error !== undefined);
   assertNoSecret(fullText(error), ["wrong-secret-456", "the-right-one"]);
+});
+
+Deno.test("onSecret receives the code, the PKCE verifier and the tokens of a login, once each", async () => {
+  await using s = await setup();
+  const seen: string[] = [];
+  const provider = new StoreOAuthProvider(s.fx.mcpUrl, {
+    store: s.store,
+    authorize: loopbackAuthorization(s.receiver, (url) => scriptedBrowser(url), {
+      timeoutMs: 10_000,
+    }),
+    onSecret: (value) => seen.push(value),
+  });
+  await login(s.fx.mcpUrl, provider);
+  const token = s.fx.requests.find((r) => r.path === "/token")!;
+  const verifier = token.params.code_verifier;
+  assert.ok(verifier !== undefined && verifier.length >= 43);
+  for (const value of [verifier, s.fx.codes[0], s.fx.issued[0], s.fx.refreshTokens[0]]) {
+    assert.ok(seen.includes(value), `onSecret missed ${value}: ${JSON.stringify(seen)}`);
+  }
+  assert.equal(new Set(seen).size, seen.length, "each value once");
+});
+
+Deno.test("the HTTP Basic header of a configured client secret is scrubbed by a redactor fed by onSecret", async () => {
+  const secret = "svc-sëcret/value+123";
+  await using s = await setup({ clients: { "svc-client": secret } });
+  const redactor = new Redactor();
+  const provider = new StoreOAuthProvider(s.fx.mcpUrl, {
+    store: s.store,
+    settings: {
+      grant: "client_credentials",
+      clientId: "svc-client",
+      clientSecret: secret,
+      tokenEndpointAuthMethod: "client_secret_basic",
+    },
+    onSecret: (value) => redactor.add(value),
+  });
+  assert.equal(await callWhoami(s.fx.mcpUrl, provider), "scope: read");
+  const basic = s.fx.requests.find((r) => r.path === "/token")!.authorization!;
+  assert.match(basic, /^Basic /);
+  const out = redactor.redact(`the server said: ${basic}`);
+  assert.match(out, /\*\*\*/);
+  const [, digits] = /Basic (\S*)/.exec(out)!;
+  // Left of the scrubbed secret: the digits that encode "svc-client:" alone.
+  assert.ok(digits.replace("***", "").length <= Math.floor("svc-client:".length * 8 / 6), out);
+  assert.ok(redactor.redact(s.fx.issued[0]) === "***");
 });
