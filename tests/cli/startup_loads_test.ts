@@ -167,7 +167,7 @@ Deno.test("cli.ts --help sets up no npm resolution; a command that needs a packa
   // (scripts/_lazy_externals.ts): packages are imported through __npm.
   const dir = new URL("cli/_generated/cli/", ROOT);
   const lazy = new Set<string>();
-  const FOLLOWED = /(?<![\w$."'`])(?:from\s*|import\s*\(?\s*)"([^"]+)"/g;
+  const FOLLOWED = /(?<![\w$.\-"'`])(?:from\s*|import\s*\(?\s*)"([^"]+)"/g;
   for (const entry of Deno.readDirSync(dir)) {
     if (!entry.name.endsWith(".js")) continue;
     const text = Deno.readTextFileSync(new URL(entry.name, dir));
