@@ -68,7 +68,7 @@ export async function withServerAuth(
   options: { env: (name: string) => string | undefined; redactor: Redactor },
 ): Promise<McpServerConfig> {
   if (config.transport === "stdio" || manifest.servers[name]?.auth === undefined) return config;
-  const { manifestAuthProvider } = await import("./commands/auth.ts");
+  const { manifestAuthProvider } = await import("./server_auth.ts");
   const authProvider = manifestAuthProvider(manifest, name, options);
   return authProvider === undefined ? config : { ...config, authProvider };
 }

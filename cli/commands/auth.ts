@@ -1,15 +1,14 @@
 // `auth login | status | logout`: OAuth for a manifest's Streamable HTTP servers, with the
-// tokens in the user's token file (run/auth's FileTokenStore). Also builds the
-// non-interactive provider `run` and `chain` give the runner (never a browser).
+// tokens in the user's token file (run/auth's FileTokenStore).
 
 import { parseArgs } from "../_args.ts";
 import { EXIT, printJson } from "../_io.ts";
 import type { CliIo } from "../main.ts";
-import { MissingSecretError, UsageError } from "../errors.ts";
-import type { Manifest, ManifestAuth, ManifestEndpoint } from "../manifest.ts";
-import { manifestNeeds, type PermissionNeed, shellQuote } from "../permissions.ts";
+import { UsageError } from "../errors.ts";
+import { manifestNeeds, type PermissionNeed } from "../permissions.ts";
 import { Redactor } from "../secrets.ts";
 import { scrubConsole } from "../_console_scrub.ts";
+import { authSettings, endpointOf, loginCommandFor } from "../server_auth.ts";
 import { tokenStoreNeeds } from "../_auth_needs.ts";
 import { dedupe, endpointNeeds } from "../_permission_needs.ts";
 import {
@@ -27,104 +26,10 @@ import {
   FileTokenStore,
   login,
   loopbackAuthorization,
-  type OAuthClientSettings,
   serverKey,
   startLoopbackReceiver,
   StoreOAuthProvider,
-  type TokenStore,
 } from "../../run/auth/mod.ts";
-
-/** The command a user runs to log in to `server` of `manifest`. */
-export function loginCommandFor(manifest: Pick<Manifest, "path">, server: string): string {
-  return `toolfoundation auth login ${shellQuote(manifest.path)} ${shellQuote(server)}`;
-}
-
-/**
- * The provider settings of a manifest `auth:` block, secrets read from the
- * variables it names (each remembered in `redactor`).
- */
-export function authSettings(
-  auth: ManifestAuth,
-  env: (name: string) => string | undefined,
-  redactor: Redactor,
-): OAuthClientSettings {
-  const secret = (name: string | undefined): string | undefined => {
-    if (name === undefined) return undefined;
-    const value = env(name);
-    if (value === undefined) throw new MissingSecretError(name);
-    redactor.add(value, name);
-    return value;
-  };
-  const idp = auth.crossApp;
-  const settings: OAuthClientSettings = {
-    ...(auth.grant ? { grant: auth.grant } : {}),
-    ...(auth.clientId ? { clientId: auth.clientId } : {}),
-    ...(auth.clientMetadataUrl ? { clientMetadataUrl: auth.clientMetadataUrl } : {}),
-    ...(auth.tokenEndpointAuthMethod
-      ? { tokenEndpointAuthMethod: auth.tokenEndpointAuthMethod }
-      : {}),
-    ...(auth.signingAlgorithm ? { signingAlgorithm: auth.signingAlgorithm } : {}),
-    ...(auth.scopes ? { scopes: auth.scopes } : {}),
-    ...(auth.issuer ? { issuer: auth.issuer } : {}),
-  };
-  const clientSecret = secret(auth.clientSecretEnv);
-  if (clientSecret !== undefined) settings.clientSecret = clientSecret;
-  const privateKey = secret(auth.privateKeyEnv);
-  if (privateKey !== undefined) settings.privateKey = privateKey;
-  if (idp !== undefined) {
-    const idpSecret = secret(idp.idpClientSecretEnv);
-    settings.crossApp = {
-      idpTokenEndpoint: idp.idpTokenEndpoint,
-      idpClientId: idp.idpClientId,
-      idToken: secret(idp.idTokenEnv)!,
-      ...(idpSecret === undefined ? {} : { idpClientSecret: idpSecret }),
-    };
-  }
-  return settings;
-}
-
-/** Options of {@linkcode manifestAuthProvider}. */
-export interface ManifestAuthProviderOptions {
-  /** The token store (default: the user's token file). */
-  store?: TokenStore;
-  /** Reads a variable (default `Deno.env.get`). */
-  env?: (name: string) => string | undefined;
-  /** Where resolved secrets are remembered (scrubbed from output). */
-  redactor?: Redactor;
-}
-
-/**
- * The non-interactive provider of a server with an `auth:` block (for
- * `run` and `chain`: stored tokens, refreshed; a needed login stops with
- * `auth_login_required` naming the command), or undefined without one.
- */
-export function manifestAuthProvider(
-  manifest: Manifest,
-  server: string,
-  options: ManifestAuthProviderOptions = {},
-): StoreOAuthProvider | undefined {
-  const e = endpointOf(manifest, server);
-  if (e.auth === undefined || e.url === undefined) return undefined;
-  const redactor = options.redactor ?? new Redactor();
-  return new StoreOAuthProvider(e.url, {
-    store: options.store ?? new FileTokenStore(defaultTokenStorePath()),
-    settings: authSettings(e.auth, options.env ?? ((n) => Deno.env.get(n)), redactor),
-    loginCommand: loginCommandFor(manifest, server),
-    // Tokens, codes and secrets the OAuth flow obtains are scrubbed like variables.
-    onSecret: (value) => redactor.add(value),
-  });
-}
-
-function endpointOf(manifest: Manifest, server: string): ManifestEndpoint {
-  if (!Object.hasOwn(manifest.servers, server)) {
-    throw new UsageError(
-      `no server named ${JSON.stringify(server)} in ${manifest.path}; servers: ${
-        Object.keys(manifest.servers).join(", ") || "(none)"
-      }`,
-    );
-  }
-  return manifest.servers[server];
-}
 
 /** `auth login|status|logout ...` */
 export async function authCommand(argv: string[], io: CliIo): Promise<number> {
