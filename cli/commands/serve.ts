@@ -11,6 +11,7 @@ import { planPermissions } from "../permissions.ts";
 import { serverConfig, withServerAuth } from "../_runner_setup.ts";
 import { resolvedServer } from "../server_tools.ts";
 import { Redactor, resolveSecrets } from "../secrets.ts";
+import { onStopSignal } from "../_stop_signals.ts";
 import {
   MANIFEST_OPTIONS,
   openManifest,
@@ -272,17 +273,6 @@ interface StopSignals {
 function onStopSignals(): StopSignals {
   let stop!: () => void;
   const requested = new Promise<void>((resolve) => (stop = resolve));
-  const added: Deno.Signal[] = [];
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    try {
-      Deno.addSignalListener(signal, stop);
-      added.push(signal);
-    } catch { /* no signals here */ }
-  }
-  return {
-    requested,
-    remove: () => {
-      for (const signal of added) Deno.removeSignalListener(signal, stop);
-    },
-  };
+  // A second signal ends the CLI at once, after SIGKILL to every process group it started.
+  return { requested, remove: onStopSignal(() => stop()) };
 }
