@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { flagsFor, ROOT, tempManifest } from "./_cli.ts";
 
 const STUBBORN = new URL("../fixtures/run/mcp_stubborn_server.ts", import.meta.url).pathname;
+const STUBBORN_COMMAND = new URL("../fixtures/run/stubborn_command.sh", import.meta.url).pathname;
 /** How long after the CLI's exit a process of the server may still be seen alive. */
 const GONE_WITHIN_MS = 1000;
 
@@ -249,6 +250,30 @@ Deno.test("run: after a failed call (output schema) no process of a stubborn std
   assert.match(out.stderr, /strict/);
   assert.ok((await recorded(pidfile)).length > 0, "the server never started");
   await assertGone(pidfile, "run after an error");
+});
+
+Deno.test("run: SIGTERM to the CLI mid-run leaves no process of a command provider that ignores it", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "tf-survivors-" });
+  const pidfile = `${dir}/pids.jsonl`;
+  const manifest = await tempManifest(
+    [
+      "version: 1",
+      "providers:",
+      `  stubborn: { command: sh, args: [${STUBBORN_COMMAND}, ${pidfile}] }`,
+      "tools:",
+      "  - { name: hang, provider: stubborn, inputSchema: { type: object } }",
+    ].join("\n"),
+  );
+  const cli = start(await flagsFor(manifest), ["run", manifest, "hang", "--args", "{}"]);
+  await cli.stdin.close();
+  await started(pidfile);
+  const sentAt = performance.now();
+  cli.child.kill("SIGTERM");
+  const out = await exitOf(cli, 5000);
+  const tookMs = performance.now() - sentAt;
+  assert.notEqual(out.code, 0, out.stderr);
+  await assertGone(pidfile, "a command provider's run stopped by SIGTERM");
+  assert.ok(tookMs < 2500, `the CLI took ${Math.round(tookMs)} ms to exit after SIGTERM`);
 });
 
 /** `serve --stdio` with a hanging call in flight, ended by `end`. */
