@@ -10,6 +10,7 @@
 import { HELP, USAGE } from "./_help.ts";
 import { EXIT, isBrokenPipe, permissionRefusal, processIo } from "./_io.ts";
 import { VERSION } from "./_version.ts";
+import { guardStopSignals } from "./_stop_signals.ts";
 
 /** Where the CLI reads and writes; tests substitute their own. */
 export interface CliIo {
@@ -101,6 +102,9 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
     io.stdout(HELP.get(command) ?? USAGE);
     return EXIT.ok;
   }
+  // While the command runs, SIGINT and SIGTERM are caught: no process group it
+  // started may outlive the CLI (a signal's default action would leave them).
+  const releaseSignals = guardStopSignals();
   try {
     return await (await load())(rest, io);
   } catch (error) {
@@ -115,6 +119,8 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
     }
     io.stderr(`error: ${(error as Error)?.message ?? error}\n`);
     return EXIT.failure;
+  } finally {
+    releaseSignals();
   }
 }
 

@@ -1,5 +1,9 @@
 // Private: processes the runner starts live in their own process group, so that
-// stopping one stops everything it started (grandchildren included).
+// stopping one stops everything it started (grandchildren included). Every
+// group not yet stopped is tracked (`_live_groups.ts`): it gets SIGKILL when
+// this process ends, as a group outlives its parent otherwise.
+
+import { type LiveGroup, trackLive, untrackLive } from "./_live_groups.ts";
 
 /** Default wait between SIGTERM and SIGKILL, in ms. */
 export const DEFAULT_KILL_GRACE_MS = 2000;
@@ -119,10 +123,13 @@ export function spawnGroup(command: string, options: SpawnGroupOptions): GroupCh
     () => void (leaderExited = true),
     () => void (leaderExited = true),
   );
+  const tracked: LiveGroup = { pgid, process, leaderExited: () => leaderExited };
+  trackLive(tracked);
   // Once the group was seen empty it is never signalled again: its ID may be reused.
   let groupGone = false;
   const alive = async (): Promise<boolean> => {
     if (!groupGone && (await signalGroup(pgid, 0)) === false) groupGone = true;
+    if (groupGone) untrackLive(tracked);
     return !groupGone;
   };
   const send = async (signal: "SIGTERM" | "SIGKILL"): Promise<void> => {
@@ -135,6 +142,7 @@ export function spawnGroup(command: string, options: SpawnGroupOptions): GroupCh
       const reached = await signalGroup(pgid, signal);
       if (reached === false) groupGone = true;
       if (reached === undefined) groupGone = leaderExited; // only the leader can be reached
+      if (groupGone) untrackLive(tracked);
     }
   };
   let stopping: Promise<void> | undefined;
@@ -154,6 +162,7 @@ export function spawnGroup(command: string, options: SpawnGroupOptions): GroupCh
         await send("SIGKILL");
         await exited;
       }
+      untrackLive(tracked);
     })();
     return stopping;
   };

@@ -7,6 +7,7 @@ import { ManifestError, MissingPermissionError, ToolChangedError, UsageError } f
 import type { Manifest } from "../manifest.ts";
 import { type PermissionPlan, requirePlan } from "../permissions.ts";
 import type { Redactor } from "../secrets.ts";
+import { onStopSignal } from "../_stop_signals.ts";
 import { Workspace } from "../workspace.ts";
 
 /** Throws MissingPermissionError when the plan is not fully granted. */
@@ -106,19 +107,24 @@ export function parseTimeout(value: string | undefined): number | undefined {
   return n;
 }
 
-/** Runs `work` with an AbortSignal that Ctrl-C (SIGINT) aborts. */
+/**
+ * Runs `work` with an AbortSignal that Ctrl-C (SIGINT) or SIGTERM aborts; a
+ * second signal ends the CLI at once, after SIGKILL to every process group it
+ * started (see `../_stop_signals.ts`).
+ */
 export async function withInterrupt<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
-  const onInterrupt = () =>
-    controller.abort(new DOMException("interrupted (SIGINT)", "AbortError"));
-  let listening = false;
-  try {
-    Deno.addSignalListener("SIGINT", onInterrupt);
-    listening = true;
-  } catch { /* no signals on this platform: Ctrl-C ends the process instead */ }
+  const release = onStopSignal((signal) =>
+    controller.abort(
+      new DOMException(
+        signal === "SIGINT" ? "interrupted (SIGINT)" : "terminated (SIGTERM)",
+        "AbortError",
+      ),
+    )
+  );
   try {
     return await work(controller.signal);
   } finally {
-    if (listening) Deno.removeSignalListener("SIGINT", onInterrupt);
+    release();
   }
 }

@@ -9,6 +9,7 @@ import type { Manifest } from "../manifest.ts";
 import { serverConfig, withServerAuth } from "../_runner_setup.ts";
 import { Redactor } from "../secrets.ts";
 import { scrubConsole } from "../_console_scrub.ts";
+import { onStopSignal } from "../_stop_signals.ts";
 import { MANIFEST_OPTIONS, openWorkspace, parseTimeout, report } from "./_shared.ts";
 import type { HttpAuth, ServeChain, Upstream } from "../../serve/mod.ts";
 
@@ -263,17 +264,6 @@ interface StopSignals {
 function onStopSignals(): StopSignals {
   let stop!: () => void;
   const requested = new Promise<void>((resolve) => (stop = resolve));
-  const added: Deno.Signal[] = [];
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    try {
-      Deno.addSignalListener(signal, stop);
-      added.push(signal);
-    } catch { /* no signals here */ }
-  }
-  return {
-    requested,
-    remove: () => {
-      for (const signal of added) Deno.removeSignalListener(signal, stop);
-    },
-  };
+  // A second signal ends the CLI at once, after SIGKILL to every process group it started.
+  return { requested, remove: onStopSignal(() => stop()) };
 }

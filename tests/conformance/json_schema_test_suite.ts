@@ -5,8 +5,8 @@
  * `ExternalRefError`. Exits non-zero on any unexpected result.
  *
  * Usage: deno task conformance [--fast-path=off] [suite-dir]
- * The suite directory defaults to $JSON_SCHEMA_TEST_SUITE, then
- * ../shared/json-schema-test-suite. `--fast-path=off` (or the environment
+ * The suite directory defaults to $JSON_SCHEMA_TEST_SUITE, then the copy
+ * vendored in tests/fixtures/json-schema-test-suite. `--fast-path=off` (or the environment
  * variable FAST_PATH=off) validates with `fastPath: false`: every answer from
  * Hyperjump; by default the validator's fast path answers wherever it can.
  * With the fast path on, each of its answers is compared with Hyperjump's,
@@ -19,6 +19,7 @@
 import { DefaultValidator, ExternalRefError, type JsonSchema } from "../../mod.ts";
 import { isDeepStrictEqual } from "node:util";
 import { SKIPS } from "./skips.ts";
+import { suiteDir } from "./_suite_dir.ts";
 import { type FastPlan, planFastPath } from "../../model/_fast/mod.ts";
 import { loadRegexEngine } from "../../model/_regex.ts";
 import { analyzeSchemaStructure } from "../../model/_schema_structure.ts";
@@ -285,8 +286,7 @@ async function optionalRegex(root: string, name: keyof typeof DIALECTS): Promise
   }
 }
 
-const root = args[0] ?? Deno.env.get("JSON_SCHEMA_TEST_SUITE") ??
-  new URL("../../../shared/json-schema-test-suite", import.meta.url).pathname;
+const root = args[0] ?? suiteDir();
 console.log(`fast path: ${fastPath ? "on" : "off"}`);
 let unexpected = 0;
 for (const name of Object.keys(DIALECTS) as (keyof typeof DIALECTS)[]) {

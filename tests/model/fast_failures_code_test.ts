@@ -14,13 +14,13 @@ import { ROOT_URI } from "../../model/_dialect.ts";
 import { loadRegexEngine } from "../../model/_regex.ts";
 import { analyzeSchemaStructure } from "../../model/_schema_structure.ts";
 import { corpus } from "../../bench/_validator_corpus.ts";
+import { suiteDir } from "../conformance/_suite_dir.ts";
 
 await loadRegexEngine();
 
 const D2020 = "https://json-schema.org/draft/2020-12/schema";
 const D07 = "http://json-schema.org/draft-07/schema#";
-const SUITE = Deno.env.get("JSON_SCHEMA_TEST_SUITE") ??
-  new URL("../../../shared/json-schema-test-suite", import.meta.url).pathname;
+const SUITE = suiteDir();
 
 /** What `task` returns, or the name and message of what it throws. */
 function outcome(task: () => unknown): unknown {

@@ -10,6 +10,7 @@ import { passesMetaSchema } from "../../model/_meta_check.ts";
 import { interpret, metaValidator } from "../../model/_hyperjump.ts";
 import { corpus } from "../../bench/_validator_corpus.ts";
 import { loadRegexEngine } from "../../model/_regex.ts";
+import { suiteDir } from "../conformance/_suite_dir.ts";
 
 // Hyperjump's meta-schemas hold patterns, compiled synchronously: load the engine first.
 await loadRegexEngine();
@@ -20,7 +21,7 @@ const DIALECTS = {
 } as const;
 type Dialect = keyof typeof DIALECTS;
 
-const SUITE = new URL("../../../shared/json-schema-test-suite/tests/", import.meta.url);
+const SUITE = `${suiteDir()}/tests`;
 
 async function hyperjumpAccepts(schema: unknown, dialect: Dialect): Promise<boolean> {
   return interpret(await metaValidator(DIALECTS[dialect]), schema, "FLAG", false).valid;
@@ -28,16 +29,16 @@ async function hyperjumpAccepts(schema: unknown, dialect: Dialect): Promise<bool
 
 async function suiteSchemas(dir: string): Promise<unknown[]> {
   const out: unknown[] = [];
-  const walk = async (url: URL): Promise<void> => {
-    for await (const entry of Deno.readDir(url)) {
-      if (entry.isDirectory) await walk(new URL(`${entry.name}/`, url));
+  const walk = async (path: string): Promise<void> => {
+    for await (const entry of Deno.readDir(path)) {
+      if (entry.isDirectory) await walk(`${path}/${entry.name}`);
       else if (entry.name.endsWith(".json")) {
-        const groups = JSON.parse(await Deno.readTextFile(new URL(entry.name, url)));
+        const groups = JSON.parse(await Deno.readTextFile(`${path}/${entry.name}`));
         for (const group of groups) out.push(group.schema);
       }
     }
   };
-  await walk(new URL(`${dir}/`, SUITE));
+  await walk(`${SUITE}/${dir}`);
   return out;
 }
 
