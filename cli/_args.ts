@@ -5,7 +5,7 @@
 // for booleans, `multiple` collects repeats, `--` ends the options, anything
 // else starting with `-` is an error.
 
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../workspace/errors.ts";
 
 /** One option: a string or a boolean, given once (the last wins) or repeatedly. */
 export interface OptionSpec {

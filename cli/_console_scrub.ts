@@ -3,7 +3,7 @@
 // token, a code or a client secret). While a command runs, every console
 // method passes its text through the command's redactor first.
 
-import type { Redactor } from "./secrets.ts";
+import type { Redactor } from "../workspace/secrets.ts";
 
 const METHODS = ["log", "info", "debug", "warn", "error", "trace"] as const;
 

@@ -2,8 +2,8 @@
 
 import { escapePointerToken } from "../model/_json_pointer.ts";
 import type { CliIo } from "./main.ts";
-import type { Redactor } from "./secrets.ts";
-import { isSandboxDenial, UnserializableResultError } from "./errors.ts";
+import type { Redactor } from "../workspace/secrets.ts";
+import { isSandboxDenial, UnserializableResultError } from "../workspace/errors.ts";
 
 /** Exit codes (documented in the README and in --help). */
 export const EXIT = {

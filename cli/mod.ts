@@ -1,84 +1,11 @@
 /**
- * The CLI's building blocks, for embedding: YAML manifests, the permission
- * planner, built-in tools, sandboxed module tools, secrets and the Runner
- * built from a manifest. The command line itself is `main`.
+ * The command line as a function ({@linkcode main}), and the workspace layer
+ * it stands on (manifests, permission planning, secrets, built-in and module
+ * tools, the Runner built from a manifest), re-exported whole from
+ * `@toolfoundation/core/workspace`.
  *
  * @module
  */
 
 export { type CliIo, main, type MainOptions } from "./main.ts";
-export {
-  type CliErrorCode,
-  ManifestError,
-  type ManifestIssue,
-  MissingPermissionError,
-  type MissingPermissionFlags,
-  MissingSecretError,
-  ServerUnavailableError,
-  ToolChangedError,
-  UsageError,
-} from "./errors.ts";
-export type { ServerReport } from "./server_tools.ts";
-export {
-  DEFAULT_MAX_MANIFEST_BYTES,
-  DEFAULT_MAX_MANIFEST_DEPTH,
-  loadManifest,
-  type LoadManifestOptions,
-  type Manifest,
-  type ManifestAuth,
-  type ManifestChain,
-  type ManifestEndpoint,
-  type ManifestGrant,
-  type ManifestPermissions,
-  type ManifestServer,
-  type ManifestStep,
-  type ManifestTool,
-  MAX_MANIFEST_ALIASES,
-  parseManifest,
-  type ParseManifestOptions,
-  type ResolvedTool,
-  type ServerToolOverride,
-  type StepValue,
-} from "./manifest.ts";
-export { type ManifestInput } from "./variables.ts";
-export {
-  commandLines,
-  type CommandLinesOptions,
-  formatFlags,
-  missingPermissions,
-  type PermissionName,
-  type PermissionNeed,
-  type PermissionPlan,
-  planPermissions,
-  type PlanPermissionsOptions,
-} from "./permissions.ts";
-export { BUILTINS, type BuiltinTool, getBuiltin } from "./builtins.ts";
-export {
-  checkModuleTool,
-  type CheckModuleToolOptions,
-  type ModuleToolProblem,
-} from "./module_tool.ts";
-export {
-  DEFAULT_MODULE_KEEP_ALIVE_MS,
-  DEFAULT_MODULE_MEMORY_MB,
-  DEFAULT_MODULE_OUTPUT_BYTES,
-  type ModuleHandler,
-  moduleHandler,
-  type ModuleHandlerOptions,
-} from "./module_tool.ts";
-export {
-  MIN_SECRET_LENGTH,
-  REDACTED,
-  Redactor,
-  resolveSecrets,
-  secretReferences,
-  type ShortSecret,
-} from "./secrets.ts";
-export { buildRunner, type BuildRunnerOptions } from "./build_runner.ts";
-export {
-  type ExposedTools,
-  type ExposedToolsOptions,
-  Workspace,
-  type WorkspaceOptions,
-  type WorkspaceRunnerOptions,
-} from "./workspace.ts";
+export * from "../workspace/mod.ts";

@@ -2,12 +2,12 @@
  * Regenerates what the CLI precomputes at build time, so that it is not
  * computed on every start:
  *
- * - `cli/_generated/manifest_check.ts`: the manifest schema's valid/invalid
- *   check (`cli/manifest.schema.json`) as plain JavaScript (ajv's standalone
+ * - `workspace/_generated/manifest_check.ts`: the manifest schema's valid/invalid
+ *   check (`workspace/manifest.schema.json`) as plain JavaScript (ajv's standalone
  *   code, `ownProperties`), so that loading a valid manifest needs no JSON
  *   Schema validator. A manifest it calls invalid is checked again by our
  *   validator (Hyperjump), whose answer and messages are the ones reported.
- * - `cli/_generated/yaml.js` (+ `yaml.d.ts`): npm:yaml, the version deno.json
+ * - `workspace/_generated/yaml.js` (+ `yaml.d.ts`): npm:yaml, the version deno.json
  *   pins, as one ES module (its browser build bundled by `deno bundle`), so
  *   that reading a manifest does not load the package's CommonJS build
  *   (scripts/_yaml_bundle.ts).
@@ -65,11 +65,12 @@ export async function leftovers(files: GeneratedFile[]): Promise<string[]> {
 /** The manifest schema's check as plain JavaScript. */
 async function manifestCheck(): Promise<GeneratedFile> {
   const schema = JSON.parse(
-    await Deno.readTextFile(new URL("cli/manifest.schema.json", ROOT)),
+    await Deno.readTextFile(new URL("workspace/manifest.schema.json", ROOT)),
   );
-  const what = "Whether a value is valid against the manifest schema, cli/manifest.schema.json";
+  const what =
+    "Whether a value is valid against the manifest schema, workspace/manifest.schema.json";
   return {
-    path: "cli/_generated/manifest_check.js",
+    path: "workspace/_generated/manifest_check.js",
     text: standaloneCheck(schema, "2020-12", what),
   };
 }

@@ -6,10 +6,10 @@ import type { Runner } from "../../run/mod.ts";
 import type { SchemaValidator } from "../../model/schema_validator.ts";
 import { diagnose, EXIT, jsonText } from "../_io.ts";
 import type { CliIo } from "../main.ts";
-import type { Redactor } from "../secrets.ts";
+import type { Redactor } from "../../workspace/secrets.ts";
 import { report, withInterrupt } from "./_shared.ts";
-import { UsageError } from "../errors.ts";
-import type { Workspace } from "../workspace.ts";
+import { UsageError } from "../../workspace/errors.ts";
+import type { Workspace } from "../../workspace/workspace.ts";
 
 function progressLine(io: CliIo, events: boolean) {
   let shown = false;

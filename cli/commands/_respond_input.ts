@@ -23,7 +23,7 @@ import {
   WrongFormatError,
 } from "../../loop/mod.ts";
 import type { CliIo } from "../main.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../../workspace/errors.ts";
 
 /** The largest response read from stdin (the manifest's default cap). */
 const MAX_INPUT_CHARS = 4 * 1024 * 1024;

@@ -4,9 +4,9 @@
 
 import { diagnose } from "../_io.ts";
 import type { CliIo } from "../main.ts";
-import type { ResolvedTool } from "../manifest.ts";
-import type { ServerReport } from "../server_tools.ts";
-import type { Workspace } from "../workspace.ts";
+import type { ResolvedTool } from "../../workspace/manifest.ts";
+import type { ServerReport } from "../../workspace/server_tools.ts";
+import type { Workspace } from "../../workspace/workspace.ts";
 import { parseTimeout, withInterrupt } from "./_shared.ts";
 
 /** The options of commands that connect to the manifest's servers. */

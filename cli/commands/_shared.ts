@@ -3,12 +3,17 @@
 
 import { describeError, diagnose, EXIT, exitCodeOf, permissionRefusal } from "../_io.ts";
 import type { CliIo } from "../main.ts";
-import { ManifestError, MissingPermissionError, ToolChangedError, UsageError } from "../errors.ts";
-import type { Manifest } from "../manifest.ts";
-import { type PermissionPlan, requirePlan } from "../permissions.ts";
-import type { Redactor } from "../secrets.ts";
+import {
+  ManifestError,
+  MissingPermissionError,
+  ToolChangedError,
+  UsageError,
+} from "../../workspace/errors.ts";
+import type { Manifest } from "../../workspace/manifest.ts";
+import { type PermissionPlan, requirePlan } from "../../workspace/permissions.ts";
+import type { Redactor } from "../../workspace/secrets.ts";
 import { onStopSignal } from "../_stop_signals.ts";
-import { Workspace } from "../workspace.ts";
+import { Workspace } from "../../workspace/workspace.ts";
 
 /** Throws MissingPermissionError when the plan is not fully granted. */
 export const requirePermissions: (plan: PermissionPlan) => void = requirePlan;

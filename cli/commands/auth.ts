@@ -4,13 +4,13 @@
 import { parseArgs } from "../_args.ts";
 import { EXIT, printJson } from "../_io.ts";
 import type { CliIo } from "../main.ts";
-import { UsageError } from "../errors.ts";
-import { manifestNeeds, type PermissionNeed } from "../permissions.ts";
-import { Redactor } from "../secrets.ts";
+import { UsageError } from "../../workspace/errors.ts";
+import { manifestNeeds, type PermissionNeed } from "../../workspace/permissions.ts";
+import { Redactor } from "../../workspace/secrets.ts";
 import { scrubConsole } from "../_console_scrub.ts";
-import { authSettings, endpointOf, loginCommandFor } from "../server_auth.ts";
-import { tokenStoreNeeds } from "../_auth_needs.ts";
-import { dedupe, endpointNeeds } from "../_permission_needs.ts";
+import { authSettings, endpointOf, loginCommandFor } from "../../workspace/server_auth.ts";
+import { tokenStoreNeeds } from "../../workspace/_auth_needs.ts";
+import { dedupe, endpointNeeds } from "../../workspace/_permission_needs.ts";
 import {
   MANIFEST_OPTIONS,
   openManifest,

@@ -2,18 +2,18 @@
 // written out as an equivalent YAML manifest, with comments.
 
 import { parseArgs } from "../_args.ts";
-import { Document } from "../_generated/yaml.js";
+import { Document } from "../../workspace/_generated/yaml.js";
 import { EXIT } from "../_io.ts";
 import type { CliIo } from "../main.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../../workspace/errors.ts";
 import {
   configWorkspace,
   isConfigFile,
   stripJsonComments,
   translateConfig,
-} from "../config_import.ts";
-import { loadManifest } from "../manifest.ts";
-import { manifestNeeds } from "../permissions.ts";
+} from "../../workspace/config_import.ts";
+import { loadManifest } from "../../workspace/manifest.ts";
+import { manifestNeeds } from "../../workspace/permissions.ts";
 import { report, requirePermissions } from "./_shared.ts";
 
 const FLAVOURS = { claude: "Claude Desktop / Claude Code / Cursor", vscode: "VS Code" } as const;

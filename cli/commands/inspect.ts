@@ -7,13 +7,13 @@ import type { FeatureLossWarning } from "../../adapter/mod.ts";
 import { InvalidSchemaError, ToolFoundationError } from "../../model/errors.ts";
 import { diagnose, EXIT, printJson } from "../_io.ts";
 import type { CliIo } from "../main.ts";
-import { ManifestError, UsageError } from "../errors.ts";
-import type { ResolvedTool } from "../manifest.ts";
-import { commandLines, formatFlags, missingPermissions } from "../permissions.ts";
-import { Redactor } from "../secrets.ts";
+import { ManifestError, UsageError } from "../../workspace/errors.ts";
+import type { ResolvedTool } from "../../workspace/manifest.ts";
+import { commandLines, formatFlags, missingPermissions } from "../../workspace/permissions.ts";
+import { Redactor } from "../../workspace/secrets.ts";
 import { MANIFEST_OPTIONS, openWorkspace, report, withInterrupt } from "./_shared.ts";
 import { scrubConsole } from "../_console_scrub.ts";
-import { serverOfId } from "../server_ids.ts";
+import { serverOfId } from "../../workspace/server_ids.ts";
 import { SERVER_OPTIONS, serverTools } from "./_server_tools.ts";
 // Start-up: validate and convert load their checks and the adapters on first
 // use (checksKit); the format names come from the help text (checked equal).

@@ -5,12 +5,12 @@ import { parseArgs } from "../_args.ts";
 import { Runner } from "../../run/mod.ts";
 import { diagnose, EXIT } from "../_io.ts";
 import type { CliIo } from "../main.ts";
-import { ServerUnavailableError, UsageError } from "../errors.ts";
-import { type LockFile, lockPath, lockTools } from "../lock.ts";
+import { ServerUnavailableError, UsageError } from "../../workspace/errors.ts";
+import { type LockFile, lockPath, lockTools } from "../../workspace/lock.ts";
 import type { Tool } from "../../model/mod.ts";
-import { Redactor } from "../secrets.ts";
+import { Redactor } from "../../workspace/secrets.ts";
 import { scrubConsole } from "../_console_scrub.ts";
-import { serverConfig, withServerAuth } from "../_runner_setup.ts";
+import { serverConfig, withServerAuth } from "../../workspace/_runner_setup.ts";
 import {
   MANIFEST_OPTIONS,
   openWorkspace,

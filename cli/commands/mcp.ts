@@ -5,10 +5,10 @@ import { parseArgs } from "../_args.ts";
 import { McpSession } from "../../run/mcp_session.ts";
 import { EXIT, printJson } from "../_io.ts";
 import type { CliIo } from "../main.ts";
-import { UsageError } from "../errors.ts";
-import { Redactor } from "../secrets.ts";
+import { UsageError } from "../../workspace/errors.ts";
+import { Redactor } from "../../workspace/secrets.ts";
 import { scrubConsole } from "../_console_scrub.ts";
-import { serverConfig, withServerAuth } from "../_runner_setup.ts";
+import { serverConfig, withServerAuth } from "../../workspace/_runner_setup.ts";
 import { MANIFEST_OPTIONS, openWorkspace, parseTimeout, report, withInterrupt } from "./_shared.ts";
 
 const ACTIONS = ["ping", "resources", "read", "prompts", "prompt"];

@@ -19,11 +19,11 @@ import {
 import { readCalls } from "./_respond_input.ts";
 import { diagnose, EXIT, printJson } from "../_io.ts";
 import type { CliIo } from "../main.ts";
-import { ManifestError, UsageError } from "../errors.ts";
-import { Redactor } from "../secrets.ts";
+import { ManifestError, UsageError } from "../../workspace/errors.ts";
+import { Redactor } from "../../workspace/secrets.ts";
 import { scrubConsole } from "../_console_scrub.ts";
-import type { Workspace } from "../workspace.ts";
-import { checkToolSchemas } from "../_tool_checks.ts";
+import type { Workspace } from "../../workspace/workspace.ts";
+import { checkToolSchemas } from "../../workspace/_tool_checks.ts";
 import { MANIFEST_OPTIONS, openWorkspace, parseTimeout, report, withInterrupt } from "./_shared.ts";
 import { serverTools } from "./_server_tools.ts";
 

@@ -3,14 +3,14 @@
 import { parseArgs } from "../_args.ts";
 import { diagnose, EXIT, exitCodeOf, jsonText, printJson } from "../_io.ts";
 import type { CliIo } from "../main.ts";
-import { ManifestError, UsageError } from "../errors.ts";
-import { Redactor } from "../secrets.ts";
+import { ManifestError, UsageError } from "../../workspace/errors.ts";
+import { Redactor } from "../../workspace/secrets.ts";
 import { scrubConsole } from "../_console_scrub.ts";
 import { DefaultValidator } from "../../model/default_validator.ts";
-import { checkToolSchemas } from "../_tool_checks.ts";
+import { checkToolSchemas } from "../../workspace/_tool_checks.ts";
 import { MANIFEST_OPTIONS, openWorkspace, parseTimeout, report } from "./_shared.ts";
 import { DEFAULT_DEADLINE_MS, execute, readArguments } from "./_execute.ts";
-import { serverOfId } from "../server_ids.ts";
+import { serverOfId } from "../../workspace/server_ids.ts";
 import { resultJson } from "./_result_json.ts";
 
 /** `run <manifest> <toolId>` */

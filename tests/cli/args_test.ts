@@ -2,7 +2,7 @@
 // parseArgs for start-up (issue 16): the same strict behaviour.
 import assert from "node:assert/strict";
 import { parseArgs } from "../../cli/_args.ts";
-import { UsageError } from "../../cli/errors.ts";
+import { UsageError } from "../../workspace/errors.ts";
 import { main } from "../../cli/main.ts";
 
 const OPTIONS = {

@@ -10,7 +10,7 @@ import {
   ToolChangedError,
   UnserializableResultError,
   UsageError,
-} from "../../cli/errors.ts";
+} from "../../workspace/errors.ts";
 
 // A Record over the union: a code missing here, or one not in the union, fails the type check.
 const CODES: Record<CliErrorCode, true> = {

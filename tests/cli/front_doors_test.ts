@@ -89,6 +89,8 @@ async function setup(): Promise<Setup> {
       "chains:",
       "  notify:",
       "    steps: [{ tool: 'notes:send', args: { to: ann } }]",
+      "  echoes:",
+      "    steps: [{ tool: echo }]",
     ].join("\n"),
   );
   return { dir, mcpJson, yaml, tools, stop: () => provider.shutdown() };
@@ -163,7 +165,7 @@ Deno.test("every front door exposes the same tool set for a .mcp.json and a YAML
   try {
     for (const manifest of [s.mcpJson, s.yaml]) {
       const mcpNames = await convertNames(manifest, "mcp");
-      const chainNames = manifest === s.yaml ? ["notify"] : [];
+      const chainNames = manifest === s.yaml ? ["echoes", "notify"] : [];
       // serve --stdio and serve --http list the same tools (plus the chains).
       const stdio = await stdioServe(manifest);
       try {
@@ -227,6 +229,12 @@ Deno.test("every front door scrubs a secret an HTTP provider echoes, as is and b
     const run = await cli(["run", s.yaml, "echo", "--args", "{}"], { flags, env: ENV });
     assert.equal(run.code, 0, run.stderr);
     check("run", run.stdout);
+    const chain = await cli(["chain", s.yaml, "echoes"], {
+      flags: await flagsFor(s.yaml, "echoes"),
+      env: ENV,
+    });
+    assert.equal(chain.code, 0, chain.stderr);
+    check("chain", chain.stdout);
     const respond = await cli(["respond", s.yaml, "--format", "openai"], {
       flags: await flagsFor(s.yaml),
       stdin: openaiCall("echo", {}),
@@ -327,9 +335,22 @@ Deno.test("every front door names the server's tools for an unknown server tool"
     } finally {
       await stdio.close();
     }
+    const served = await startHttp([], { manifest: s.mcpJson });
+    try {
+      const client = await httpClient(served.url);
+      const error = await client.callTool({ name: "nope", arguments: {} }).then(
+        (result) => assert.fail(`a result for an unknown tool: ${JSON.stringify(result)}`),
+        (e: Error) => e,
+      );
+      const names = (await convertNames(s.mcpJson, "mcp")).join(", ");
+      assert.ok(error.message.includes(`Unknown tool: nope; tools: ${names} `), error.message);
+      await client.close();
+    } finally {
+      await served.close();
+    }
     const chain = await cli(["chain", s.yaml, "nope"], { flags: await flagsFor(s.yaml) });
     assert.equal(chain.code, 2, chain.stderr);
-    assert.match(chain.stderr, /no chain named "nope" .*; chains: notify/);
+    assert.match(chain.stderr, /no chain named "nope" .*; chains: echoes, notify/);
   } finally {
     await s.stop();
   }

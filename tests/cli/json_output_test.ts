@@ -1,7 +1,7 @@
 // Values JSON cannot hold (BigInt, cycles) are a clear tool error, never a crash.
 import assert from "node:assert/strict";
 import { jsonText } from "../../cli/_io.ts";
-import { UnserializableResultError } from "../../cli/errors.ts";
+import { UnserializableResultError } from "../../workspace/errors.ts";
 import { Redactor } from "../../cli/mod.ts";
 import { cli, flagsFor, tempManifest } from "./_cli.ts";
 

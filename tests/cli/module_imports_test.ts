@@ -7,7 +7,7 @@ import {
   checkModuleTool,
   moduleHandler,
   type ModuleHandlerOptions,
-} from "../../cli/module_tool.ts";
+} from "../../workspace/module_tool.ts";
 import { type RunError, Runner } from "../../run/mod.ts";
 import { cli, flagsFor, tempManifest } from "./_cli.ts";
 

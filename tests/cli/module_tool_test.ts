@@ -6,8 +6,8 @@ import {
   DEFAULT_MODULE_MEMORY_MB,
   moduleHandler,
   type ModuleHandlerOptions,
-} from "../../cli/module_tool.ts";
-import { ChannelSplitter } from "../../cli/_module_channel.ts";
+} from "../../workspace/module_tool.ts";
+import { ChannelSplitter } from "../../workspace/_module_channel.ts";
 import { type RunError, Runner } from "../../run/mod.ts";
 
 const FIXTURES = new URL("../fixtures/module_tools/", import.meta.url);

@@ -49,7 +49,7 @@ const HEAVY = /hyperjump|modelcontextprotocol|re2js|\/adapter\/|\/model\/default
 Deno.test("list of a valid manifest loads no validator, Hyperjump, adapter or MCP SDK", async () => {
   const { code, modules } = await loaded(["list", "examples/tools.yaml"], READ);
   assert.equal(code, 0);
-  assert.ok(modules.some((m) => m.endsWith("/cli/_generated/yaml.js")), modules.join("\n"));
+  assert.ok(modules.some((m) => m.endsWith("/workspace/_generated/yaml.js")), modules.join("\n"));
   assert.deepEqual(modules.filter((m) => HEAVY.test(m)), []);
   // The YAML parser is the bundle generated at build time, not npm:yaml's CommonJS build.
   assert.deepEqual(modules.filter((m) => /npm|node_modules/.test(m)), []);

@@ -1,12 +1,12 @@
 // Start-up (issue 16): the manifest schema's check is generated at build time
-// (scripts/gen.ts -> cli/_generated/manifest_check.js). It must be current
+// (scripts/gen.ts -> workspace/_generated/manifest_check.js). It must be current
 // and must answer valid/invalid exactly as our validator (Hyperjump) does.
 import assert from "node:assert/strict";
 import { parse } from "yaml";
 import { generated, leftovers } from "../../scripts/gen.ts";
-import { validate as generatedCheck } from "../../cli/_generated/manifest_check.js";
+import { validate as generatedCheck } from "../../workspace/_generated/manifest_check.js";
 import { DefaultValidator } from "../../model/mod.ts";
-import manifestSchema from "../../cli/manifest.schema.json" with { type: "json" };
+import manifestSchema from "../../workspace/manifest.schema.json" with { type: "json" };
 
 const ROOT = new URL("../../", import.meta.url);
 const check = generatedCheck as (value: unknown) => boolean;

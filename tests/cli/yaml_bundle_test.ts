@@ -1,11 +1,11 @@
 // Start-up (issue 16): manifests are parsed by npm:yaml's browser build bundled
-// into cli/_generated/yaml.js. It must read documents exactly as the package's
+// into workspace/_generated/yaml.js. It must read documents exactly as the package's
 // Node build (npm:yaml, the same pinned version) does: values, errors and
 // their positions, warnings, and the text `import` writes. The package's Node
 // build reads LOG_TOKENS and LOG_STREAM, so this test needs --allow-env for them.
 import assert from "node:assert/strict";
 import * as node from "yaml";
-import * as bundled from "../../cli/_generated/yaml.js";
+import * as bundled from "../../workspace/_generated/yaml.js";
 
 const ROOT = new URL("../../", import.meta.url);
 

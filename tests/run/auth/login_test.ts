@@ -13,7 +13,7 @@ import {
   type TokenStore,
   withAuthorization,
 } from "../../../run/auth/mod.ts";
-import { Redactor } from "../../../cli/secrets.ts";
+import { Redactor } from "../../../workspace/secrets.ts";
 import { type OAuthFixture, scriptedBrowser, startOAuthFixture } from "./_oauth_servers.ts";
 
 interface Setup {

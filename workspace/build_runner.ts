@@ -1,0 +1,218 @@
+/**
+ * Turns a checked manifest into a configured `Runner`: built-in and module
+ * tools as local handlers, providers, and MCP servers (connected lazily, on
+ * first use). Variables are resolved here, in one pass (a value from the
+ * environment or an input is never expanded again), and remembered by the
+ * redactor.
+ *
+ * @module
+ */
+
+// The runner's own modules, not the `run/mod.ts` barrel: providers and the MCP
+// session API load only for manifests that use them.
+import type { RetryOptions } from "../run/retry.ts";
+import { Runner, type RunnerOptions } from "../run/runner.ts";
+import { getBuiltin } from "./builtins.ts";
+import type { Manifest, ManifestServer } from "./manifest.ts";
+import { resolvePath } from "./_resolve_path.ts";
+import { Redactor } from "./secrets.ts";
+import { askOnTerminal, resolveVariables } from "./variables.ts";
+import {
+  backendOf,
+  closeWithin,
+  endpoint,
+  provider,
+  serverConfig,
+  withServerAuth,
+} from "./_runner_setup.ts";
+
+/** Options of {@linkcode buildRunner}. */
+export interface BuildRunnerOptions {
+  /** Tool IDs to set up (default: every tool). Only their servers and providers are configured. */
+  tools?: readonly string[];
+  /** Reads environment variables for `${env:NAME}` (default: `Deno.env.get`). */
+  env?: (name: string) => string | undefined;
+  /** Remembers resolved secrets so output can be scrubbed. */
+  redactor?: Redactor;
+  /** Passed on to the Runner (timeouts, output validation mode, ...). */
+  runner?: Omit<RunnerOptions & RetryOptions, "handlers" | "providers" | "mcpServers">;
+  /** Cancels connecting to MCP servers whose tools take their schemas from the server. */
+  signal?: AbortSignal;
+  /** Wait between SIGTERM and SIGKILL when a command provider is stopped (default: the provider's). */
+  killGraceMs?: number;
+  /**
+   * Deadline of connecting to and listing an MCP server whose tools take their
+   * schemas from it, in ms (default: the runner's `timeoutMs`).
+   */
+  importTimeoutMs?: number;
+  /**
+   * Receives what a module tool writes to its stdout and stderr, as it
+   * arrives (chunks, not necessarily whole lines); default: the process's stderr.
+   */
+  onModuleLog?: (toolId: string, text: string) => void;
+  /**
+   * A server's entry with its variables expanded (default: expanded here). A
+   * {@linkcode Workspace} passes its own, so that each server is expanded once.
+   */
+  resolveServer?: (name: string) => ManifestServer;
+}
+
+/**
+ * A Runner for (some of) a manifest's tools.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { buildRunner, parseManifest } from "@toolfoundation/core/workspace";
+ *
+ * const manifest = await parseManifest(
+ *   "version: 1\ntools:\n  - name: add\n    builtin: calculate\n",
+ *   { path: "tools.yaml" },
+ * );
+ * const runner = await buildRunner(manifest);
+ * const result = await runner.run("add", { operation: "add", a: 2, b: 3 });
+ * assert.deepEqual(result.structured, { result: 5 });
+ * await runner.close();
+ * ```
+ *
+ * @param manifest The checked manifest.
+ * @param options Which tools, secrets, runner options.
+ * @returns The runner (close it when done).
+ */
+export async function buildRunner(
+  manifest: Manifest,
+  options: BuildRunnerOptions = {},
+): Promise<Runner> {
+  const wanted = options.tools === undefined ? undefined : new Set(options.tools);
+  const tools = manifest.tools.filter((t) => wanted === undefined || wanted.has(t.id));
+  const lookup = options.env ?? ((name: string) => Deno.env.get(name));
+  const redactor = options.redactor ?? new Redactor();
+  const redact = (text: string): string => redactor.redact(text);
+  const runner = new Runner({ ...options.runner, redact });
+  const servers = new Set<string>();
+  const providers = new Set<string>();
+  // Each `${input:ID}` is asked for once, whichever entries use it.
+  const given = new Map<string, string>();
+  // Server tools (filters, lock file, variables) load only for a manifest with servers.
+  const serverTools = Object.keys(manifest.servers).length === 0
+    ? undefined
+    : await import("./server_tools.ts");
+  for (const t of tools) {
+    const e = t.entry;
+    if (e.builtin !== undefined) {
+      const builtin = getBuiltin(e.builtin);
+      if (builtin === undefined) throw new Error(`unknown built-in ${JSON.stringify(e.builtin)}`);
+      runner.setHandler(t.id, builtin.handler);
+    }
+    if (e.module !== undefined) {
+      // The module host (a child Deno process per tool) loads only for module tools.
+      const { moduleHandler } = await import("./module_tool.ts");
+      const file = resolvePath(manifest.dir, e.module);
+      const url = new URL(`file://${Deno.realPathSync(file)}`);
+      const onLog = options.onModuleLog;
+      // The runner's close() closes the handler (and stops its processes).
+      runner.setHandler(
+        t.id,
+        moduleHandler(url, {
+          export: e.export,
+          permissions: e.permissions,
+          dir: manifest.dir,
+          memoryMb: e.memoryMb,
+          maxOutputBytes: e.maxOutputBytes,
+          ...(onLog === undefined ? {} : { onLog: (text: string) => onLog(t.id, text) }),
+        }),
+      );
+    }
+    if (e.provider !== undefined && !providers.has(e.provider)) {
+      providers.add(e.provider);
+      runner.setProvider(
+        await provider(
+          manifest,
+          e.provider,
+          // One pass: a substituted value is never scanned for `${...}` again.
+          resolveVariables(endpoint(manifest.providers, e.provider), {
+            env: lookup,
+            redactor,
+            inputs: manifest.inputs,
+            ask: askOnTerminal,
+            given,
+          }),
+          { redact, killGraceMs: options.killGraceMs },
+        ),
+      );
+    }
+    if (e.server !== undefined && !servers.has(e.server)) {
+      servers.add(e.server);
+      const config = serverConfig(
+        manifest,
+        options.resolveServer?.(e.server) ??
+          serverTools!.resolvedServer(manifest, e.server, { env: lookup, redactor, given }),
+        { redact },
+      );
+      await runner.setMcpServer(
+        e.server,
+        await withServerAuth(manifest, e.server, config, { env: lookup, redactor }),
+      );
+    }
+    if (!t.schemaFromServer) runner.registry.add(t.tool, backendOf(t));
+  }
+  const fromServer = tools.filter((t) => t.schemaFromServer);
+  for (const server of new Set(fromServer.map((t) => t.entry.server!))) {
+    for (
+      const namespace of new Set(
+        fromServer.filter((t) => t.entry.server === server).map((t) => t.entry.namespace),
+      )
+    ) {
+      const declared = new Set(
+        fromServer.filter((t) => t.entry.server === server && t.entry.namespace === namespace).map((
+          t,
+        ) => t.id),
+      );
+      let imported;
+      try {
+        ({ imported } = await runner.importMcpTools(server, {
+          namespace: namespace ?? null,
+          signal: options.signal,
+          ...(options.importTimeoutMs === undefined ? {} : { timeoutMs: options.importTimeoutMs }),
+        }));
+      } catch (error) {
+        await closeWithin(runner, options.runner?.closeTimeoutMs ?? 5000);
+        // Name the tools that needed the listing (the runner's error names only the server).
+        const e = error as { message?: unknown; toolId?: unknown };
+        if (typeof e?.message === "string" && e.toolId === undefined) {
+          const ids = [...declared].map((id) => JSON.stringify(id)).join(", ");
+          try {
+            e.message = `tool ${ids}: ${e.message}`;
+            e.toolId = [...declared][0];
+          } catch { /* a frozen error keeps its message */ }
+        }
+        throw error;
+      }
+      for (const entry of imported) if (!declared.has(entry.id)) runner.registry.remove(entry.id);
+      for (const id of declared) {
+        if (!runner.registry.has(id)) {
+          await closeWithin(runner, options.runner?.closeTimeoutMs ?? 5000);
+          throw new Error(
+            `server ${JSON.stringify(server)} does not list a tool for ${JSON.stringify(id)}`,
+          );
+        }
+      }
+    }
+  }
+  // Server tools the manifest does not list (`server:tool`): imported, filtered, locked.
+  try {
+    await serverTools?.importServerTools(runner, manifest, {
+      tools: options.tools,
+      env: lookup,
+      redactor,
+      signal: options.signal,
+      configured: servers,
+      ...(options.resolveServer === undefined ? {} : { resolveServer: options.resolveServer }),
+      ...(options.importTimeoutMs === undefined ? {} : { timeoutMs: options.importTimeoutMs }),
+    });
+  } catch (error) {
+    await closeWithin(runner, options.runner?.closeTimeoutMs ?? 5000);
+    throw error;
+  }
+  return runner;
+}
