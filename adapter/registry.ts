@@ -6,7 +6,7 @@
  * @module
  */
 
-import { isNonArrayObject } from "../model/_json_pointer.ts";
+import { isNonArrayObject } from "../model/plain_object.ts";
 import type { Adapter, ConversionResult, ConvertOptions, ToolCallReading } from "./adapter.ts";
 import {
   AdapterExistsError,

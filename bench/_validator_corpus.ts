@@ -4,6 +4,7 @@
 // minimal valid instance and an invalid one derived from it.
 
 import { CASES } from "./_schemas.ts";
+import { unescapePointerToken } from "../model/mod.ts";
 
 /** A schema with one valid and one invalid instance. */
 export interface CorpusCase {
@@ -77,7 +78,7 @@ function resolve(schema: Schema, root: Schema): Schema {
     let target: unknown = root;
     for (const token of ref.slice(1).split("/").slice(1)) {
       target = (target as Record<string, unknown> | undefined)?.[
-        decodeURIComponent(token).replaceAll("~1", "/").replaceAll("~0", "~")
+        unescapePointerToken(decodeURIComponent(token))
       ];
     }
     if (typeof target !== "object" && typeof target !== "boolean") return current;

@@ -1,6 +1,6 @@
 // Private: the CLI's input and output, exit codes, and error printing.
 
-import { escapePointerToken } from "../model/_json_pointer.ts";
+import { escapePointerToken } from "../model/json_pointer.ts";
 import type { CliIo } from "./main.ts";
 import type { Redactor } from "../workspace/secrets.ts";
 import { isSandboxDenial, UnserializableResultError } from "../workspace/errors.ts";

@@ -8,6 +8,7 @@
 
 import type { McpContentBlock } from "../run/mod.ts";
 import type { ValidationFailure } from "../model/mod.ts";
+import { escapePointerToken } from "../model/json_pointer.ts";
 import type { RetryBudgetExhaustedError } from "./errors.ts";
 
 /** One argument that does not match the input schema. */
@@ -71,10 +72,6 @@ export function cleanText(text: string, redact?: (text: string) => string): stri
   return out.length > MAX_TEXT ? `${out.slice(0, MAX_TEXT - 1)}…` : out;
 }
 
-function escape(token: string): string {
-  return token.replaceAll("~", "~0").replaceAll("/", "~1");
-}
-
 /**
  * The argument issues of validation failures: a missing or extra property is
  * located at the property itself; sorted by path, then text; duplicates
@@ -88,10 +85,10 @@ export function argumentIssues(failures: readonly ValidationFailure[]): Argument
     let expected = f.message;
     const property = /property '(.*)'$/.exec(f.message)?.[1];
     if (property !== undefined && f.keyword === "required") {
-      path = `${path}/${escape(property)}`;
+      path = `${path}/${escapePointerToken(property)}`;
       expected = "a value: the property is required";
     } else if (property !== undefined && f.keyword === "additionalProperties") {
-      path = `${path}/${escape(property)}`;
+      path = `${path}/${escapePointerToken(property)}`;
       expected = "nothing: the property is not allowed";
     }
     path ||= "/";

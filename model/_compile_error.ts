@@ -17,7 +17,7 @@ import {
 } from "./_hyperjump.ts";
 import { BUILTIN_DIALECTS, ROOT_URI } from "./_dialect.ts";
 import { toFailures } from "./_messages.ts";
-import { isPlainObject } from "./_json_pointer.ts";
+import { isPlainObject } from "./plain_object.ts";
 
 function collectRefs(schema: unknown, out: string[]): string[] {
   if (Array.isArray(schema)) { for (const item of schema) collectRefs(item, out); }

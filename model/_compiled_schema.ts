@@ -20,7 +20,7 @@ import { withPatternMemo } from "./_regex.ts";
 import { type PatternRecord, swapPatternRecord } from "./_pattern_record.ts";
 import { instanceProblem } from "./_instance_check.ts";
 import { allMembersEnumerable, type InstanceProblem } from "./_json.ts";
-import { isPlainObject } from "./_json_pointer.ts";
+import { isPlainObject } from "./plain_object.ts";
 import { lazyInvalid, lazyValidationError } from "./_lazy_failures.ts";
 import type { FastPlan } from "./_fast/mod.ts";
 import type { JsonSchema } from "./tool.ts";

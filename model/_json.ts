@@ -2,7 +2,8 @@
 
 import { InvalidSchemaError, type ValidationFailure } from "./errors.ts";
 import type { JsonSchema } from "./tool.ts";
-import { escapePointerToken, isPlainObject } from "./_json_pointer.ts";
+import { escapePointerToken } from "./json_pointer.ts";
+import { isPlainObject } from "./plain_object.ts";
 
 /** JSON text with object keys sorted at every level: equal schemas give equal text. */
 export function canonicalJson(value: unknown): string {

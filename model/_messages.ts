@@ -5,7 +5,7 @@
 // _distinct_failures.ts.
 
 import type { ValidationFailure } from "./errors.ts";
-import { pointerFromTokens, pointerTokens } from "./_json_pointer.ts";
+import { pointerFromTokens, pointerTokens } from "./json_pointer.ts";
 import { distinctFailures } from "./_distinct_failures.ts";
 import {
   branchText,

@@ -2,7 +2,7 @@
 // copies of them) as the failures read them, and the site of a keyword
 // location: its document, pointer tokens and value.
 
-import { pointerFromTokens, pointerTokens } from "./_json_pointer.ts";
+import { pointerFromTokens, pointerTokens } from "./json_pointer.ts";
 
 /**
  * One unit of Hyperjump's DETAILED output (the fields read here): Hyperjump's

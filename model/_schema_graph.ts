@@ -3,7 +3,8 @@
 // its base URI, anchors, `$ref`s, and the subschemas it applies to the same
 // instance location ("in place"); `$ref`s are then resolved statically.
 
-import { escapePointerToken, isPlainObject, unescapePointerToken } from "./_json_pointer.ts";
+import { escapePointerToken, unescapePointerToken } from "./json_pointer.ts";
+import { isPlainObject } from "./plain_object.ts";
 
 /** The walk's limits. */
 interface Limits {

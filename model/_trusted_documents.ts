@@ -4,7 +4,7 @@
 import { InvalidSchemaError, UnsupportedSchemaError } from "./errors.ts";
 import { type JsonSchema, SCHEMA_DIALECT_2020_12 } from "./tool.ts";
 import { BUILTIN_DIALECTS, normalizeDialect, type TrustedDocument } from "./_dialect.ts";
-import { isPlainObject } from "./_json_pointer.ts";
+import { isPlainObject } from "./plain_object.ts";
 
 /** The trusted documents of one validator, copied once. */
 export class TrustedDocuments {

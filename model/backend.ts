@@ -7,7 +7,7 @@
  */
 
 import { InvalidBackendError } from "./errors.ts";
-import { isNonArrayObject } from "./_json_pointer.ts";
+import { isNonArrayObject } from "./plain_object.ts";
 
 /** The kinds of backend, in the runner's default preference order reversed. */
 export type BackendKind = "mcp" | "provider" | "local";

@@ -105,3 +105,10 @@ export {
   DEFAULT_MAX_SCHEMA_NODES,
   type SchemaStructureOptions,
 } from "./schema_structure.ts";
+export {
+  escapePointerToken,
+  pointerFromTokens,
+  pointerTokens,
+  unescapePointerToken,
+} from "./json_pointer.ts";
+export { isNonArrayObject, isPlainObject } from "./plain_object.ts";

@@ -8,7 +8,7 @@
 import { InvalidToolError, type ToolIssue } from "./errors.ts";
 import { normalizeTag } from "./tags.ts";
 import type { Tool } from "./tool.ts";
-import { isNonArrayObject } from "./_json_pointer.ts";
+import { isNonArrayObject } from "./plain_object.ts";
 import { nameProblems } from "./_name.ts";
 
 const SEMVER =

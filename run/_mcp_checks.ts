@@ -3,7 +3,7 @@
 // results, the timeout error that names the phase, and the reading of a
 // failed server's stderr (a missing certificate or variable is named).
 
-import { isNonArrayObject } from "../model/_json_pointer.ts";
+import { isNonArrayObject } from "../model/plain_object.ts";
 import { ExecutionError, type RunErrorOptions, RunTimeoutError } from "./errors.ts";
 import type { McpListedTool } from "./mcp.ts";
 import type { McpCallResult } from "./result.ts";

@@ -12,7 +12,7 @@
  * @module
  */
 
-import { unescapePointerToken } from "../model/_json_pointer.ts";
+import { escapePointerToken, unescapePointerToken } from "../model/json_pointer.ts";
 
 /** A reference, as written in a step's arguments. */
 export interface StepReference {
@@ -94,7 +94,7 @@ export function referencesIn(value: unknown, at = ""): { at: string; from: strin
   if (Array.isArray(value)) return value.flatMap((v, i) => referencesIn(v, `${at}/${i}`));
   if (typeof value === "object" && value !== null) {
     return Object.entries(value).flatMap(([k, v]) =>
-      referencesIn(v, `${at}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`)
+      referencesIn(v, `${at}/${escapePointerToken(k)}`)
     );
   }
   return [];

@@ -1,6 +1,6 @@
 // Private: the JSON built-ins, `json.get` (RFC 6901 pointer) and `json.format`.
 
-import { unescapePointerToken } from "../model/_json_pointer.ts";
+import { unescapePointerToken } from "../model/json_pointer.ts";
 import type { BuiltinTool } from "./builtins.ts";
 import { PURE } from "./_builtin_common.ts";
 

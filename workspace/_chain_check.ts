@@ -3,7 +3,8 @@
 // and `usePrevious` steps whose schema can never accept `previous`.
 
 import type { DefaultValidator, ValidationFailure } from "../model/mod.ts";
-import { isNonArrayObject, unescapePointerToken } from "../model/_json_pointer.ts";
+import { unescapePointerToken } from "../model/json_pointer.ts";
+import { isNonArrayObject } from "../model/plain_object.ts";
 import { type ManifestIssue, UsageError } from "./errors.ts";
 import type { Manifest, ManifestChain, ResolvedTool } from "./manifest.ts";
 import { parseReference, referencedStep, referencesIn } from "../run/chain_pointer.ts";

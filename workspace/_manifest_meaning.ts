@@ -5,7 +5,7 @@ import { InvalidToolError } from "../model/errors.ts";
 import type { Tool } from "../model/tool.ts";
 import { toolId } from "../model/tool_id.ts";
 import { validateTool } from "../model/validate_tool.ts";
-import { isNonArrayObject } from "../model/_json_pointer.ts";
+import { isNonArrayObject } from "../model/plain_object.ts";
 import { BUILTINS, getBuiltin } from "./builtins.ts";
 import type { ManifestIssue } from "./errors.ts";
 import type { ManifestTool, ResolvedTool } from "./manifest.ts";

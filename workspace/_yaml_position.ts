@@ -2,7 +2,7 @@
 
 import type { Document, LineCounter, Node } from "yaml";
 import { isMap, isScalar, isSeq } from "./_generated/yaml.js";
-import { pointerTokens } from "../model/_json_pointer.ts";
+import { pointerTokens } from "../model/json_pointer.ts";
 
 /** A 1-based line and column. */
 export interface Position {

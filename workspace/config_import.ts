@@ -13,6 +13,8 @@
  * @module
  */
 
+import { unescapePointerToken } from "../model/json_pointer.ts";
+
 /** Which tool's format a configuration file is in. */
 export type ConfigFlavour = "claude" | "vscode";
 
@@ -213,7 +215,7 @@ export function translateConfig(value: unknown, workspace: string): TranslatedCo
       if (p.startsWith("/servers")) return prefix + p.slice("/servers".length);
       const m = /^\/inputs\/([^/]*)(.*)$/.exec(p);
       if (m) {
-        const i = ids.indexOf(m[1].replace(/~1/g, "/").replace(/~0/g, "~"));
+        const i = ids.indexOf(unescapePointerToken(m[1]));
         return i < 0 ? inputsPrefix : `${inputsPrefix}/${i}`;
       }
       return p === "" ? "" : prefix;

@@ -11,7 +11,7 @@
  */
 
 import type { Tool } from "../model/mod.ts";
-import { escapePointerToken } from "../model/_json_pointer.ts";
+import { escapePointerToken } from "../model/json_pointer.ts";
 
 /** The fields of a tool definition that are pinned. */
 export const LOCKED_FIELDS = [

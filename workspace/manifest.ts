@@ -13,7 +13,7 @@
 // npm:yaml bundled at build time (scripts/gen.ts): one module, not its CommonJS build.
 import { isAlias, isMap, isSeq, LineCounter, parseDocument, visit } from "./_generated/yaml.js";
 import type { Document, Node } from "yaml";
-import { escapePointerToken } from "../model/_json_pointer.ts";
+import { escapePointerToken } from "../model/json_pointer.ts";
 import { ManifestError, type ManifestIssue } from "./errors.ts";
 import { checkMeaning, ownRecord, raw, type UnplacedIssue } from "./_manifest_meaning.ts";
 import { type Position, positionOf } from "./_yaml_position.ts";

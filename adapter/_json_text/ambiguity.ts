@@ -7,7 +7,7 @@
 // a string there unless it is closed (every Gemini OBJECT takes unknown keys).
 
 import { jsonType, type Obj } from "../_schema/mod.ts";
-import { isNonArrayObject } from "../../model/_json_pointer.ts";
+import { isNonArrayObject } from "../../model/plain_object.ts";
 import { MAX_SCHEMA_DEPTH } from "../limits.ts";
 
 /** How a schema dialect is read: a node's JSON types (`undefined`: any) and `$ref`s. */

@@ -5,7 +5,8 @@
 // so, a warning reports it, and the input normalizer parses the text back.
 
 import { type Obj, show } from "../_schema/mod.ts";
-import { isNonArrayObject, unescapePointerToken } from "../../model/_json_pointer.ts";
+import { unescapePointerToken } from "../../model/json_pointer.ts";
+import { isNonArrayObject } from "../../model/plain_object.ts";
 
 /** The object a JSON text holds, or `undefined` when it holds none. */
 function parseObject(text: string): Obj | undefined {

@@ -6,7 +6,7 @@
 // object). The dialect supplies how a value is walked and matched.
 
 import type { Obj } from "../_schema/mod.ts";
-import { isNonArrayObject } from "../../model/_json_pointer.ts";
+import { isNonArrayObject } from "../../model/plain_object.ts";
 import { decodeText, encodeText } from "../_json_text/mod.ts";
 import type { InputNormalizer } from "../normalizer.ts";
 

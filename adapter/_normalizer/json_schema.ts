@@ -3,7 +3,8 @@
 // (null markers), maps held as JSON text <-> the object, local `$ref`s followed.
 
 import { jsonType, type Obj, put } from "../_schema/mod.ts";
-import { isNonArrayObject, unescapePointerToken } from "../../model/_json_pointer.ts";
+import { unescapePointerToken } from "../../model/json_pointer.ts";
+import { isNonArrayObject } from "../../model/plain_object.ts";
 import { textFits } from "../_json_text/mod.ts";
 import { MAX_NORMALIZER_DEPTH, SchemaNormalizer } from "./base.ts";
 

@@ -5,7 +5,7 @@
 // validator of the original schema rejects it with a clear failure.
 
 import { type Obj, put } from "../_schema/mod.ts";
-import { isNonArrayObject } from "../../model/_json_pointer.ts";
+import { isNonArrayObject } from "../../model/plain_object.ts";
 import { textFits } from "../_json_text/mod.ts";
 import { SchemaNormalizer } from "./base.ts";
 

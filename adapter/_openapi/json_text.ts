@@ -6,7 +6,7 @@
 // `response` only describes the result to the model, so nothing is converted.
 
 import { atPointer, type Obj, put, show, type WarningSink } from "../_schema/mod.ts";
-import { isNonArrayObject } from "../../model/_json_pointer.ts";
+import { isNonArrayObject } from "../../model/plain_object.ts";
 import {
   ambiguousText,
   OPENAPI_DIALECT,

@@ -2,7 +2,8 @@
 // back as JSON Schema 2020-12.
 
 import { clone, depthError, type Obj, put } from "../_schema/mod.ts";
-import { escapePointerToken, isNonArrayObject } from "../../model/_json_pointer.ts";
+import { escapePointerToken } from "../../model/json_pointer.ts";
+import { isNonArrayObject } from "../../model/plain_object.ts";
 import { MAX_SCHEMA_DEPTH } from "../limits.ts";
 
 /**

@@ -5,7 +5,7 @@
 // a name no enclosing object declares is removed, with a warning.
 
 import { type Obj, put, show, type WarningSink } from "../_schema/mod.ts";
-import { isNonArrayObject } from "../../model/_json_pointer.ts";
+import { isNonArrayObject } from "../../model/plain_object.ts";
 
 /** Makes, in place, the `required` names of every `anyOf` branch of `schema` declared. */
 export function declareBranchRequired(

@@ -11,7 +11,7 @@ import {
   typesOf,
   type WarningSink,
 } from "../_schema/mod.ts";
-import { isNonArrayObject } from "../../model/_json_pointer.ts";
+import { isNonArrayObject } from "../../model/plain_object.ts";
 
 const BY_TYPE: Record<string, readonly string[]> = {
   string: ["minLength", "maxLength", "pattern", "format", "enum"],

@@ -1,7 +1,8 @@
 // Private: the JSON Schema checks of preflight (plain and strict modes).
 
 import { isSimplePattern, LIST, MAP, type Obj, RefResolver, SINGLE } from "../_schema/mod.ts";
-import { escapePointerToken, isNonArrayObject } from "../../model/_json_pointer.ts";
+import { escapePointerToken } from "../../model/json_pointer.ts";
+import { isNonArrayObject } from "../../model/plain_object.ts";
 import type { SchemaProfile } from "../profile.ts";
 import type { PreflightProblem } from "../preflight.ts";
 import { MAX_SCHEMA_DEPTH } from "../limits.ts";

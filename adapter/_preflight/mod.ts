@@ -2,7 +2,7 @@
 // Schema rules, size limits, request budgets), driven by the adapter's
 // description of each tool.
 
-import { isNonArrayObject } from "../../model/_json_pointer.ts";
+import { isNonArrayObject } from "../../model/plain_object.ts";
 import type { Adapter, PreflightTool } from "../adapter.ts";
 import type { PreflightOptions, PreflightProblem } from "../preflight.ts";
 import type { ProviderProfile } from "../profile.ts";

@@ -1,10 +1,7 @@
 // Private: small JSON helpers shared by the adapters (no I/O, no mutation of inputs).
 
-import {
-  escapePointerToken,
-  isNonArrayObject,
-  unescapePointerToken,
-} from "../../model/_json_pointer.ts";
+import { escapePointerToken, unescapePointerToken } from "../../model/json_pointer.ts";
+import { isNonArrayObject } from "../../model/plain_object.ts";
 import { depthError } from "./shape.ts";
 import { MAX_VALUE_DEPTH } from "../limits.ts";
 

@@ -1,7 +1,7 @@
 // Private: JSON Schema keyword tables (2020-12 and draft-07) used by the transforms.
 
 import type { Obj } from "./json.ts";
-import { isNonArrayObject } from "../../model/_json_pointer.ts";
+import { isNonArrayObject } from "../../model/plain_object.ts";
 import type { FeatureLossEffect } from "../warning.ts";
 
 /** The types written where a schema must name one but accepted anything: every scalar. */

@@ -2,7 +2,8 @@
 // answered without recursion (any depth) and in time linear in the document:
 // which schemas are recursive, and which loop without progress.
 
-import { escapePointerToken, isNonArrayObject } from "../../model/_json_pointer.ts";
+import { escapePointerToken } from "../../model/json_pointer.ts";
+import { isNonArrayObject } from "../../model/plain_object.ts";
 import { MAP } from "./keywords.ts";
 import { MAX_SCHEMA_DEPTH } from "../limits.ts";
 

@@ -1,7 +1,7 @@
 // Private: local `$ref` resolution inside one schema document (never any I/O).
 
 import { atPointer } from "./json.ts";
-import { isNonArrayObject } from "../../model/_json_pointer.ts";
+import { isNonArrayObject } from "../../model/plain_object.ts";
 import { eachSchemaObject, Progress, Recursion, type RefSource } from "./ref_graph.ts";
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-07\/schema#?$/;

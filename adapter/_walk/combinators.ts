@@ -3,7 +3,8 @@
 // root that may not have them merged into one object.
 
 import { deepEqual, type Obj, put } from "../_schema/mod.ts";
-import { escapePointerToken, isNonArrayObject } from "../../model/_json_pointer.ts";
+import { escapePointerToken } from "../../model/json_pointer.ts";
+import { isNonArrayObject } from "../../model/plain_object.ts";
 import { type Merged, mergeInto, mergeStart } from "./merge.ts";
 import type { WalkContext } from "./context.ts";
 

@@ -3,7 +3,8 @@
 // JSON Schema 2020-12 whenever the schema is normalized for a target.
 
 import { clone, dropEffect, type Obj, put } from "../_schema/mod.ts";
-import { escapePointerToken, isNonArrayObject } from "../../model/_json_pointer.ts";
+import { escapePointerToken } from "../../model/json_pointer.ts";
+import { isNonArrayObject } from "../../model/plain_object.ts";
 import type { KeywordRule, NodeScope } from "./context.ts";
 
 function schemaKeyword(

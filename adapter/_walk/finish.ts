@@ -13,7 +13,8 @@ import {
   put,
   show,
 } from "../_schema/mod.ts";
-import { escapePointerToken, isNonArrayObject } from "../../model/_json_pointer.ts";
+import { escapePointerToken } from "../../model/json_pointer.ts";
+import { isNonArrayObject } from "../../model/plain_object.ts";
 import { makeNullable } from "./nullable.ts";
 import { encodeMap } from "./json_text.ts";
 import type { NodeScope } from "./context.ts";

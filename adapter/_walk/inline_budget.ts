@@ -3,7 +3,7 @@
 // 2^n copies), so a walk stops inlining once the schema nodes it has copied
 // would exceed the profile's `limits.maxInlinedNodes`.
 
-import { isNonArrayObject } from "../../model/_json_pointer.ts";
+import { isNonArrayObject } from "../../model/plain_object.ts";
 
 /** The budget when a profile names none. */
 export const DEFAULT_MAX_INLINED_NODES = 10_000;

@@ -7,7 +7,7 @@
 // back.
 
 import { inferType, type Obj, show, typesOf } from "../_schema/mod.ts";
-import { isNonArrayObject } from "../../model/_json_pointer.ts";
+import { isNonArrayObject } from "../../model/plain_object.ts";
 import {
   ambiguousText,
   jsonSchemaDialect,

@@ -14,7 +14,8 @@ import {
   show,
   SINGLE,
 } from "../_schema/mod.ts";
-import { escapePointerToken, isNonArrayObject } from "../../model/_json_pointer.ts";
+import { escapePointerToken } from "../../model/json_pointer.ts";
+import { isNonArrayObject } from "../../model/plain_object.ts";
 import type { KeywordRule, NodeScope, WalkContext } from "./context.ts";
 import { DIALECT_RULES } from "./dialect.ts";
 import { finishNode } from "./finish.ts";

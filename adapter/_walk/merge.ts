@@ -9,7 +9,8 @@ import {
   type RefResolver,
   typesOf,
 } from "../_schema/mod.ts";
-import { escapePointerToken, isNonArrayObject } from "../../model/_json_pointer.ts";
+import { escapePointerToken } from "../../model/json_pointer.ts";
+import { isNonArrayObject } from "../../model/plain_object.ts";
 import { MAX_SCHEMA_DEPTH } from "../limits.ts";
 
 /** A merged schema and, per top-level key (and `properties/<name>`), the pointer it came from. */

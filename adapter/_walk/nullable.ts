@@ -1,6 +1,6 @@
 // Private: the nullable rewrite of strict modes.
 
-import { isNonArrayObject } from "../../model/_json_pointer.ts";
+import { isNonArrayObject } from "../../model/plain_object.ts";
 
 /**
  * A schema that also accepts `null` (the OpenAI strict idiom for optional

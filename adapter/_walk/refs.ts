@@ -4,11 +4,8 @@
 // definitions are written and unused or inlined definitions are reported.
 
 import { cycleError, depthError, dropEffect, type Obj, put } from "../_schema/mod.ts";
-import {
-  escapePointerToken,
-  isNonArrayObject,
-  unescapePointerToken,
-} from "../../model/_json_pointer.ts";
+import { escapePointerToken, unescapePointerToken } from "../../model/json_pointer.ts";
+import { isNonArrayObject } from "../../model/plain_object.ts";
 import { MAX_SCHEMA_DEPTH } from "../limits.ts";
 import { DEFAULT_MAX_INLINED_NODES, InlineBudget } from "./inline_budget.ts";
 import { mergeInto, mergeStart } from "./merge.ts";

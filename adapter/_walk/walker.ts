@@ -15,7 +15,8 @@ import {
   RefResolver,
   WarningSink,
 } from "../_schema/mod.ts";
-import { escapePointerToken, isNonArrayObject } from "../../model/_json_pointer.ts";
+import { escapePointerToken } from "../../model/json_pointer.ts";
+import { isNonArrayObject } from "../../model/plain_object.ts";
 import { MAX_SCHEMA_DEPTH } from "../limits.ts";
 import type { Merged } from "./merge.ts";
 import { mergeAllOf, mergeRoot } from "./combinators.ts";

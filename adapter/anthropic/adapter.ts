@@ -9,7 +9,7 @@
 import type { ToolIssue } from "../../model/errors.ts";
 import type { CanonicalTool } from "../canonical_tool.ts";
 import { clone, type Obj, put, WarningSink } from "../_schema/mod.ts";
-import { escapePointerToken } from "../../model/_json_pointer.ts";
+import { escapePointerToken } from "../../model/json_pointer.ts";
 import { ANTHROPIC_PROFILE } from "./profile.ts";
 import type {
   Adapter,

@@ -4,7 +4,8 @@
 // (`parametersJsonSchema`, `responseJsonSchema`) by the shared checks without a
 // root `$schema`.
 
-import { escapePointerToken, isNonArrayObject } from "../../model/_json_pointer.ts";
+import { escapePointerToken } from "../../model/json_pointer.ts";
+import { isNonArrayObject } from "../../model/plain_object.ts";
 import type { ProviderProfile } from "../profile.ts";
 import type { PreflightProblem } from "../preflight.ts";
 import { tooDeepProblem } from "../_preflight/mod.ts";

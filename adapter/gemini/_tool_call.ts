@@ -1,7 +1,7 @@
 // Private: the tool-call reader of Gemini: a part's `{functionCall: {id?, name,
 // args}}`, or the function call itself (`{name, args}`).
 
-import { isNonArrayObject } from "../../model/_json_pointer.ts";
+import { isNonArrayObject } from "../../model/plain_object.ts";
 import type { ToolCallReading } from "../adapter.ts";
 
 /** Reads a Gemini function call. */

@@ -15,7 +15,8 @@ import {
   type ProviderFields,
 } from "../canonical_tool.ts";
 import { clone, deepEqual, put, WarningSink } from "../_schema/mod.ts";
-import { escapePointerToken, isNonArrayObject } from "../../model/_json_pointer.ts";
+import { escapePointerToken } from "../../model/json_pointer.ts";
+import { isNonArrayObject } from "../../model/plain_object.ts";
 import { MCP_PROFILE } from "./profile.ts";
 import type {
   Adapter,

@@ -3,7 +3,8 @@
 import type { ToolIssue } from "../../model/errors.ts";
 import type { CanonicalTool } from "../canonical_tool.ts";
 import { clone, type Obj, put, WarningSink } from "../_schema/mod.ts";
-import { escapePointerToken, isNonArrayObject } from "../../model/_json_pointer.ts";
+import { escapePointerToken } from "../../model/json_pointer.ts";
+import { isNonArrayObject } from "../../model/plain_object.ts";
 import type { ProviderProfile } from "../profile.ts";
 import type {
   Adapter,

@@ -2,7 +2,7 @@
 // Responses): `type: "function"`, the function object, its JSON Schema
 // `parameters` and its `strict` flag.
 
-import { isNonArrayObject } from "../../model/_json_pointer.ts";
+import { isNonArrayObject } from "../../model/plain_object.ts";
 import type { PreflightTool } from "../adapter.ts";
 import type { PreflightProblem } from "../preflight.ts";
 

@@ -2,7 +2,7 @@
 // `{id, type: "function", function: {name, arguments}}`, whose arguments are
 // JSON text.
 
-import { isNonArrayObject } from "../../model/_json_pointer.ts";
+import { isNonArrayObject } from "../../model/plain_object.ts";
 import type { ToolCallReading } from "../adapter.ts";
 import { InvalidToolCallError } from "../errors.ts";
 

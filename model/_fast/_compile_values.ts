@@ -5,6 +5,7 @@
 // generated code calls to count code points.
 
 import { compilePattern, type Matcher } from "../_regex.ts";
+import { pointerTokens } from "../json_pointer.ts";
 
 /** A compiled check: whether the value is valid. May throw {@linkcode FastPathBail}. */
 export type Check = (value: unknown) => boolean;
@@ -84,9 +85,7 @@ export function refTokens(ref: string): string[] {
   if (fragment !== "" && !fragment.startsWith("/")) {
     throw new Unsupported(`a $ref to an anchor: ${ref}`);
   }
-  return fragment === ""
-    ? []
-    : fragment.slice(1).split("/").map((raw) => raw.replaceAll("~1", "/").replaceAll("~0", "~"));
+  return fragment === "" ? [] : pointerTokens(fragment);
 }
 
 /** The schema the local `$ref` `ref` names in `root` (Unsupported when it does not resolve). */

@@ -22,7 +22,7 @@
 // (_detailed_code_support.ts).
 
 import type { ValidationFailure } from "../errors.ts";
-import { escapePointerToken } from "../_json_pointer.ts";
+import { escapePointerToken } from "../json_pointer.ts";
 import { testPattern } from "../_pattern_record.ts";
 import { FastPathBail, Unsupported } from "./_compile.ts";
 import { FailureTemplate } from "./_detailed_failures.ts";

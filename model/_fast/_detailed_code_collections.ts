@@ -4,7 +4,7 @@
 // `additionalProperties`, `propertyNames`, `dependentSchemas` and
 // `dependencies`.
 
-import { escapePointerToken } from "../_json_pointer.ts";
+import { escapePointerToken } from "../json_pointer.ts";
 import { Unsupported } from "./_compile.ts";
 import { isObject, list, matcher, num, strings } from "./_detailed_unit.ts";
 import type { FailureCode } from "./_detailed_code_generator.ts";

@@ -4,7 +4,7 @@
 // which subschemas it evaluates, in which order, and when it fails.
 
 import { testPattern } from "../_pattern_record.ts";
-import { escapePointerToken } from "../_json_pointer.ts";
+import { escapePointerToken } from "../json_pointer.ts";
 import { allDistinct } from "./_json_equal.ts";
 import { Unsupported } from "./_compile.ts";
 import {

@@ -6,7 +6,7 @@
 // locations tells whether that nesting is bounded.
 
 import { BUDGET_START } from "../_dialect.ts";
-import { pointerFromTokens } from "../_json_pointer.ts";
+import { pointerFromTokens } from "../json_pointer.ts";
 import { FastPathBail, MAX_REF_NESTING, Unsupported } from "./_compile.ts";
 import { keywordEvaluation } from "./_detailed_keywords.ts";
 import { failingKeywords, type KeywordAt, resolveLocal } from "./_detailed_locations.ts";

@@ -2,7 +2,7 @@
 // the document: the schema a local `$ref` names, and the keywords of a schema
 // object that can fail, with the id and location of their units.
 
-import { escapePointerToken } from "../_json_pointer.ts";
+import { escapePointerToken } from "../json_pointer.ts";
 import { refTokens, resolveTokens, Unsupported } from "./_compile_values.ts";
 import { EVALUATED, IGNORED } from "./_keywords.ts";
 import type { Dialect, Schema } from "./_detailed_unit.ts";

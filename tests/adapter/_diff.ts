@@ -2,13 +2,10 @@
 // difference is covered by a feature-loss warning.
 
 import type { FeatureLossWarning } from "../../adapter/mod.ts";
+import { escapePointerToken } from "../../model/mod.ts";
 
 function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function esc(t: string): string {
-  return t.replaceAll("~", "~0").replaceAll("/", "~1");
 }
 
 /** JSON Pointers (prefixed with `path`) where `a` and `b` differ. */
@@ -16,7 +13,7 @@ export function schemaDiff(a: unknown, b: unknown, path: string, out: string[] =
   if (JSON.stringify(a) === JSON.stringify(b)) return out;
   if (isObj(a) && isObj(b)) {
     const keys = [...Object.keys(a), ...Object.keys(b).filter((k) => !(k in a))];
-    for (const k of keys) schemaDiff(a[k], b[k], `${path}/${esc(k)}`, out);
+    for (const k of keys) schemaDiff(a[k], b[k], `${path}/${escapePointerToken(k)}`, out);
   } else if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
     a.forEach((v, i) => schemaDiff(v, b[i], `${path}/${i}`, out));
   } else out.push(path);

@@ -12,6 +12,7 @@
 // and review the diff: each record is one line.
 
 import assert from "node:assert/strict";
+import { escapePointerToken } from "../../model/mod.ts";
 import {
   renderSnapshots,
   SNAPSHOT_DIR,
@@ -54,7 +55,7 @@ function firstDifference(expected: unknown, actual: unknown, path = ""): Differe
       const found = firstDifference(
         expected[key],
         actual[key],
-        `${path}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`,
+        `${path}/${escapePointerToken(key)}`,
       );
       if (found !== undefined) return found;
     }

@@ -1,12 +1,11 @@
 import assert from "node:assert/strict";
 import {
   escapePointerToken,
-  isNonArrayObject,
-  isPlainObject,
   pointerFromTokens,
   pointerTokens,
   unescapePointerToken,
-} from "../../model/_json_pointer.ts";
+} from "../../model/json_pointer.ts";
+import { isNonArrayObject, isPlainObject } from "../../model/plain_object.ts";
 
 Deno.test("escapePointerToken escapes ~ before / so '~1' stays a literal token", () => {
   assert.equal(escapePointerToken("a/b"), "a~1b");
