@@ -1,9 +1,24 @@
 // Private: the CLI's input and output, exit codes, and error printing.
 
 import { escapePointerToken } from "../model/json_pointer.ts";
-import type { CliIo } from "./main.ts";
 import type { Redactor } from "../workspace/secrets.ts";
 import { isSandboxDenial, UnserializableResultError } from "../workspace/errors.ts";
+
+/** Where the CLI reads and writes; tests substitute their own. */
+export interface CliIo {
+  /** Writes to standard output. */
+  stdout(text: string): void;
+  /** Writes to standard error. */
+  stderr(text: string): void;
+  /** Reads all of standard input. */
+  readStdin(): Promise<string>;
+  /** Whether standard input is a terminal. */
+  stdinIsTerminal: boolean;
+  /** Whether standard error is a terminal (live progress line). */
+  stderrIsTerminal: boolean;
+  /** Whether colour is off (NO_COLOR). */
+  noColor: boolean;
+}
 
 /** Exit codes (documented in the README and in --help). */
 export const EXIT = {

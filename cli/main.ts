@@ -8,25 +8,11 @@
  */
 
 import { HELP, USAGE } from "./_help.ts";
-import { EXIT, isBrokenPipe, permissionRefusal, processIo } from "./_io.ts";
+import { type CliIo, EXIT, isBrokenPipe, permissionRefusal, processIo } from "./_io.ts";
 import { VERSION } from "./_version.ts";
 import { guardStopSignals } from "./_stop_signals.ts";
 
-/** Where the CLI reads and writes; tests substitute their own. */
-export interface CliIo {
-  /** Writes to standard output. */
-  stdout(text: string): void;
-  /** Writes to standard error. */
-  stderr(text: string): void;
-  /** Reads all of standard input. */
-  readStdin(): Promise<string>;
-  /** Whether standard input is a terminal. */
-  stdinIsTerminal: boolean;
-  /** Whether standard error is a terminal (live progress line). */
-  stderrIsTerminal: boolean;
-  /** Whether colour is off (NO_COLOR). */
-  noColor: boolean;
-}
+export type { CliIo };
 
 /** Options of {@linkcode main}. */
 export interface MainOptions {

@@ -4,8 +4,7 @@
 
 import type { Runner } from "../../run/mod.ts";
 import type { SchemaValidator } from "../../model/schema_validator.ts";
-import { diagnose, EXIT, jsonText } from "../_io.ts";
-import type { CliIo } from "../main.ts";
+import { type CliIo, diagnose, EXIT, jsonText } from "../_io.ts";
 import type { Redactor } from "../../workspace/secrets.ts";
 import { report, withInterrupt } from "./_shared.ts";
 import { UsageError } from "../../workspace/errors.ts";

@@ -22,7 +22,7 @@ import {
   type ToolCall,
   WrongFormatError,
 } from "../../loop/mod.ts";
-import type { CliIo } from "../main.ts";
+import type { CliIo } from "../_io.ts";
 import { UsageError } from "../../workspace/errors.ts";
 
 /** The largest response read from stdin (the manifest's default cap). */

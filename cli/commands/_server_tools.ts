@@ -2,8 +2,7 @@
 // manifest's servers: connecting under the run's permissions and deadline,
 // --offline, --keep-going, and the report of lock findings.
 
-import { diagnose } from "../_io.ts";
-import type { CliIo } from "../main.ts";
+import { type CliIo, diagnose } from "../_io.ts";
 import type { ResolvedTool } from "../../workspace/manifest.ts";
 import type { ServerReport } from "../../workspace/server_tools.ts";
 import type { Workspace } from "../../workspace/workspace.ts";

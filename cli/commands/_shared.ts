@@ -1,8 +1,14 @@
 // Private: what every command shares: opening a manifest with its permission
 // checked first, the permission check itself, and error reporting.
 
-import { describeError, diagnose, EXIT, exitCodeOf, permissionRefusal } from "../_io.ts";
-import type { CliIo } from "../main.ts";
+import {
+  type CliIo,
+  describeError,
+  diagnose,
+  EXIT,
+  exitCodeOf,
+  permissionRefusal,
+} from "../_io.ts";
 import {
   ManifestError,
   MissingPermissionError,

@@ -2,8 +2,7 @@
 // tokens in the user's token file (run/auth's FileTokenStore).
 
 import { parseArgs } from "../_args.ts";
-import { EXIT, printJson } from "../_io.ts";
-import type { CliIo } from "../main.ts";
+import { type CliIo, EXIT, printJson } from "../_io.ts";
 import { UsageError } from "../../workspace/errors.ts";
 import { manifestNeeds, type PermissionNeed } from "../../workspace/permissions.ts";
 import { Redactor } from "../../workspace/secrets.ts";

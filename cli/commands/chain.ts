@@ -2,8 +2,7 @@
 
 import { parseArgs } from "../_args.ts";
 import type { ChainResult } from "../../run/mod.ts";
-import { EXIT, exitCodeOf, jsonText, printJson } from "../_io.ts";
-import type { CliIo } from "../main.ts";
+import { type CliIo, EXIT, exitCodeOf, jsonText, printJson } from "../_io.ts";
 import { ManifestError, UsageError } from "../../workspace/errors.ts";
 import { Redactor } from "../../workspace/secrets.ts";
 import { scrubConsole } from "../_console_scrub.ts";

@@ -3,8 +3,7 @@
 
 import { parseArgs } from "../_args.ts";
 import { Document } from "../../workspace/_generated/yaml.js";
-import { EXIT } from "../_io.ts";
-import type { CliIo } from "../main.ts";
+import { type CliIo, EXIT } from "../_io.ts";
 import { UsageError } from "../../workspace/errors.ts";
 import {
   configWorkspace,

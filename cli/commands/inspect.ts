@@ -5,8 +5,7 @@
 import { parseArgs } from "../_args.ts";
 import type { FeatureLossWarning } from "../../adapter/mod.ts";
 import { InvalidSchemaError, ToolFoundationError } from "../../model/errors.ts";
-import { diagnose, EXIT, printJson } from "../_io.ts";
-import type { CliIo } from "../main.ts";
+import { type CliIo, diagnose, EXIT, printJson } from "../_io.ts";
 import { ManifestError, UsageError } from "../../workspace/errors.ts";
 import type { ResolvedTool } from "../../workspace/manifest.ts";
 import { commandLines, formatFlags, missingPermissions } from "../../workspace/permissions.ts";

@@ -3,8 +3,7 @@
 
 import { parseArgs } from "../_args.ts";
 import { Runner } from "../../run/mod.ts";
-import { diagnose, EXIT } from "../_io.ts";
-import type { CliIo } from "../main.ts";
+import { type CliIo, diagnose, EXIT } from "../_io.ts";
 import { ServerUnavailableError, UsageError } from "../../workspace/errors.ts";
 import { type LockFile, lockPath, lockTools } from "../../workspace/lock.ts";
 import type { Tool } from "../../model/mod.ts";

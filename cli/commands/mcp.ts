@@ -3,8 +3,7 @@
 
 import { parseArgs } from "../_args.ts";
 import { McpSession } from "../../run/mcp_session.ts";
-import { EXIT, printJson } from "../_io.ts";
-import type { CliIo } from "../main.ts";
+import { type CliIo, EXIT, printJson } from "../_io.ts";
 import { UsageError } from "../../workspace/errors.ts";
 import { Redactor } from "../../workspace/secrets.ts";
 import { scrubConsole } from "../_console_scrub.ts";

@@ -17,8 +17,7 @@ import {
   ToolStepCancelledError,
 } from "../../loop/mod.ts";
 import { readCalls } from "./_respond_input.ts";
-import { diagnose, EXIT, printJson } from "../_io.ts";
-import type { CliIo } from "../main.ts";
+import { type CliIo, diagnose, EXIT, printJson } from "../_io.ts";
 import { ManifestError, UsageError } from "../../workspace/errors.ts";
 import { Redactor } from "../../workspace/secrets.ts";
 import { scrubConsole } from "../_console_scrub.ts";

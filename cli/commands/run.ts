@@ -1,8 +1,7 @@
 // The `run` command.
 
 import { parseArgs } from "../_args.ts";
-import { diagnose, EXIT, exitCodeOf, jsonText, printJson } from "../_io.ts";
-import type { CliIo } from "../main.ts";
+import { type CliIo, diagnose, EXIT, exitCodeOf, jsonText, printJson } from "../_io.ts";
 import { ManifestError, UsageError } from "../../workspace/errors.ts";
 import { Redactor } from "../../workspace/secrets.ts";
 import { scrubConsole } from "../_console_scrub.ts";

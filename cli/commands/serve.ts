@@ -2,8 +2,7 @@
 
 import { parseArgs } from "../_args.ts";
 import type { Runner } from "../../run/mod.ts";
-import { diagnose, EXIT } from "../_io.ts";
-import type { CliIo } from "../main.ts";
+import { type CliIo, diagnose, EXIT } from "../_io.ts";
 import { UsageError } from "../../workspace/errors.ts";
 import type { Manifest } from "../../workspace/manifest.ts";
 import { serverConfig, withServerAuth } from "../../workspace/_runner_setup.ts";
