@@ -7,8 +7,7 @@
  */
 
 import { InvalidSchemaError } from "./errors.ts";
-import { DEFAULT_MAX_SCHEMA_DEPTH } from "./schema_structure.ts";
-import { analyzeSchemaStructure } from "./_schema_structure.ts";
+import { analyzeSchemaStructure, DEFAULT_MAX_SCHEMA_DEPTH } from "./schema_structure.ts";
 import { type JsonSchema, SCHEMA_DIALECT_DRAFT_07, type Tool } from "./tool.ts";
 import { toolId } from "./tool_id.ts";
 import type { CompiledSchema, SchemaInput, SchemaValidator } from "./schema_validator.ts";

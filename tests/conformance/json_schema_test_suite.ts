@@ -22,7 +22,7 @@ import { SKIPS } from "./skips.ts";
 import { suiteDir } from "./_suite_dir.ts";
 import { type FastPlan, planFastPath } from "../../model/_fast/mod.ts";
 import { loadRegexEngine } from "../../model/_regex.ts";
-import { analyzeSchemaStructure } from "../../model/_schema_structure.ts";
+import { analyzeSchemaStructure } from "../../model/schema_structure.ts";
 
 // Patterns compile synchronously here: load the engine first.
 await loadRegexEngine();

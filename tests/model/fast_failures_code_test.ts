@@ -12,7 +12,7 @@ import { planFastPath } from "../../model/_fast/mod.ts";
 import { toFailures } from "../../model/_messages.ts";
 import { ROOT_URI } from "../../model/_dialect.ts";
 import { loadRegexEngine } from "../../model/_regex.ts";
-import { analyzeSchemaStructure } from "../../model/_schema_structure.ts";
+import { analyzeSchemaStructure } from "../../model/schema_structure.ts";
 import { corpus } from "../../bench/_validator_corpus.ts";
 import { suiteDir } from "../conformance/_suite_dir.ts";
 

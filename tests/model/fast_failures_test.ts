@@ -8,7 +8,7 @@ import { DefaultValidator, SchemaValidationError } from "../../model/mod.ts";
 import { type FastPlan, MAX_REF_NESTING, planFastPath } from "../../model/_fast/mod.ts";
 import { BUDGET_START } from "../../model/_fast/_detailed.ts";
 import { compiledSchema } from "../../model/_compiled_schema.ts";
-import { analyzeSchemaStructure } from "../../model/_schema_structure.ts";
+import { analyzeSchemaStructure } from "../../model/schema_structure.ts";
 import { ROOT_URI } from "../../model/_dialect.ts";
 import * as hyperjump from "../../model/_hyperjump.ts";
 import { corpus } from "../../bench/_validator_corpus.ts";

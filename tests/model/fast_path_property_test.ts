@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { DefaultValidator } from "../../model/mod.ts";
 import { planFastPath } from "../../model/_fast/mod.ts";
 import { loadRegexEngine } from "../../model/_regex.ts";
-import { analyzeSchemaStructure } from "../../model/_schema_structure.ts";
+import { analyzeSchemaStructure } from "../../model/schema_structure.ts";
 
 // Patterns compile synchronously here: load the engine first.
 await loadRegexEngine();

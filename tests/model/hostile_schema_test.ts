@@ -16,7 +16,7 @@ import {
   UnsupportedPatternError,
 } from "../../model/mod.ts";
 import { patternRuns } from "../../model/_regex.ts";
-import { analyzeSchemaStructure } from "../../model/_schema_structure.ts";
+import { analyzeSchemaStructure } from "../../model/schema_structure.ts";
 
 const fixture = async (name: string): Promise<Tool> =>
   JSON.parse(await Deno.readTextFile(new URL(`../fixtures/hostile/${name}`, import.meta.url)));
