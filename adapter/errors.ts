@@ -4,7 +4,8 @@
  * @module
  */
 
-import { ToolFoundationError, type ToolIssue } from "../model/errors.ts";
+import { ToolFoundationError } from "../model/errors.ts";
+import { formatIssues, type ToolIssue } from "../model/format_failures.ts";
 
 /** Every code an error of the adapters can carry. */
 export type AdapterErrorCode =
@@ -112,7 +113,7 @@ export class InvalidProviderToolError extends ToolFoundationError {
   constructor(format: string, issues: readonly ToolIssue[]) {
     super(
       "invalid_provider_tool" satisfies AdapterErrorCode,
-      `invalid ${format} tool: ${issues.map((i) => `${i.path || "/"}: ${i.message}`).join("; ")}`,
+      `invalid ${format} tool: ${formatIssues(issues)}`,
     );
     this.format = format;
     this.issues = issues;

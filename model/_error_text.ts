@@ -1,12 +1,16 @@
 // Private: the messages of the model's error classes (`errors.ts`): what is
 // wrong, where, and how to fix it.
 
-import type { ToolIssue, ValidationFailure } from "./errors.ts";
-import { formatFailures } from "./format_failures.ts";
+import {
+  formatFailures,
+  formatIssues,
+  type ToolIssue,
+  type ValidationFailure,
+} from "./format_failures.ts";
 
 /** `invalid tool: /name: ...; /version: ...`. */
 export function invalidToolMessage(issues: readonly ToolIssue[]): string {
-  return `invalid tool: ${issues.map((i) => `${i.path || "/"}: ${i.message}`).join("; ")}`;
+  return `invalid tool: ${formatIssues(issues)}`;
 }
 
 /** Which pattern, where, and why it cannot run in bounded time. */

@@ -13,6 +13,10 @@ import {
   unsupportedPatternMessage,
   unsupportedSchemaMessage,
 } from "./_error_text.ts";
+import type { ToolIssue, ValidationFailure } from "./format_failures.ts";
+
+// The records errors carry are declared with their text in format_failures.ts.
+export type { ToolIssue, ValidationFailure };
 
 /**
  * Every code an error of the model and validator can carry; each is defined
@@ -66,14 +70,6 @@ export class ToolFoundationError extends Error {
     this.code = code;
     this.name = new.target.name;
   }
-}
-
-/** One problem found in a tool definition. */
-export interface ToolIssue {
-  /** JSON Pointer to the offending field, e.g. `/name` or `/inputSchema/type`. */
-  path: string;
-  /** What is wrong and how to fix it. */
-  message: string;
 }
 
 /**
@@ -319,20 +315,6 @@ export class ExternalRefError extends ToolFoundationError {
     this.ref = ref;
     this.uri = uri;
   }
-}
-
-/** One reason an instance does not match a schema. */
-export interface ValidationFailure {
-  /** JSON Pointer into the instance, `""` for the root. */
-  instanceLocation: string;
-  /** JSON Pointer to the failing keyword inside the schema document that holds it. */
-  keywordLocation: string;
-  /** Absolute URI of the failing keyword, including the document it lives in. */
-  absoluteKeywordLocation: string;
-  /** The failing keyword, e.g. `required` or `minimum`. */
-  keyword: string;
-  /** A human message, e.g. `must have required property 'to'`. */
-  message: string;
 }
 
 /** Options of a {@linkcode SchemaValidationError}. */

@@ -61,12 +61,16 @@ export {
   type SchemaValidationErrorOptions,
   ToolFoundationError,
   type ToolFoundationErrorOptions,
-  type ToolIssue,
   UnsupportedPatternError,
   UnsupportedSchemaError,
-  type ValidationFailure,
 } from "./errors.ts";
-export { formatFailures } from "./format_failures.ts";
+export {
+  formatFailure,
+  formatFailures,
+  formatIssues,
+  type ToolIssue,
+  type ValidationFailure,
+} from "./format_failures.ts";
 export { type ParsedToolId, parseToolId, toolId } from "./tool_id.ts";
 export { MAX_TAG_COUNT, MAX_TAG_LENGTH, normalizeTag, normalizeTags } from "./tags.ts";
 export {

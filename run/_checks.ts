@@ -3,6 +3,7 @@
 
 import {
   type CompiledSchema,
+  formatFailures,
   SchemaValidationError,
   type SchemaValidator,
   type ToolBackend,
@@ -28,7 +29,7 @@ function failuresOf(error: unknown): readonly ValidationFailure[] {
 
 function detail(error: unknown): string {
   if (error instanceof SchemaValidationError) {
-    return error.failures.map((f) => `${f.instanceLocation || "/"}: ${f.message}`).join("; ");
+    return formatFailures(error.failures);
   }
   return error instanceof Error ? error.message : String(error);
 }

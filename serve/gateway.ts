@@ -7,7 +7,12 @@
  * @module
  */
 
-import { DefaultValidator, SchemaValidationError, type SchemaValidator } from "../model/mod.ts";
+import {
+  DefaultValidator,
+  formatFailures,
+  SchemaValidationError,
+  type SchemaValidator,
+} from "../model/mod.ts";
 import {
   DEFAULT_MAX_OUTPUT_BYTES,
   InputValidationError,
@@ -97,7 +102,7 @@ const RESOURCE_NOT_FOUND = -32002;
 
 function detail(error: unknown): string {
   if (error instanceof SchemaValidationError) {
-    return error.failures.map((f) => `${f.instanceLocation || "/"}: ${f.message}`).join("; ");
+    return formatFailures(error.failures);
   }
   return error instanceof Error ? error.message : String(error);
 }

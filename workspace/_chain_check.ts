@@ -2,7 +2,12 @@
 // certain about a chain: step arguments that break the step's input schema,
 // and `usePrevious` steps whose schema can never accept `previous`.
 
-import type { DefaultValidator, ValidationFailure } from "../model/mod.ts";
+import {
+  type DefaultValidator,
+  formatFailure,
+  formatFailures,
+  type ValidationFailure,
+} from "../model/mod.ts";
 import { unescapePointerToken } from "../model/json_pointer.ts";
 import { isNonArrayObject } from "../model/plain_object.ts";
 import { type ManifestIssue, UsageError } from "./errors.ts";
@@ -162,9 +167,7 @@ export async function checkChains(
       for (const f of failures) {
         push(
           `${at}/args${f.instanceLocation}`,
-          `tool ${JSON.stringify(tool.id)} would reject these arguments: ${
-            f.instanceLocation || "/"
-          }: ${f.message}`,
+          `tool ${JSON.stringify(tool.id)} would reject these arguments: ${formatFailure(f)}`,
         );
       }
       if (step.usePrevious === true && i > 0) {
@@ -286,7 +289,7 @@ export async function checkChainInput(
   if (result.valid) return;
   throw new UsageError(
     `the input of chain ${JSON.stringify(name)} does not match its inputSchema: ${
-      result.failures.map((f) => `${f.instanceLocation || "/"}: ${f.message}`).join("; ")
+      formatFailures(result.failures)
     }`,
   );
 }
