@@ -3,7 +3,7 @@
 // piece a provider has no form for.
 
 import type { McpContentBlock } from "../run/mod.ts";
-import type { ContentWarning } from "./answer.ts";
+import type { ContentWarning } from "./tool_answer.ts";
 import type { CallOutcome } from "./run_calls.ts";
 import type { LoopFormat } from "./tool_call.ts";
 

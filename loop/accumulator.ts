@@ -18,34 +18,8 @@ import {
   type LoopFormat,
   type ReadCallsOptions,
   type ToolCall,
+  type ToolCallAccumulator,
 } from "./tool_call.ts";
-
-/** Collects a provider's stream events into tool calls. */
-export interface ToolCallAccumulator {
-  /** The format of the stream. */
-  readonly format: LoopFormat;
-  /**
-   * Takes one event (an object, its JSON text, or an array of events that
-   * arrived merged) and returns the calls it completed, in completion order.
-   *
-   * @param event The event(s).
-   * @returns The calls completed by it.
-   * @throws {InvalidStreamEventError} When an event is malformed or contradicts earlier ones.
-   * @throws {WrongFormatError} When an event is recognisably of another format.
-   * @throws {ProviderErrorResponseError} When an event is the provider's error (the request failed).
-   * @throws {IncompleteCallError} When the provider says the output was cut off mid-call.
-   */
-  push(event: unknown): ToolCall[];
-  /**
-   * Ends the stream and returns the calls this completed.
-   *
-   * @returns The calls completed by the end.
-   * @throws {IncompleteCallError} When a call is still open: names it, keeps every completed call.
-   */
-  end(): ToolCall[];
-  /** Every call completed so far, by index. */
-  readonly calls: readonly ToolCall[];
-}
 
 /**
  * A new accumulator for a format.

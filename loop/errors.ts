@@ -6,8 +6,9 @@
  * arguments the schema rejects, a tool that fails) are not errors here: they
  * become results the model can act on. These errors are for the caller: a
  * response or stream that is not the provider's shape, a stream that ends in
- * the middle of a call, a retry budget that is used up, a step that was
- * cancelled.
+ * the middle of a call, a retry budget that is used up. A step that was
+ * cancelled is `ToolStepCancelledError`, declared with `runToolCalls` because
+ * it carries the step's outcomes.
  *
  * @module
  */
@@ -15,7 +16,6 @@
 import { ToolFoundationError } from "../model/mod.ts";
 import type { RunErrorCode } from "../run/mod.ts";
 import type { LoopFormat, ToolCall } from "./tool_call.ts";
-import type { CallOutcome } from "./run_calls.ts";
 import { type DetectedResponse, type ErrorProvider, FORMAT_SHAPES } from "./detect.ts";
 
 /**
@@ -363,37 +363,5 @@ export class RetryBudgetExhaustedError extends LoopError {
     this.toolId = toolId;
     this.attempts = attempts;
     this.lastFailure = lastFailure;
-  }
-}
-
-/**
- * The caller aborted the step. `outcomes` holds every call that finished
- * before (in call order; the others are absent); `cause` is the signal's reason.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { ToolStepCancelledError } from "@toolfoundation/core/loop";
- *
- * assert.equal(new ToolStepCancelledError([]).code, "cancelled");
- * ```
- */
-export class ToolStepCancelledError extends LoopError {
-  /** The calls that finished before the abort. */
-  readonly outcomes: readonly CallOutcome[];
-
-  /**
-   * Creates the instance.
-   *
-   * @param outcomes The finished calls.
-   * @param options The abort reason.
-   */
-  constructor(outcomes: readonly CallOutcome[], options?: { cause?: unknown }) {
-    super(
-      "cancelled",
-      `the tool step was cancelled; ${outcomes.length} call(s) had finished`,
-      options,
-    );
-    this.outcomes = outcomes;
   }
 }

@@ -73,7 +73,6 @@ export {
   type PartialCall,
   ProviderErrorResponseError,
   RetryBudgetExhaustedError,
-  ToolStepCancelledError,
   WrongFormatError,
 } from "./errors.ts";
 export {
@@ -91,10 +90,11 @@ export {
   type LoopFormat,
   type ReadCallsOptions,
   type ToolCall,
+  type ToolCallAccumulator,
 } from "./tool_call.ts";
 export { type PreparedTools, prepareTools, type PrepareToolsOptions } from "./prepare.ts";
 export { readToolCalls } from "./read.ts";
-export { createAccumulator, streamToolCalls, type ToolCallAccumulator } from "./accumulator.ts";
+export { createAccumulator, streamToolCalls } from "./accumulator.ts";
 export { parseSse } from "./sse.ts";
 export {
   type ApprovalDecision,
@@ -103,6 +103,7 @@ export {
   type CallOutcome,
   runToolCalls,
   type RunToolCallsOptions,
+  ToolStepCancelledError,
   type ToolStepRunner,
 } from "./run_calls.ts";
 export { RetryBudget, type RetryBudgetOptions } from "./retry_budget.ts";
@@ -113,12 +114,8 @@ export {
   type ToolFailure,
   type ToolFailureCode,
 } from "./failure.ts";
-export {
-  type AnswerOptions,
-  answerToolCalls,
-  type ContentWarning,
-  type ToolAnswer,
-} from "./answer.ts";
+export { answerToolCalls } from "./answer.ts";
+export type { AnswerOptions, ContentWarning, ToolAnswer } from "./tool_answer.ts";
 export { type ToolStep, toolStep, type ToolStepOptions } from "./tool_step.ts";
 // One folder per provider format.
 export { readChatCompletionsCalls, type ReadChatCompletionsOptions } from "./openai_chat/read.ts";

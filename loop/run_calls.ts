@@ -14,7 +14,7 @@ import {
   type ToolAnnotations,
 } from "../model/mod.ts";
 import type { Runner, RunResult } from "../run/mod.ts";
-import { RetryBudgetExhaustedError, ToolStepCancelledError } from "./errors.ts";
+import { LoopError, RetryBudgetExhaustedError } from "./errors.ts";
 import { cleanText, type ToolFailure } from "./failure.ts";
 import { failureOf } from "./_failure_of.ts";
 import type { RetryBudget } from "./retry_budget.ts";
@@ -57,6 +57,38 @@ export interface CallOutcome {
   result?: RunResult;
   /** Why it failed or was denied. */
   failure?: ToolFailure;
+}
+
+/**
+ * The caller aborted the step. `outcomes` holds every call that finished
+ * before (in call order; the others are absent); `cause` is the signal's reason.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ToolStepCancelledError } from "@toolfoundation/core/loop";
+ *
+ * assert.equal(new ToolStepCancelledError([]).code, "cancelled");
+ * ```
+ */
+export class ToolStepCancelledError extends LoopError {
+  /** The calls that finished before the abort. */
+  readonly outcomes: readonly CallOutcome[];
+
+  /**
+   * Creates the instance.
+   *
+   * @param outcomes The finished calls.
+   * @param options The abort reason.
+   */
+  constructor(outcomes: readonly CallOutcome[], options?: { cause?: unknown }) {
+    super(
+      "cancelled",
+      `the tool step was cancelled; ${outcomes.length} call(s) had finished`,
+      options,
+    );
+    this.outcomes = outcomes;
+  }
 }
 
 /** The runner a tool step needs: `run` and the registry (a `Runner` has both). */

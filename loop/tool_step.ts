@@ -5,7 +5,8 @@
  * @module
  */
 
-import { type AnswerOptions, answerToolCalls, type ContentWarning } from "./answer.ts";
+import { answerToolCalls } from "./answer.ts";
+import type { AnswerOptions, ContentWarning } from "./tool_answer.ts";
 import type { RetryBudgetExhaustedError } from "./errors.ts";
 import type { PreparedTools } from "./prepare.ts";
 import { readToolCalls } from "./read.ts";

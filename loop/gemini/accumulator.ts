@@ -6,8 +6,7 @@
 
 import { AccumulatorCore } from "../_accumulator_base.ts";
 import { isObject, makeCall } from "../_call.ts";
-import type { ToolCallAccumulator } from "../accumulator.ts";
-import type { LoopFormat, ToolCall } from "../tool_call.ts";
+import type { LoopFormat, ToolCall, ToolCallAccumulator } from "../tool_call.ts";
 import { geminiParts, type ReadGeminiOptions } from "./read.ts";
 
 /**

@@ -6,7 +6,7 @@
  */
 
 import { allText, outcomePieces } from "../_content.ts";
-import type { ContentWarning, ToolAnswer } from "../answer.ts";
+import type { ContentWarning, ToolAnswer } from "../tool_answer.ts";
 import { failureText } from "../failure.ts";
 import type { CallOutcome } from "../run_calls.ts";
 

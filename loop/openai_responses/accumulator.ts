@@ -9,8 +9,7 @@
 import { AccumulatorCore, blank } from "../_accumulator_base.ts";
 import { isObject, makeCall } from "../_call.ts";
 import { IncompleteCallError, type PartialCall } from "../errors.ts";
-import type { ToolCallAccumulator } from "../accumulator.ts";
-import type { LoopFormat, ReadCallsOptions, ToolCall } from "../tool_call.ts";
+import type { LoopFormat, ReadCallsOptions, ToolCall, ToolCallAccumulator } from "../tool_call.ts";
 
 interface Open {
   itemId: string;

@@ -5,7 +5,7 @@
  */
 
 import { asText, outcomePieces } from "../_content.ts";
-import type { AnswerOptions, ContentWarning, ToolAnswer } from "../answer.ts";
+import type { AnswerOptions, ContentWarning, ToolAnswer } from "../tool_answer.ts";
 import { failureText } from "../failure.ts";
 import type { CallOutcome } from "../run_calls.ts";
 
