@@ -1,6 +1,9 @@
 /**
  * toolfoundation: the canonical tool model, a dialect-aware JSON Schema
- * validator that never fetches, and (as they land) exact, loud adapters.
+ * validator that never fetches, and exact, loud adapters. This entry
+ * re-exports `@toolfoundation/core/model` and `@toolfoundation/core/adapter`
+ * whole; the runner, the agent loop, the gateway and the workspace have their
+ * own entry points.
  *
  * This entry point is runtime-neutral: it does no I/O and loads neither the MCP
  * client nor `node:` modules of its own.
@@ -27,34 +30,5 @@
  * @module
  */
 
-// The quick-start subset of "./model" and "./adapter": describe and validate a
-// tool, convert it, read a model's tool call. Everything else of those layers
-// is in their own entry points.
-export {
-  type JsonSchema,
-  type JsonValue,
-  type McpTool,
-  type Tool,
-  type ToolObjectSchema,
-} from "./model/tool.ts";
-export { parseToolId, toolId } from "./model/tool_id.ts";
-export { validateTool } from "./model/validate_tool.ts";
-export { fromJSON, fromMCPJSON, toJSON, toMCPJSON } from "./model/json.ts";
-export type { SchemaValidator } from "./model/schema_validator.ts";
-export { DefaultValidator, type DefaultValidatorOptions } from "./model/default_validator.ts";
-export {
-  ExternalRefError,
-  InvalidSchemaError,
-  InvalidToolError,
-  SchemaValidationError,
-  ToolFoundationError,
-  type ValidationFailure,
-} from "./model/errors.ts";
-export type { FeatureLossWarning } from "./adapter/warning.ts";
-export type { InputNormalizer } from "./adapter/normalizer.ts";
-export type { ConversionResult, ConvertOptions } from "./adapter/adapter.ts";
-export { defaultRegistry } from "./adapter/default_registry.ts";
-export { UnknownFormatError } from "./adapter/errors.ts";
-export { ToolNameMap } from "./adapter/names.ts";
-export { preflight, type PreflightProblem } from "./adapter/preflight.ts";
-export { type CanonicalToolCall, parseToolCall } from "./adapter/tool_call.ts";
+export * from "./model/mod.ts";
+export * from "./adapter/mod.ts";

@@ -5,8 +5,8 @@
  * @module
  */
 
-/** How a call ended. */
-export type CallOutcome =
+/** How a served call ended, as the access log records it. */
+export type AccessOutcome =
   | "ok"
   | "tool_error"
   | "invalid_arguments"
@@ -25,7 +25,7 @@ export interface AccessLogEntry {
   /** Wall time in ms. */
   durationMs: number;
   /** How it ended. */
-  outcome: CallOutcome;
+  outcome: AccessOutcome;
   /** Who called: the token's subject, the client's address, or `stdio`. */
   caller: string;
   /** The arguments (only with `logArgs`). */

@@ -21,7 +21,7 @@ import {
   type RunResult,
   ToolResultError,
 } from "../run/mod.ts";
-import type { AccessLogEntry, CallOutcome } from "./access_log.ts";
+import type { AccessLogEntry, AccessOutcome } from "./access_log.ts";
 import { buildCatalog, type ServeChain, type ServedTool } from "./catalog.ts";
 import { scrubValue } from "./_scrub.ts";
 import type {
@@ -125,7 +125,7 @@ function fromRunResult(result: RunResult): McpCallResult {
   };
 }
 
-function outcomeOf(error: unknown): CallOutcome {
+function outcomeOf(error: unknown): AccessOutcome {
   const code = (error as { code?: unknown })?.code;
   if (code === "input_validation") return "invalid_arguments";
   if (code === "output_validation") return "invalid_output";
@@ -294,7 +294,7 @@ export class Gateway {
     context: CallContext,
   ): Promise<McpCallResult> {
     const started = performance.now();
-    let outcome: CallOutcome = "ok";
+    let outcome: AccessOutcome = "ok";
     try {
       const served = this.#tools.get(name);
       if (served === undefined) {
@@ -326,7 +326,7 @@ export class Gateway {
     served: ServedTool,
     args: Record<string, unknown>,
     context: CallContext,
-  ): Promise<{ result: McpCallResult; outcome: CallOutcome }> {
+  ): Promise<{ result: McpCallResult; outcome: AccessOutcome }> {
     const target = served.target;
     const timeoutMs =
       (target.kind === "chain" ? undefined : this.#options.toolTimeouts?.[target.toolId]) ??

@@ -40,7 +40,7 @@ export {
   type ServedTarget,
   type ServedTool,
 } from "./catalog.ts";
-export { type AccessLogEntry, accessLogLine, type CallOutcome } from "./access_log.ts";
+export { type AccessLogEntry, accessLogLine, type AccessOutcome } from "./access_log.ts";
 export { type CallContext, Gateway, type GatewayOptions, GatewayProtocolError } from "./gateway.ts";
 export type { CreateMcpServerOptions } from "./_mcp_server.ts";
 export { serveStdio, type ServeStdioOptions, type StdioServing } from "./stdio.ts";

@@ -23,8 +23,6 @@ export {
 } from "./errors.ts";
 export type { ServerReport } from "./server_tools.ts";
 export {
-  DEFAULT_MAX_MANIFEST_BYTES,
-  DEFAULT_MAX_MANIFEST_DEPTH,
   loadManifest,
   type LoadManifestOptions,
   type Manifest,
@@ -36,7 +34,6 @@ export {
   type ManifestServer,
   type ManifestStep,
   type ManifestTool,
-  MAX_MANIFEST_ALIASES,
   parseManifest,
   type ParseManifestOptions,
   type ResolvedTool,
@@ -61,16 +58,8 @@ export {
   type CheckModuleToolOptions,
   type ModuleToolProblem,
 } from "./module_tool.ts";
+export { type ModuleHandler, moduleHandler, type ModuleHandlerOptions } from "./module_tool.ts";
 export {
-  DEFAULT_MODULE_KEEP_ALIVE_MS,
-  DEFAULT_MODULE_MEMORY_MB,
-  DEFAULT_MODULE_OUTPUT_BYTES,
-  type ModuleHandler,
-  moduleHandler,
-  type ModuleHandlerOptions,
-} from "./module_tool.ts";
-export {
-  MIN_SECRET_LENGTH,
   REDACTED,
   Redactor,
   resolveSecrets,

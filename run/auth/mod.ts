@@ -56,11 +56,8 @@ export { browserCommand, browserOpener, type BrowserOpenerOptions } from "./brow
 export {
   type AuthorizeOptions,
   type FetchLike,
-  isUnauthorized,
-  legacyDiscovery,
   login,
   type LoginResult,
   loopbackAuthorization,
-  toAuthError,
   withAuthorization,
 } from "./login.ts";

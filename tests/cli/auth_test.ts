@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { AuthError } from "../../run/auth/mod.ts";
 import { EXIT, exitCodeOf } from "../../cli/_io.ts";
-import { parseManifest, planPermissions } from "../../cli/mod.ts";
+import { parseManifest, planPermissions } from "../../workspace/mod.ts";
 import { cli, ROOT, tempManifest } from "./_cli.ts";
 import {
   type OAuthFixture,

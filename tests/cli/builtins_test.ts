@@ -4,7 +4,7 @@
 // value, a pointer to nothing). Checked with fast-check and the real validator.
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { BUILTINS, type BuiltinTool, getBuiltin } from "../../cli/mod.ts";
+import { BUILTINS, type BuiltinTool, getBuiltin } from "../../workspace/mod.ts";
 import { type CompiledSchema, DefaultValidator } from "../../model/mod.ts";
 import type { ToolContext } from "../../run/mod.ts";
 

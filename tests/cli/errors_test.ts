@@ -1,6 +1,6 @@
 // Every error of the CLI layer carries a code of CliErrorCode (one union).
 import assert from "node:assert/strict";
-import type { CliErrorCode } from "../../cli/mod.ts";
+import type { CliErrorCode } from "../../workspace/mod.ts";
 import {
   ManifestError,
   MissingPermissionError,

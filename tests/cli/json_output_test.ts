@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { jsonText } from "../../cli/_io.ts";
 import { UnserializableResultError } from "../../workspace/errors.ts";
-import { Redactor } from "../../cli/mod.ts";
+import { Redactor } from "../../workspace/mod.ts";
 import { cli, flagsFor, tempManifest } from "./_cli.ts";
 
 Deno.test("jsonText names what JSON cannot hold and where", () => {

@@ -95,3 +95,8 @@ Deno.test("main of cli/mod.ts is cli/main.ts's and answers --version with exit 0
   assert.equal(code, 0);
   assert.match(out.join(""), /^toolfoundation \d+\.\d+\.\d+\n$/);
 });
+
+Deno.test("cli/mod.ts exports the command line as a function and nothing of the workspace", async () => {
+  const entry = await import("../../cli/mod.ts");
+  assert.deepEqual(Object.keys(entry).sort(), ["main"]);
+});

@@ -1,13 +1,11 @@
 // Manifest limits: size (checked before parsing), YAML alias bombs, nesting
 // depth and invalid UTF-8 are manifest errors (exit 2) with a location.
 import assert from "node:assert/strict";
+import { loadManifest, ManifestError, parseManifest } from "../../workspace/mod.ts";
 import {
   DEFAULT_MAX_MANIFEST_BYTES,
   DEFAULT_MAX_MANIFEST_DEPTH,
-  loadManifest,
-  ManifestError,
-  parseManifest,
-} from "../../cli/mod.ts";
+} from "../../workspace/manifest.ts";
 import { cli, readFlags, ROOT, tempManifest } from "./_cli.ts";
 
 const HEAD = "version: 1\ntools:\n  - { name: calc, builtin: calculate }\n";

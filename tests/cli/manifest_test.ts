@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ManifestError, parseManifest } from "../../cli/mod.ts";
+import { ManifestError, parseManifest } from "../../workspace/mod.ts";
 
 async function issues(text: string) {
   try {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { MIN_SECRET_LENGTH, Redactor, resolveSecrets } from "../../cli/mod.ts";
+import { Redactor, resolveSecrets } from "../../workspace/mod.ts";
+import { MIN_SECRET_LENGTH } from "../../workspace/secrets.ts";
 
 const SECRET = 'sk-"A/b+c d%é😀\\z';
 

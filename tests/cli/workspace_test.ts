@@ -1,6 +1,6 @@
 // The workspace: one manifest opened once for every command and the library.
 import assert from "node:assert/strict";
-import { parseManifest, Redactor, Workspace } from "../../cli/mod.ts";
+import { parseManifest, Redactor, Workspace } from "../../workspace/mod.ts";
 
 const YAML = [
   "version: 1",
