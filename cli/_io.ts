@@ -1,6 +1,7 @@
 // Private: the CLI's input and output, exit codes, and error printing.
 
-import { escapePointerToken } from "../model/json_pointer.ts";
+import { pointerFromTokens } from "../model/json_pointer.ts";
+import { findUnencodable } from "../model/json_text.ts";
 import type { Redactor } from "../workspace/secrets.ts";
 import { isSandboxDenial, UnserializableResultError } from "../workspace/errors.ts";
 
@@ -101,29 +102,14 @@ export function diagnose(
   io.stderr(`${prefix} ${redactor ? redactor.redact(text) : text}\n`);
 }
 
-/** What JSON.stringify cannot write in `value`, and where (iterative; `undefined` when none). */
+/** What JSON.stringify cannot write in `value`, and where (a JSON Pointer). */
 function jsonProblem(value: unknown): { what: string; pointer: string } | undefined {
-  const onPath = new Set<object>();
-  const stack: Array<{ v: unknown; pointer: string; leave?: object }> = [{ v: value, pointer: "" }];
-  while (stack.length > 0) {
-    const { v, pointer, leave } = stack.pop()!;
-    if (leave !== undefined) {
-      onPath.delete(leave);
-      continue;
-    }
-    if (typeof v === "bigint") return { what: "a BigInt", pointer };
-    if (typeof v !== "object" || v === null) continue;
-    if (onPath.has(v)) return { what: "a cycle (a value that contains itself)", pointer };
-    const json = (v as { toJSON?: unknown }).toJSON;
-    if (typeof json === "function") continue;
-    onPath.add(v);
-    stack.push({ v: undefined, pointer, leave: v });
-    const entries = Array.isArray(v) ? v.map((x, i) => [String(i), x] as const) : Object.entries(v);
-    for (const [k, x] of entries) {
-      stack.push({ v: x, pointer: `${pointer}/${escapePointerToken(k)}` });
-    }
-  }
-  return undefined;
+  const found = findUnencodable(value);
+  if (found === undefined) return undefined;
+  return {
+    what: found.problem === "bigint" ? "a BigInt" : "a cycle (a value that contains itself)",
+    pointer: pointerFromTokens(found.path.map(String)),
+  };
 }
 
 /**

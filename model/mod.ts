@@ -116,3 +116,4 @@ export {
   unescapePointerToken,
 } from "./json_pointer.ts";
 export { isNonArrayObject, isPlainObject } from "./plain_object.ts";
+export { findUnencodable, type Unencodable } from "./json_text.ts";

@@ -1,5 +1,7 @@
 // Private: small text helpers for error messages.
 
+import { findUnencodable } from "../model/json_text.ts";
+
 /** Cuts a text to at most `max` characters, marking the cut. */
 export function excerpt(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}... (${text.length} chars in all)`;
@@ -51,26 +53,20 @@ export class TailBuffer {
 }
 
 /** Where in a value JSON breaks (a BigInt, a cycle), as a JSONPath-like location. */
-function unencodable(value: unknown, path: string, ancestors: Set<object>): string | undefined {
-  if (typeof value === "bigint") return `${path} is a BigInt`;
-  if (typeof value !== "object" || value === null) return undefined;
-  if (typeof (value as { toJSON?: unknown }).toJSON === "function") return undefined;
-  if (ancestors.has(value)) return `${path} refers back to an enclosing value (a cycle)`;
-  ancestors.add(value);
-  try {
-    for (const [key, item] of Object.entries(value)) {
-      const at = Array.isArray(value)
-        ? `${path}[${key}]`
-        : /^[A-Za-z_$][\w$]*$/.test(key)
-        ? `${path}.${key}`
-        : `${path}[${JSON.stringify(key)}]`;
-      const found = unencodable(item, at, ancestors);
-      if (found !== undefined) return found;
-    }
-  } finally {
-    ancestors.delete(value);
+function unencodable(value: unknown): string | undefined {
+  const found = findUnencodable(value);
+  if (found === undefined) return undefined;
+  let path = "$";
+  for (const key of found.path) {
+    path += typeof key === "number"
+      ? `[${key}]`
+      : /^[A-Za-z_$][\w$]*$/.test(key)
+      ? `.${key}`
+      : `[${JSON.stringify(key)}]`;
   }
-  return undefined;
+  return found.problem === "bigint"
+    ? `${path} is a BigInt`
+    : `${path} refers back to an enclosing value (a cycle)`;
 }
 
 /**
@@ -81,7 +77,7 @@ export function jsonText(value: unknown, what: string): string {
   try {
     return JSON.stringify(value);
   } catch (cause) {
-    const where = unencodable(value, "$", new Set());
+    const where = unencodable(value);
     const why = where ?? (cause instanceof Error ? cause.message : String(cause));
     throw new TypeError(`${what} cannot be written as JSON: ${why}`, { cause });
   }
