@@ -13,7 +13,18 @@ import {
   SPACE,
   WORD,
 } from "./_regex_ranges.ts";
-import type { Node } from "./_regex_syntax.ts";
+
+/** A node of a parsed pattern (declared here: a character class is one). */
+export type Node =
+  | { t: "set"; ranges: Ranges }
+  | { t: "seq"; items: Node[] }
+  | { t: "alt"; alts: Node[] }
+  | { t: "rep"; body: Node; min: number; max: number }
+  | { t: "assert"; kind: "^" | "$" | "b" | "B" }
+  | { t: "look"; behind: boolean; negative: boolean; body: Node }
+  | { t: "backref" }
+  /** A group under a modifier RE2 cannot express exactly (`i` or `m`). */
+  | { t: "modified"; body: Node };
 
 /** Thrown for a pattern this parser cannot handle (too deep, or unknown syntax). */
 export class PatternSyntaxError extends Error {}

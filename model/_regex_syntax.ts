@@ -5,19 +5,9 @@
 // so that the tree can be printed as an RE2 pattern with the same meaning.
 
 import { complement, LINE_TERMINATORS, MAX_CP, type Ranges } from "./_regex_ranges.ts";
-import { Scanner, SYNTAX } from "./_regex_scanner.ts";
+import { type Node, Scanner, SYNTAX } from "./_regex_scanner.ts";
 
-/** A node of a parsed pattern. */
-export type Node =
-  | { t: "set"; ranges: Ranges }
-  | { t: "seq"; items: Node[] }
-  | { t: "alt"; alts: Node[] }
-  | { t: "rep"; body: Node; min: number; max: number }
-  | { t: "assert"; kind: "^" | "$" | "b" | "B" }
-  | { t: "look"; behind: boolean; negative: boolean; body: Node }
-  | { t: "backref" }
-  /** A group under a modifier RE2 cannot express exactly (`i` or `m`). */
-  | { t: "modified"; body: Node };
+export type { Node };
 
 /** The deepest group nesting parsed (deeper patterns are refused, not overflowed). */
 const MAX_GROUP_DEPTH = 100;

@@ -2,15 +2,14 @@
 // subschemas to the value itself: `$ref`, `allOf`, `anyOf`, `oneOf`, `not`
 // and `if`/`then`/`else`.
 
-import { list } from "./_compile_values.ts";
-import type { Generator, Has } from "./_compile_generator.ts";
+import { type CodeWriter, type Has, list } from "./_compile_values.ts";
 
 /**
  * Writes the applicators' code into `out`; with `cover` (the value's
  * nesting), whether an `allOf` branch proves the value JSON.
  */
 export function applicators(
-  g: Generator,
+  g: CodeWriter,
   schema: Record<string, unknown>,
   has: Has,
   cover: number | undefined,

@@ -4,12 +4,18 @@
 // limit, the section also proves the array JSON.
 
 import { allDistinct } from "./_json_equal.ts";
-import { list, literal, number, Unsupported } from "./_compile_values.ts";
-import type { Generator, Has } from "./_compile_generator.ts";
+import {
+  type CodeWriter,
+  type Has,
+  list,
+  literal,
+  number,
+  Unsupported,
+} from "./_compile_values.ts";
 
 /** An array's section; with `cover` (its nesting), it proves the array JSON. */
 export function arrays(
-  g: Generator,
+  g: CodeWriter,
   schema: Record<string, unknown>,
   has: Has,
   cover: number | undefined,

@@ -9,7 +9,10 @@ import { jsonMembership } from "./_json_equal.ts";
 import { EVALUATED, IGNORED, TYPE_TESTS } from "./_keywords.ts";
 import { isJsonPrimitive, primitiveTest } from "./_cover.ts";
 import {
+  type Body,
+  type CodeWriter,
   type Dialect,
+  type Emitted,
   holdsRef,
   isObject,
   MAX_REF_NESTING,
@@ -33,22 +36,7 @@ const TYPES = new Set(["null", "boolean", "object", "array", "number", "string",
  */
 const STRICT_TYPE_TESTS: Record<string, string> = { ...TYPE_TESTS, number: "Number.isFinite(v)" };
 
-/** Generated statements, and whether they prove the value JSON (see `emit`). */
-export interface Emitted {
-  code: string;
-  covered: boolean;
-}
-
-/** A schema object's generated lines, and whether they prove the value JSON. */
-export interface Body {
-  out: string[];
-  covered: boolean;
-}
-
-/** Whether the schema object holds a keyword the dialect evaluates. */
-export type Has = (keyword: string) => boolean;
-
-export class Generator {
+export class Generator implements CodeWriter {
   readonly code: string[] = [];
   readonly constants: unknown[] = [];
   readonly pending: [Record<string, unknown>, number][] = [];

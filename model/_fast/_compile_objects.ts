@@ -4,15 +4,23 @@
 // keywords; with a depth limit, the section also proves the object JSON
 // (a plain object, each own key's value proven or walked).
 
-import { isObject, literal, number, stringList, Unsupported } from "./_compile_values.ts";
-import type { Body, Generator, Has } from "./_compile_generator.ts";
+import {
+  type Body,
+  type CodeWriter,
+  type Has,
+  isObject,
+  literal,
+  number,
+  stringList,
+  Unsupported,
+} from "./_compile_values.ts";
 
 /**
  * An object's section; with `cover` (its nesting), whether it proves the
  * object JSON: a plain object whose every own key's value is proven or walked.
  */
 export function objects(
-  g: Generator,
+  g: CodeWriter,
   schema: Record<string, unknown>,
   has: Has,
   cover: number | undefined,
@@ -118,7 +126,7 @@ export function objects(
  * key, nothing else is read, else its other keys are checked and walked.
  */
 function coveredProperties(
-  g: Generator,
+  g: CodeWriter,
   properties: [string, unknown][],
   required: string[],
   additional: unknown,
@@ -180,7 +188,7 @@ function coveredProperties(
  * `dependencies` (undefined: each entry an array of names or a schema).
  */
 function dependencies(
-  g: Generator,
+  g: CodeWriter,
   value: unknown,
   schemas: boolean | undefined,
   out: string[],

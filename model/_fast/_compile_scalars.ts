@@ -2,11 +2,10 @@
 // (`minLength`, `maxLength`, `pattern`) and the number keywords (bounds and
 // `multipleOf`), each section run on a value of that type.
 
-import { literal, number } from "./_compile_values.ts";
-import type { Generator, Has } from "./_compile_generator.ts";
+import { type CodeWriter, type Has, literal, number } from "./_compile_values.ts";
 
 /** A string's section. */
-export function strings(g: Generator, schema: Record<string, unknown>, has: Has): string[] {
+export function strings(g: CodeWriter, schema: Record<string, unknown>, has: Has): string[] {
   const out: string[] = [];
   if (has("minLength")) {
     // At least length/2 code points: only short strings need counting.

@@ -141,3 +141,45 @@ export function codePoints(text: string): number {
   }
   return count;
 }
+
+/** Generated statements, and whether they prove the value JSON (see `emit`). */
+export interface Emitted {
+  code: string;
+  covered: boolean;
+}
+
+/** A schema object's generated lines, and whether they prove the value JSON. */
+export interface Body {
+  out: string[];
+  covered: boolean;
+}
+
+/** Whether the schema object holds a keyword the dialect evaluates. */
+export type Has = (keyword: string) => boolean;
+
+/**
+ * What the keyword parts (_compile_*.ts) call of the generator; declared here
+ * so that they need not import the generator that imports them.
+ */
+export interface CodeWriter {
+  /** The dialect of the schema being compiled. */
+  readonly dialect: Dialect;
+  /** The depth limit the root's code proves a value JSON within, if it does. */
+  readonly max: number | undefined;
+  /** A fresh number for a temporary's name. */
+  temp(): number;
+  /** An expression: whether `arg` is valid against `schema`. */
+  call(schema: unknown, arg: string): string;
+  /** A statement: `return false` when `arg` is invalid against `schema`. */
+  require(schema: unknown, arg: string): string;
+  /** As `require`, and `arg` (nested `depth` containers deep) must be JSON within the limit. */
+  complete(schema: unknown, arg: string, depth: number): string;
+  /** The code of `require`; with `cover`, whether that code proves the value JSON. */
+  emit(schema: unknown, arg: string, cover: number | undefined): Emitted;
+  /** An expression naming a constant of the generated code. */
+  constant(value: unknown): string;
+  /** An expression naming a compiled pattern. */
+  pattern(source: unknown): string;
+  /** An expression: whether `arg` is valid against the schema a `$ref` names. */
+  ref(ref: unknown, arg: string): string;
+}

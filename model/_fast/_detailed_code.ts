@@ -26,22 +26,8 @@ import { escapePointerToken } from "../json_pointer.ts";
 import { testPattern } from "../_pattern_record.ts";
 import { FastPathBail, Unsupported } from "./_compile.ts";
 import { FailureTemplate } from "./_detailed_failures.ts";
-import type { Dialect, KeywordContext, Site } from "./_detailed_unit.ts";
 import { FailureCode } from "./_detailed_code_generator.ts";
-
-/** What the generated code needs of the units compiler of the same schema (_detailed.ts). */
-export interface UnitsCompiler {
-  readonly dialect: Dialect;
-  readonly context: KeywordContext;
-  readonly state: { n: number; evaluations: number };
-  url(tokens: readonly string[]): string;
-  site(url: string): Site;
-  resolve(ref: string): [unknown, string[]];
-  keywords(
-    schema: Record<string, unknown>,
-    url: string,
-  ): { keyword: string; id: string; url: string }[];
-}
+import type { UnitsCompiler } from "./_detailed_code_support.ts";
 
 /** Largest generated source accepted (beyond, the units give the failures). */
 const MAX_SOURCE = 2_000_000;

@@ -3,12 +3,11 @@
 // `oneOf`, `not`, `if`, `then` and `else`.
 
 import { isObject, list } from "./_detailed_unit.ts";
-import type { FailureCode } from "./_detailed_code_generator.ts";
-import { FAILS, type KeywordWriter } from "./_detailed_code_support.ts";
+import { FAILS, type FailureWriter, type KeywordWriter } from "./_detailed_code_support.ts";
 
 /** Writes the code of an applicator keyword; false when `w.keyword` is none. */
 export function applicatorCode(
-  gen: FailureCode,
+  gen: FailureWriter,
   tokens: readonly string[],
   w: KeywordWriter,
 ): boolean {
@@ -48,7 +47,7 @@ export function applicatorCode(
 
 /** `anyOf` or `oneOf`: a failure whose message quotes the failing branches' failures. */
 function branchesCode(
-  gen: FailureCode,
+  gen: FailureWriter,
   { keyword, value, at, url, draft07, ev, out }: KeywordWriter,
 ): void {
   const branches = list(value, keyword);
@@ -89,7 +88,12 @@ function branchesCode(
  * keywords' or, for a reference, its target's). Undefined when it names
  * each keyword of the target (the target's location is `depth` long).
  */
-function branchKey(gen: FailureCode, node: unknown, i: number, depth: number): string | undefined {
+function branchKey(
+  gen: FailureWriter,
+  node: unknown,
+  i: number,
+  depth: number,
+): string | undefined {
   if (!isObject(node) || !Object.hasOwn(node, "$ref")) return String(i);
   const [target, tokens] = gen.final(node, []);
   if (target === true) return String(i); // it never fails

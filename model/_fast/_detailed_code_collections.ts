@@ -7,9 +7,9 @@
 import { escapePointerToken } from "../json_pointer.ts";
 import { Unsupported } from "./_compile.ts";
 import { isObject, list, matcher, num, strings } from "./_detailed_unit.ts";
-import type { FailureCode } from "./_detailed_code_generator.ts";
 import {
   FAILS,
+  type FailureWriter,
   type KeywordWriter,
   literal,
   OBJECT,
@@ -19,7 +19,7 @@ import {
 
 /** Writes the code of an array or object keyword (Unsupported for any other). */
 export function collectionCode(
-  gen: FailureCode,
+  gen: FailureWriter,
   { schema, keyword, value, ev, own, extra, draft07, emit, out }: KeywordWriter,
 ): void {
   const map = (what: unknown): [string, unknown][] => {

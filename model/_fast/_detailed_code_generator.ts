@@ -7,15 +7,19 @@
 import { BUDGET_START } from "../_dialect.ts";
 import { MAX_REF_NESTING, Unsupported } from "./_compile.ts";
 import { isObject } from "./_detailed_unit.ts";
-import type { UnitsCompiler } from "./_detailed_code.ts";
-import { FAILS, type Use } from "./_detailed_code_support.ts";
+import {
+  FAILS,
+  type FailureWriter,
+  type UnitsCompiler,
+  type Use,
+} from "./_detailed_code_support.ts";
 import { keywordCode } from "./_detailed_code_keywords.ts";
 
 /** Nesting of subschemas written in place, beyond which they are called. */
 const INLINE_DEPTH = 8;
 
 /** The generated code of a schema's failures, with the tables it reads. */
-export class FailureCode {
+export class FailureCode implements FailureWriter {
   readonly code: string[] = [];
   readonly constants: unknown[] = [];
   /** Each failure template's keyword (`false` for a false schema) and location. */

@@ -5,9 +5,9 @@
 
 import { keywordEvaluation } from "./_detailed_keywords.ts";
 import { strings } from "./_detailed_unit.ts";
-import type { FailureCode } from "./_detailed_code_generator.ts";
 import {
   FAILS,
+  type FailureWriter,
   type KeywordAt,
   type KeywordWriter,
   LEAVES,
@@ -21,7 +21,7 @@ import { collectionCode } from "./_detailed_code_collections.ts";
 
 /** Appends to `out` the code of `keyword` of `schema` (at `tokens`). */
 export function keywordCode(
-  gen: FailureCode,
+  gen: FailureWriter,
   schema: Record<string, unknown>,
   tokens: readonly string[],
   { keyword, url }: KeywordAt,

@@ -1,6 +1,8 @@
 // Private: what the parts of the failures code generator (_detailed_code.ts)
 // share: the fragments of code they write and the keyword writers' context.
 
+import type { Dialect, KeywordContext, Site } from "./_detailed_unit.ts";
+
 export { OBJECT, TYPE_TESTS } from "./_keywords.ts";
 
 /** The keywords that test the value alone (their evaluation never nests units). */
@@ -72,4 +74,59 @@ export interface KeywordWriter {
   extra: (v: string, p: string, name: string) => string;
   /** The keyword's code, in order. */
   out: string[];
+}
+
+/** What the generated code needs of the units compiler of the same schema (_detailed.ts). */
+export interface UnitsCompiler {
+  readonly dialect: Dialect;
+  readonly context: KeywordContext;
+  readonly state: { n: number; evaluations: number };
+  url(tokens: readonly string[]): string;
+  site(url: string): Site;
+  resolve(ref: string): [unknown, string[]];
+  keywords(
+    schema: Record<string, unknown>,
+    url: string,
+  ): { keyword: string; id: string; url: string }[];
+}
+
+/**
+ * What the keyword writers (_detailed_code_*.ts) call of the generator
+ * (FailureCode); declared here so that they need not import the generator
+ * that imports them.
+ */
+export interface FailureWriter {
+  /** The units compiler of the same schema. */
+  readonly compiler: UnitsCompiler;
+  /** The variable of the current schema object's member names, once one is used. */
+  keys: string | undefined;
+  /** The variable counting the members `properties` names, once `properties` is written. */
+  matched: string | undefined;
+  /** A number for a new variable name. */
+  temp(): number;
+  /** With a budget, the code counting one evaluation of `node`. */
+  counted(node: unknown): string;
+  /** The function of a subschema that marks what it evaluates. */
+  marked(node: unknown, tokens: readonly string[]): string;
+  /** Code evaluating `node` on `value`, its result used by `use`. */
+  evaluate(
+    node: unknown,
+    tokens: readonly string[],
+    value: string,
+    pointer: string,
+    use: Use,
+    record?: "o" | "null",
+  ): string;
+  /** The function of a local `$ref`. */
+  ref(ref: unknown, marked?: boolean): string;
+  /** The final target of a draft-07 subschema and its tokens. */
+  final(node: unknown, tokens: readonly string[]): [unknown, readonly string[]];
+  /** The expression of a value the code reads from its constants. */
+  constant(value: unknown): string;
+  /** The index of a new failure template of `keyword` at `url`. */
+  template(keyword: string, url: string): number;
+  /** Code that appends the failures of `keyword` at `url` (when recording). */
+  emit(keyword: string, url: string): string;
+  /** A loop over the member names of `v` (an object), with `code` for each `k`. */
+  members(code: string): string;
 }
