@@ -1,7 +1,7 @@
 // Private: what a server's `auth:` block needs from the Deno sandbox.
 
 import { dirname, type ManifestAuth } from "./manifest.ts";
-import type { PermissionNeed } from "./permissions.ts";
+import type { PermissionNeed } from "./permission_need.ts";
 import { hostOf } from "./_resolve_path.ts";
 import { defaultTokenStorePath, TOKEN_STORE_ENV } from "../run/auth/file_token_store.ts";
 

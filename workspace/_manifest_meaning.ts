@@ -8,12 +8,11 @@ import { validateTool } from "../model/validate_tool.ts";
 import { isNonArrayObject } from "../model/plain_object.ts";
 import { BUILTINS, getBuiltin } from "./builtins.ts";
 import type { ManifestIssue } from "./errors.ts";
-import type { ManifestTool, ResolvedTool } from "./manifest.ts";
+import type { ManifestTool, ResolvedTool } from "./manifest_types.ts";
 import { unknownPlaceholders } from "./variables.ts";
-import { checkServers } from "./_manifest_servers.ts";
+import { checkServers, type UnplacedIssue } from "./_manifest_servers.ts";
 
-/** A problem before its position is known. */
-export type UnplacedIssue = Omit<ManifestIssue, "file" | "line" | "column">;
+export type { UnplacedIssue };
 
 /**
  * A copy of the object at `value` without a prototype, own entries only: a

@@ -1,7 +1,10 @@
 // Private: the meaning checks of server entries the schema cannot express:
 // the transport type against command/url, override names that collide.
 
-import type { UnplacedIssue } from "./_manifest_meaning.ts";
+import type { ManifestIssue } from "./errors.ts";
+
+/** A problem before its position is known. */
+export type UnplacedIssue = Omit<ManifestIssue, "file" | "line" | "column">;
 
 function record(value: unknown): Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value)

@@ -9,7 +9,7 @@ import {
   type ManifestGrant,
   type ResolvedTool,
 } from "./manifest.ts";
-import type { PermissionName, PermissionNeed } from "./permissions.ts";
+import type { PermissionName, PermissionNeed } from "./permission_need.ts";
 import { secretReferences } from "./secrets.ts";
 import { inheritedEnvNames } from "../run/child_env.ts";
 import { moduleToolDeno } from "./_module_deno.ts";

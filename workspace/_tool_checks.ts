@@ -14,7 +14,7 @@ import type { ManifestIssue } from "./errors.ts";
 import type { Manifest, ResolvedTool } from "./manifest.ts";
 import type { checkModuleTool } from "./module_tool.ts";
 import { moduleToolDeno } from "./_module_deno.ts";
-import type { PermissionNeed } from "./permissions.ts";
+import type { PermissionNeed } from "./permission_need.ts";
 import { KILL_PROGRAM } from "./_permission_needs.ts";
 import { resolvePath } from "./_resolve_path.ts";
 

@@ -10,7 +10,7 @@
 
 import { ToolFoundationError } from "../model/errors.ts";
 import { PermissionDeniedError, type RunErrorCode, type RunErrorOptions } from "../run/errors.ts";
-import type { PermissionNeed } from "./permissions.ts";
+import type { PermissionNeed } from "./permission_need.ts";
 
 /**
  * Every code an error of the CLI layer can carry. `permission_denied` is the

@@ -13,19 +13,9 @@ import { addToolNeeds, dedupe, endpointNeeds, ORDER } from "./_permission_needs.
 import { serversFor } from "./server_ids.ts";
 import { lockPath } from "./lock.ts";
 import { MissingPermissionError } from "./errors.ts";
+import type { PermissionName, PermissionNeed } from "./permission_need.ts";
 
-/** The Deno permission kinds the CLI may need. */
-export type PermissionName = "read" | "write" | "net" | "run" | "env";
-
-/** One needed permission value and why it is needed. */
-export interface PermissionNeed {
-  /** The permission. */
-  name: PermissionName;
-  /** The path, host, program or variable; `undefined` for all. */
-  value?: string;
-  /** Why, e.g. `stdio server "everything"`. */
-  reason: string;
-}
+export type { PermissionName, PermissionNeed };
 
 /** What a target needs. */
 export interface PermissionPlan {
