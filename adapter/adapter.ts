@@ -8,11 +8,78 @@
  */
 
 import type { CanonicalTool } from "./canonical_tool.ts";
-import type { ToolNameMap } from "./names.ts";
 import type { InputNormalizer } from "./normalizer.ts";
-import type { PreflightProblem } from "./preflight.ts";
 import type { ProviderProfile } from "./profile.ts";
 import type { FeatureLossWarning } from "./warning.ts";
+
+/**
+ * A two-way table of canonical tool IDs and provider names, as conversions
+ * and tool-call reading use it. {@linkcode ToolNameMap} is the built-in one;
+ * declared here so that the adapter contract does not depend on it.
+ */
+export interface NameTable {
+  /** The number of tools in the table. */
+  readonly size: number;
+  /**
+   * The provider name of a tool ID.
+   *
+   * @param id The canonical tool ID.
+   * @returns The provider name.
+   */
+  toProvider(id: string): string;
+  /**
+   * The canonical ID of a provider name.
+   *
+   * @param providerName The name in the provider's tool call.
+   * @returns The canonical tool ID.
+   */
+  toCanonical(providerName: string): string;
+  /**
+   * Whether a provider name is in the table.
+   *
+   * @param providerName The provider name.
+   * @returns `true` when it maps to a tool.
+   */
+  has(providerName: string): boolean;
+}
+
+/** One problem the provider would reject. */
+export interface PreflightProblem {
+  /** Stable code, e.g. `invalid_name`, `not_closed`, `unsupported_keyword`, `budget_exceeded`. */
+  code: string;
+  /** JSON Pointer into the `tools` array, e.g. `/0/function/parameters/properties/x/default`. */
+  path: string;
+  /** The tool's name as written, when known. */
+  tool?: string;
+  /** What is wrong. */
+  message: string;
+}
+
+/** Options of {@linkcode preflight}. */
+export interface PreflightOptions {
+  /** A profile that replaces the target's built-in one (other limits or names). */
+  profile?: ProviderProfile;
+}
+
+/** A provider's tool call, read into canonical terms. */
+export interface CanonicalToolCall {
+  /** The format the call was recognised as (`openai`, `openai-responses`, `anthropic`, `gemini`, `mcp`, or a registered one). */
+  format: string;
+  /** The canonical tool ID. */
+  toolId: string;
+  /** The provider's call ID, when it has one. */
+  callId?: string;
+  /** The arguments (parsed from JSON text where the provider sends text, then normalized). */
+  arguments: unknown;
+}
+
+/** Options of {@linkcode parseToolCall}. */
+export interface ParseToolCallOptions {
+  /** Name table of the request's tools (needed for hashed names). */
+  names?: NameTable;
+  /** Normalizers by canonical tool ID (from the strict conversions). */
+  normalizers?: Readonly<Record<string, InputNormalizer>>;
+}
 
 /**
  * Options of one provider, by format name: each adapter reads its own entry
@@ -32,7 +99,7 @@ export interface ConvertOptions {
   /** Write dropped scalar constraints (e.g. `minLength: 3`) into descriptions (default `true`). */
   describeDropped?: boolean;
   /** Name table for provider names (needed to decode hashed names). */
-  names?: ToolNameMap;
+  names?: NameTable;
   /**
    * Gemini: write `parameters` (OpenAPI subset, the default) or `parametersJsonSchema`.
    *

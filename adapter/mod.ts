@@ -83,8 +83,13 @@ export { IDENTITY_NORMALIZER, type InputNormalizer } from "./normalizer.ts";
 export type {
   Adapter,
   CanonicalResult,
+  CanonicalToolCall,
   ConversionResult,
   ConvertOptions,
+  NameTable,
+  ParseToolCallOptions,
+  PreflightOptions,
+  PreflightProblem,
   PreflightSchema,
   PreflightTool,
   ProviderOptions,
@@ -109,8 +114,8 @@ export {
   type GeminiFunctionDeclaration,
   type GeminiOptions,
 } from "./gemini/mod.ts";
-export { preflight, type PreflightOptions, type PreflightProblem } from "./preflight.ts";
-export { type CanonicalToolCall, parseToolCall, type ParseToolCallOptions } from "./tool_call.ts";
+export { preflight } from "./preflight.ts";
+export { parseToolCall } from "./tool_call.ts";
 
 // The model types the adapters refer to (Tool, McpTool, the errors) are exported by
 // "@toolfoundation/core/model".

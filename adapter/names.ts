@@ -16,6 +16,7 @@ import { decodeWith, encodeWith } from "./_provider/mod.ts";
 import { builtinRegistry } from "./default_registry.ts";
 import { NameCollisionError, UnknownToolNameError } from "./errors.ts";
 import type { NameRules, ProviderProfile } from "./profile.ts";
+import type { NameTable } from "./adapter.ts";
 
 function rulesOf(target: string | ProviderProfile): NameRules {
   return typeof target === "string" ? builtinRegistry().get(target).profile.names : target.names;
@@ -82,7 +83,7 @@ export function decodeToolName(
  * assert.equal(names.toCanonical(providerName), "files.v2:read");
  * ```
  */
-export class ToolNameMap {
+export class ToolNameMap implements NameTable {
   readonly #rules: NameRules;
   readonly #toProvider = new Map<string, string>();
   readonly #toCanonical = new Map<string, string>();

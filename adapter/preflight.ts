@@ -6,25 +6,7 @@
  */
 
 import { builtinRegistry } from "./default_registry.ts";
-import type { ProviderProfile } from "./profile.ts";
-
-/** One problem the provider would reject. */
-export interface PreflightProblem {
-  /** Stable code, e.g. `invalid_name`, `not_closed`, `unsupported_keyword`, `budget_exceeded`. */
-  code: string;
-  /** JSON Pointer into the `tools` array, e.g. `/0/function/parameters/properties/x/default`. */
-  path: string;
-  /** The tool's name as written, when known. */
-  tool?: string;
-  /** What is wrong. */
-  message: string;
-}
-
-/** Options of {@linkcode preflight}. */
-export interface PreflightOptions {
-  /** A profile that replaces the target's built-in one (other limits or names). */
-  profile?: ProviderProfile;
-}
+import type { PreflightOptions, PreflightProblem } from "./adapter.ts";
 
 /**
  * Finds what the provider would reject in a request with these tools (in the

@@ -7,7 +7,16 @@
  */
 
 import { isNonArrayObject } from "../model/plain_object.ts";
-import type { Adapter, ConversionResult, ConvertOptions, ToolCallReading } from "./adapter.ts";
+import type {
+  Adapter,
+  CanonicalToolCall,
+  ConversionResult,
+  ConvertOptions,
+  ParseToolCallOptions,
+  PreflightOptions,
+  PreflightProblem,
+  ToolCallReading,
+} from "./adapter.ts";
 import {
   AdapterExistsError,
   InvalidToolCallError,
@@ -17,8 +26,6 @@ import {
 import { checkStructure, relocate } from "./_schema/mod.ts";
 import { decodeWith } from "./_provider/mod.ts";
 import { runPreflight } from "./_preflight/mod.ts";
-import type { PreflightOptions, PreflightProblem } from "./preflight.ts";
-import type { CanonicalToolCall, ParseToolCallOptions } from "./tool_call.ts";
 import type { FeatureLossWarning } from "./warning.ts";
 
 /** Options of {@linkcode AdapterRegistry.register}. */

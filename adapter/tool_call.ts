@@ -5,28 +5,7 @@
  */
 
 import { builtinRegistry } from "./default_registry.ts";
-import type { ToolNameMap } from "./names.ts";
-import type { InputNormalizer } from "./normalizer.ts";
-
-/** A provider's tool call, read into canonical terms. */
-export interface CanonicalToolCall {
-  /** The format the call was recognised as (`openai`, `openai-responses`, `anthropic`, `gemini`, `mcp`, or a registered one). */
-  format: string;
-  /** The canonical tool ID. */
-  toolId: string;
-  /** The provider's call ID, when it has one. */
-  callId?: string;
-  /** The arguments (parsed from JSON text where the provider sends text, then normalized). */
-  arguments: unknown;
-}
-
-/** Options of {@linkcode parseToolCall}. */
-export interface ParseToolCallOptions {
-  /** Name table of the request's tools (needed for hashed names). */
-  names?: ToolNameMap;
-  /** Normalizers by canonical tool ID (from the strict conversions). */
-  normalizers?: Readonly<Record<string, InputNormalizer>>;
-}
+import type { CanonicalToolCall, ParseToolCallOptions } from "./adapter.ts";
 
 /**
  * Reads a tool call of any supported provider: OpenAI Chat Completions

@@ -4,7 +4,7 @@ import { isSimplePattern, LIST, MAP, type Obj, RefResolver, SINGLE } from "../_s
 import { escapePointerToken } from "../../model/json_pointer.ts";
 import { isNonArrayObject } from "../../model/plain_object.ts";
 import type { SchemaProfile } from "../profile.ts";
-import type { PreflightProblem } from "../preflight.ts";
+import type { PreflightProblem } from "../adapter.ts";
 import { MAX_SCHEMA_DEPTH } from "../limits.ts";
 
 /** Sizes counted over one tool's schemas. */

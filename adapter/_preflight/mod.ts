@@ -3,8 +3,7 @@
 // description of each tool.
 
 import { isNonArrayObject } from "../../model/plain_object.ts";
-import type { Adapter, PreflightTool } from "../adapter.ts";
-import type { PreflightOptions, PreflightProblem } from "../preflight.ts";
+import type { Adapter, PreflightOptions, PreflightProblem, PreflightTool } from "../adapter.ts";
 import type { ProviderProfile } from "../profile.ts";
 import { checkJson, type Counts } from "./json_checks.ts";
 

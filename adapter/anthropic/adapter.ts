@@ -16,10 +16,10 @@ import type {
   CanonicalResult,
   ConversionResult,
   ConvertOptions,
+  PreflightProblem,
   PreflightTool,
   ToolCallReading,
 } from "../adapter.ts";
-import type { PreflightProblem } from "../preflight.ts";
 import { walkSchema } from "../_walk/mod.ts";
 import {
   canonicalName,

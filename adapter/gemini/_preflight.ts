@@ -7,9 +7,8 @@
 import { escapePointerToken } from "../../model/json_pointer.ts";
 import { isNonArrayObject } from "../../model/plain_object.ts";
 import type { ProviderProfile } from "../profile.ts";
-import type { PreflightProblem } from "../preflight.ts";
+import type { PreflightProblem, PreflightSchema, PreflightTool } from "../adapter.ts";
 import { tooDeepProblem } from "../_preflight/mod.ts";
-import type { PreflightSchema, PreflightTool } from "../adapter.ts";
 import { MAX_SCHEMA_DEPTH } from "../limits.ts";
 
 const OPENAPI_TYPES = new Set([

@@ -20,9 +20,9 @@ import type {
   CanonicalResult,
   ConversionResult,
   ConvertOptions,
+  PreflightProblem,
   PreflightTool,
 } from "../adapter.ts";
-import type { PreflightProblem } from "../preflight.ts";
 import { writeGeminiSchema } from "./_schema.ts";
 import { createNormalizer } from "../_normalizer/mod.ts";
 import { fromOpenApi } from "../_openapi/mod.ts";

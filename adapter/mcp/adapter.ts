@@ -23,10 +23,10 @@ import type {
   CanonicalResult,
   ConversionResult,
   ConvertOptions,
+  PreflightProblem,
   PreflightTool,
   ToolCallReading,
 } from "../adapter.ts";
-import type { PreflightProblem } from "../preflight.ts";
 import { IDENTITY_NORMALIZER } from "../normalizer.ts";
 
 /**

@@ -11,10 +11,10 @@ import type {
   CanonicalResult,
   ConversionResult,
   ConvertOptions,
+  PreflightProblem,
   PreflightTool,
   ToolCallReading,
 } from "../adapter.ts";
-import type { PreflightProblem } from "../preflight.ts";
 import { describeFunctionTool } from "./_preflight.ts";
 import { walkSchema } from "../_walk/mod.ts";
 import {

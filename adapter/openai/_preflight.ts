@@ -3,8 +3,7 @@
 // `parameters` and its `strict` flag.
 
 import { isNonArrayObject } from "../../model/plain_object.ts";
-import type { PreflightTool } from "../adapter.ts";
-import type { PreflightProblem } from "../preflight.ts";
+import type { PreflightProblem, PreflightTool } from "../adapter.ts";
 
 /** Describes an OpenAI function tool (`flat` for Responses) for preflight. */
 export function describeFunctionTool(
