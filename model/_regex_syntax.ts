@@ -4,7 +4,7 @@
 // whose character sets are explicit code-point ranges with ECMA-262's meaning,
 // so that the tree can be printed as an RE2 pattern with the same meaning.
 
-import { complement, LINE_TERMINATORS, MAX_CP, type Ranges } from "./_regex_ranges.ts";
+import { complement, LINE_TERMINATORS, MAX_CP } from "./_regex_ranges.ts";
 import { type Node, Scanner, SYNTAX } from "./_regex_scanner.ts";
 
 export type { Node };

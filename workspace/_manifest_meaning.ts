@@ -7,7 +7,6 @@ import { toolId } from "../model/tool_id.ts";
 import { validateTool } from "../model/validate_tool.ts";
 import { isNonArrayObject } from "../model/plain_object.ts";
 import { BUILTINS, getBuiltin } from "./builtins.ts";
-import type { ManifestIssue } from "./errors.ts";
 import type { ManifestTool, ResolvedTool } from "./manifest_types.ts";
 import { unknownPlaceholders } from "./variables.ts";
 import { checkServers, type UnplacedIssue } from "./_manifest_servers.ts";
