@@ -77,7 +77,7 @@ export interface ToolIssue {
 }
 
 /**
- * A tool definition breaks the rules of the seeds or the MCP spec. Every problem
+ * A tool definition breaks the rules of the tool model or the MCP spec. Every problem
  * found is listed in `issues`, not only the first.
  *
  * @example Listing every problem

@@ -1,5 +1,5 @@
 /**
- * Built-in local tools shipped with the CLI: a calculator (seed 002's), text
+ * Built-in local tools shipped with the CLI: a calculator, text
  * and JSON helpers, and a cancellable wait that reports progress. A manifest
  * names one with `builtin: <name>` and inherits its schemas.
  *

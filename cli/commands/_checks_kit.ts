@@ -1,7 +1,8 @@
 // Private: what `validate` and `convert` need beyond reading the manifest (the
 // validator, the tool and chain checks; the adapters apart, for `convert` and
 // `validate --target`), loaded on first use so that `list` and `permissions`
-// never load them, nor `validate` the adapters it does not use (start-up, issue 16).
+// never load them, nor `validate` the adapters it does not use: every module
+// loaded costs start-up time.
 
 import type { DefaultValidator } from "../../model/default_validator.ts";
 import type { checkChains } from "../../workspace/_chain_check.ts";

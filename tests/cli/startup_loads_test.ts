@@ -1,4 +1,4 @@
-// Start-up (issue 16): what a command actually loads when it runs, dynamic
+// Start-up: what a command actually loads when it runs, dynamic
 // imports included, read from Deno's debug log (each module compiled: "V8
 // code cache hit/miss/updating for ES module|script: <specifier>"). Most
 // checks run the TypeScript sources (cli/main.ts), where module names say what

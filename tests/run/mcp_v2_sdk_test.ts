@@ -48,8 +48,8 @@ Deno.test("the bare v2 SDK client loses progress notifications that share the re
       });
       lost += COUNT - seen.length;
     }
-    // If this fails, the SDK delivers them now (typescript-sdk issue 2580) and
-    // our interception in run/_mcp_lifecycle.ts could go.
+    // If this fails, the SDK now delivers notifications that share a chunk with
+    // the result, and our interception in run/_mcp_lifecycle.ts could go.
     assert.ok(lost > 0, "the SDK delivered every notification");
   } finally {
     await client.close();
