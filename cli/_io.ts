@@ -5,7 +5,7 @@ import type { CliIo } from "./main.ts";
 import type { Redactor } from "../workspace/secrets.ts";
 import { isSandboxDenial, UnserializableResultError } from "../workspace/errors.ts";
 
-/** Exit codes (documented in the README and in --help). */
+/** Exit codes (documented in docs/exit-codes.md, the README and --help). */
 export const EXIT = {
   ok: 0,
   failure: 1,
