@@ -69,16 +69,18 @@ export type {
   ElicitationResponse,
   ImportMcpToolsOptions,
   ImportMcpToolsResult,
+  McpListedTool,
+} from "./mcp/tools.ts";
+export type {
   McpAuthProvider,
   McpBearerAuthProvider,
   McpHttpServerConfig,
-  McpListedTool,
   McpOAuthClientProvider,
   McpProtocol,
   McpServerConfig,
   McpSseServerConfig,
   McpStdioServerConfig,
-} from "./mcp.ts";
+} from "./mcp/config.ts";
 export type {
   ChunkEvent,
   DoneEvent,
@@ -97,7 +99,7 @@ export type {
   ChainStreamEvent,
 } from "./chain.ts";
 export { Runner, type RunnerOptions, type RunOptions } from "./runner.ts";
-export { McpSession, type McpSessionOptions } from "./mcp_session.ts";
+export { McpSession, type McpSessionOptions } from "./mcp/session.ts";
 export {
   DEFAULT_RETRY_POLICY,
   type RetryEvent,

@@ -18,12 +18,12 @@ import type { LocalHandler, ProgressUpdate } from "./local.ts";
 import type { ToolProvider } from "./provider.ts";
 import { type RegisteredTool, ToolRegistry } from "./registry.ts";
 import type { RunResult } from "./result.ts";
+import type { McpServerConfig } from "./mcp/config.ts";
 import type {
   ElicitationHandler,
   ImportMcpToolsOptions,
   ImportMcpToolsResult,
-  McpServerConfig,
-} from "./mcp.ts";
+} from "./mcp/tools.ts";
 import type { StreamEvent } from "./stream.ts";
 import type {
   ChainInputOptions,
@@ -260,8 +260,10 @@ export class Runner {
     server: string,
     options: ImportMcpToolsOptions = {},
   ): Promise<ImportMcpToolsResult> {
-    const { importMcpTools } = await import("./_mcp_import.ts");
-    return await importMcpTools(this.#registry, this.#backends, server, options, this.#timeoutMs);
+    const { importMcpTools } = await import("./mcp/tools.ts");
+    const list = (name: string, signal: AbortSignal | undefined, timeoutMs: number) =>
+      this.#backends.listMcpTools(name, signal, timeoutMs);
+    return await importMcpTools(this.#registry, list, server, options, this.#timeoutMs);
   }
 
   /**

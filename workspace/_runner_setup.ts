@@ -3,7 +3,7 @@
 // bound when setting up fails.
 
 import { localBackend, mcpBackend, providerBackend, type ToolBackend } from "../model/backend.ts";
-import type { McpServerConfig } from "../run/mcp_config.ts";
+import type { McpServerConfig } from "../run/mcp/config.ts";
 import type { ToolProvider } from "../run/provider.ts";
 import type { Runner } from "../run/runner.ts";
 import type { Manifest, ManifestEndpoint, ManifestServer, ResolvedTool } from "./manifest.ts";

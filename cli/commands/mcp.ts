@@ -2,7 +2,7 @@
 //   mcp <manifest> <server> ping | resources | read <uri> | prompts | prompt <name> [--args JSON]
 
 import { parseArgs } from "../_args.ts";
-import { McpSession } from "../../run/mcp_session.ts";
+import { McpSession } from "../../run/mcp/session.ts";
 import { EXIT, printJson } from "../_io.ts";
 import type { CliIo } from "../main.ts";
 import { UsageError } from "../../workspace/errors.ts";

@@ -1,11 +1,11 @@
 // Private: a run waiting for a server's connection being opened, within what
 // is left of the run's deadline; the last waiter to give up stops the start.
 
-import { McpTimeoutError } from "./_mcp_checks.ts";
-import type { Opening } from "./_mcp_connection.ts";
-import type { Connection } from "./_mcp_lifecycle.ts";
-import { stderrHint } from "./_mcp_report.ts";
-import { NO_TIMEOUT } from "./_mcp_sdk.ts";
+import { McpTimeoutError } from "./_checks.ts";
+import type { Opening } from "./connection.ts";
+import type { Connection } from "./_lifecycle.ts";
+import { stderrHint } from "./_report.ts";
+import { NO_TIMEOUT } from "./_sdk.ts";
 
 /** Whether a deadline is set (`0` and `Infinity` mean none). */
 export function limited(timeoutMs: number): boolean {

@@ -1,7 +1,7 @@
 // server-filesystem on a temporary directory.
 import assert from "node:assert/strict";
-import { Runner } from "../../run/mod.ts";
-import { filesystemStdio } from "./_mcp_servers.ts";
+import { Runner } from "../../../run/mod.ts";
+import { filesystemStdio } from "../_mcp_servers.ts";
 
 Deno.test("mcp backend against server-filesystem on a temp dir", async (t) => {
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "tf-fs-" }));

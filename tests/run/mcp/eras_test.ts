@@ -3,15 +3,15 @@
 // process; `legacy` and a pinned revision are honoured; a server that exits on
 // the probe is restarted once in the 2025 era; the verdict survives a restart.
 import assert from "node:assert/strict";
-import { mcpBackend } from "../../model/mod.ts";
+import { mcpBackend } from "../../../model/mod.ts";
 import {
   type ElicitationRequest,
   ExecutionError,
   type McpServerConfig,
   Runner,
   type RunnerOptions,
-} from "../../run/mod.ts";
-import { fakeServer, modernStdio, startModernHttp } from "./_mcp_servers.ts";
+} from "../../../run/mod.ts";
+import { fakeServer, modernStdio, startModernHttp } from "../_mcp_servers.ts";
 
 const ANY = { type: "object" as const };
 

@@ -1,7 +1,7 @@
 // Private: the MCP SDK (v2, `@modelcontextprotocol/client`), loaded once on
 // first use, and what we hand it so that it checks nothing we check
 // ourselves: a result "schema" that accepts anything (results are checked in
-// `_mcp_checks.ts`) and an output-schema validator that accepts everything
+// `_checks.ts`) and an output-schema validator that accepts everything
 // (structuredContent is checked by the runner with our Hyperjump validator).
 
 import type * as ClientModule from "@modelcontextprotocol/client";

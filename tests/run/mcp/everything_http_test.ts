@@ -1,8 +1,8 @@
 // server-everything over Streamable HTTP on a free 127.0.0.1 port.
 import assert from "node:assert/strict";
-import { mcpBackend } from "../../model/mod.ts";
-import { ExecutionError, Runner, type StreamEvent } from "../../run/mod.ts";
-import { startEverythingHttp } from "./_mcp_servers.ts";
+import { mcpBackend } from "../../../model/mod.ts";
+import { ExecutionError, Runner, type StreamEvent } from "../../../run/mod.ts";
+import { startEverythingHttp } from "../_mcp_servers.ts";
 
 Deno.test("mcp backend over Streamable HTTP against server-everything", async (t) => {
   const server = await startEverythingHttp();

@@ -3,7 +3,7 @@
 // per phase, process groups, start failures, the output cap, schema errors,
 // progress delivered before the result, non-text content kept.
 import assert from "node:assert/strict";
-import { mcpBackend } from "../../model/mod.ts";
+import { mcpBackend } from "../../../model/mod.ts";
 import {
   ExecutionError,
   OutputTooLargeError,
@@ -11,8 +11,8 @@ import {
   Runner,
   RunTimeoutError,
   type StreamEvent,
-} from "../../run/mod.ts";
-import { fakeServer, waitGone } from "./_mcp_servers.ts";
+} from "../../../run/mod.ts";
+import { fakeServer, waitGone } from "../_mcp_servers.ts";
 
 const ANY = { type: "object" as const };
 

@@ -2,13 +2,13 @@
 // lines it wrote that were not JSON-RPC, its stderr tail, and what its stderr
 // says is missing (a certificate, a variable).
 
-import { ExecutionError, OutputTooLargeError, PermissionDeniedError, RunError } from "./errors.ts";
-import type { McpServerConfig } from "./mcp.ts";
-import { tail } from "./_text.ts";
-import type { StdioTransport } from "./_mcp_stdio.ts";
-import type { Connection } from "./_mcp_lifecycle.ts";
-import { CONNECTION_CLOSED } from "./_mcp_sdk.ts";
-import { startHints } from "./_start_hints.ts";
+import { ExecutionError, OutputTooLargeError, PermissionDeniedError, RunError } from "../errors.ts";
+import type { McpServerConfig } from "./config.ts";
+import { tail } from "../_text.ts";
+import type { StdioTransport } from "./_stdio.ts";
+import type { Connection } from "./_lifecycle.ts";
+import { CONNECTION_CLOSED } from "./_sdk.ts";
+import { startHints } from "../_start_hints.ts";
 
 /** How long to wait for a failed server's exit status and last stderr. */
 const EXIT_REPORT_MS = 1000;

@@ -3,10 +3,10 @@
 // results, the timeout error that names the phase, and the reading of a
 // failed server's stderr (a missing certificate or variable is named).
 
-import { isNonArrayObject } from "../model/_json_pointer.ts";
-import { ExecutionError, type RunErrorOptions, RunTimeoutError } from "./errors.ts";
-import type { McpListedTool } from "./mcp.ts";
-import type { McpCallResult } from "./result.ts";
+import { isNonArrayObject } from "../../model/_json_pointer.ts";
+import { ExecutionError, type RunErrorOptions, RunTimeoutError } from "../errors.ts";
+import type { McpListedTool } from "./tools.ts";
+import type { McpCallResult } from "../result.ts";
 
 /** The phases of an MCP run, each under the run's one deadline. */
 export type McpPhase = "connect" | "list" | "call";

@@ -5,9 +5,9 @@
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { mcpBackend } from "../../model/mod.ts";
-import { childEnv, Runner } from "../../run/mod.ts";
-import { fakeServer } from "./_mcp_servers.ts";
+import { mcpBackend } from "../../../model/mod.ts";
+import { childEnv, Runner } from "../../../run/mod.ts";
+import { fakeServer } from "../_mcp_servers.ts";
 
 const COUNT = 60;
 const ALL = Array.from({ length: COUNT }, (_, i) => i + 1);
@@ -49,7 +49,7 @@ Deno.test("the bare v2 SDK client loses progress notifications that share the re
       lost += COUNT - seen.length;
     }
     // If this fails, the SDK delivers them now (typescript-sdk issue 2580) and
-    // our interception in run/_mcp_lifecycle.ts could go.
+    // our interception in run/mcp/_lifecycle.ts could go.
     assert.ok(lost > 0, "the SDK delivered every notification");
   } finally {
     await client.close();

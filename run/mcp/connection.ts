@@ -1,10 +1,19 @@
-// Private: opening one MCP client connection: the SDK's v2 client over the
-// transport of `_mcp_transport.ts`, in the protocol era of `_mcp_era.ts`,
-// with our progress interception and loss detection (`_mcp_lifecycle.ts`).
+/**
+ * One MCP client connection: opened with the SDK's v2 client over the
+ * transport of `_transport.ts`, in the protocol era of `_era.ts`, with our
+ * progress interception and loss detection (`_lifecycle.ts`); watched while
+ * it lives and closed with its server's process group. The runner's pool
+ * (`pool.ts`) and the serve gateway's upstreams open their connections here;
+ * this module also gives them what they use with one (closing it, watching a
+ * request, the texts of a failed server).
+ *
+ * @module
+ */
 
-import { OutputTooLargeError } from "./errors.ts";
-import type { ElicitationHandler, McpServerConfig } from "./mcp.ts";
-import type { StdioTransport } from "./_mcp_stdio.ts";
+import { OutputTooLargeError } from "../errors.ts";
+import type { McpServerConfig } from "./config.ts";
+import type { ElicitationHandler } from "./tools.ts";
+import type { StdioTransport } from "./_stdio.ts";
 import {
   closedOnProbe,
   connectOptions,
@@ -12,17 +21,22 @@ import {
   negotiation,
   protocolOf,
   verdictOf,
-} from "./_mcp_era.ts";
+} from "./_era.ts";
 import {
   closeConnection,
   type Connection,
   failInflight,
   interceptProgress,
   markLost,
-} from "./_mcp_lifecycle.ts";
-import { loadSdk, PASS_THROUGH, type Sdk } from "./_mcp_sdk.ts";
-import { createTransport } from "./_mcp_transport.ts";
-import { errorText, startError } from "./_mcp_report.ts";
+} from "./_lifecycle.ts";
+import { loadSdk, PASS_THROUGH, type Sdk } from "./_sdk.ts";
+import { createTransport } from "./_transport.ts";
+import { errorText, startError } from "./_report.ts";
+
+export { closeConnection, type Connection, watch } from "./_lifecycle.ts";
+export type { EraVerdict } from "./_era.ts";
+export { callError, errorText, stderrHint } from "./_report.ts";
+export { NO_TIMEOUT } from "./_sdk.ts";
 
 /** How long a liveness probe after an HTTP transport error may take. */
 const PROBE_TIMEOUT_MS = 3000;
@@ -31,9 +45,13 @@ const CLIENT_INFO = { name: "toolfoundation", version: "0.1.0" };
 
 /** A connection being opened, with the runs waiting for it. */
 export interface Opening {
+  /** Settles with the open connection, or with why it could not be opened. */
   promise: Promise<Connection>;
+  /** How many runs wait for it (the last one to give up aborts it). */
   waiters: number;
+  /** True once `promise` settled. */
   settled: boolean;
+  /** Aborting it stops the opening at once. */
   abort: AbortController;
   /** The stdio transport, once created (its stderr explains a slow start). */
   stdio: StdioTransport | undefined;
@@ -45,7 +63,9 @@ export interface Opening {
  * elicitation, roots) and notifications. Given, it replaces `onElicitation`.
  */
 export interface ClientSide {
+  /** The client's name and version, as the handshake gives them. */
   info: { name: string; version: string };
+  /** The client's capabilities, as the handshake gives them. */
   capabilities: Record<string, unknown>;
   /** Answers a server-to-client request, by method; its signal aborts when the server cancels. */
   requests: Record<
@@ -58,6 +78,7 @@ export interface ClientSide {
 
 /** What a pool gives a connection it opens. */
 export interface OpenOptions {
+  /** Answers the server's elicitation requests (without it, elicitation is not offered). */
   onElicitation: ElicitationHandler | undefined;
   /** Instead of `onElicitation`: the whole client side (see {@linkcode ClientSide}). */
   clientSide?: ClientSide;

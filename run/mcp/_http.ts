@@ -10,8 +10,8 @@
 // leaves the request's origin; an OAuth form body is never redirected to
 // another origin.
 
-import { OutputTooLargeError } from "./errors.ts";
-import { type ConfiguredHeaders, fetchFollowing } from "./_redirect.ts";
+import { OutputTooLargeError } from "../errors.ts";
+import { type ConfiguredHeaders, fetchFollowing } from "../_redirect.ts";
 
 const NEWLINE = 10;
 const CR = 13;

@@ -1,7 +1,7 @@
 // server-memory with a temporary absolute MEMORY_FILE_PATH.
 import assert from "node:assert/strict";
-import { Runner } from "../../run/mod.ts";
-import { memoryStdio } from "./_mcp_servers.ts";
+import { Runner } from "../../../run/mod.ts";
+import { memoryStdio } from "../_mcp_servers.ts";
 
 Deno.test("mcp backend against server-memory with a temp memory file", async (t) => {
   const dir = await Deno.makeTempDir({ prefix: "tf-memory-" });

@@ -4,13 +4,13 @@
 // configured URL's; within the origin they are kept; a loop is an error.
 import assert from "node:assert/strict";
 import { createMcpHandler, Server } from "@modelcontextprotocol/server";
-import { mcpBackend } from "../../model/mod.ts";
-import { type McpServerConfig, Runner } from "../../run/mod.ts";
-import { startSseServer } from "../fixtures/run/mcp_sse_server.ts";
-import { MemoryTokenStore, StoreOAuthProvider } from "../../run/auth/mod.ts";
-import { startOAuthFixture } from "./auth/_oauth_servers.ts";
-import { HttpBodies } from "../../run/_mcp_http.ts";
-import { type Seen, twoOrigins } from "./_redirect_servers.ts";
+import { mcpBackend } from "../../../model/mod.ts";
+import { type McpServerConfig, Runner } from "../../../run/mod.ts";
+import { startSseServer } from "../../fixtures/run/mcp_sse_server.ts";
+import { MemoryTokenStore, StoreOAuthProvider } from "../../../run/auth/mod.ts";
+import { startOAuthFixture } from "../auth/_oauth_servers.ts";
+import { HttpBodies } from "../../../run/mcp/_http.ts";
+import { type Seen, twoOrigins } from "../_redirect_servers.ts";
 
 const SECRET = "S3CRET-api-key";
 const TOKEN = "T0KEN-bearer";

@@ -14,9 +14,9 @@ import type {
   PriorDiscovery,
   VersionNegotiationOptions,
 } from "@modelcontextprotocol/client";
-import { ExecutionError } from "./errors.ts";
-import type { McpProtocol, McpServerConfig } from "./mcp.ts";
-import { ERA_NEGOTIATION_FAILED, NO_TIMEOUT } from "./_mcp_sdk.ts";
+import { ExecutionError } from "../errors.ts";
+import type { McpProtocol, McpServerConfig } from "./config.ts";
+import { ERA_NEGOTIATION_FAILED, NO_TIMEOUT } from "./_sdk.ts";
 
 /** How long a stdio server may take to answer `server/discover` before it is taken for 2025-era. */
 export const STDIO_PROBE_TIMEOUT_MS = 5000;

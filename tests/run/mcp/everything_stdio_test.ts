@@ -1,6 +1,6 @@
 // server-everything over stdio, started and stopped by the runner itself.
 import assert from "node:assert/strict";
-import { mcpBackend, type Tool } from "../../model/mod.ts";
+import { mcpBackend, type Tool } from "../../../model/mod.ts";
 import {
   type ElicitationRequest,
   ExecutionError,
@@ -8,8 +8,8 @@ import {
   Runner,
   type StreamEvent,
   ToolResultError,
-} from "../../run/mod.ts";
-import { childPids, EVERYTHING, everythingStdio, isAlive } from "./_mcp_servers.ts";
+} from "../../../run/mod.ts";
+import { childPids, EVERYTHING, everythingStdio, isAlive } from "../_mcp_servers.ts";
 
 const PKG = `${EVERYTHING} stdio`;
 

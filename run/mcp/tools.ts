@@ -1,7 +1,8 @@
 /**
- * MCP backends: the tools an MCP server lists and their conversion into model
- * tools, elicitation, and (re-exported from `mcp_config.ts`) how to reach a
- * server and which protocol era to speak with it.
+ * MCP backends: the tools an MCP server lists, their conversion into model
+ * tools and their registration (`Runner.importMcpTools`), and elicitation.
+ * How to reach a server and which protocol era to speak with it are in
+ * `config.ts`.
  *
  * The MCP SDK (`@modelcontextprotocol/client` 2.x) is loaded only when the
  * first connection opens, so importing the runner costs nothing for programs
@@ -10,19 +11,8 @@
  * @module
  */
 
-import type { Tool, ToolObjectSchema } from "../model/mod.ts";
-import type { RegisteredTool } from "./registry.ts";
-
-export type {
-  McpAuthProvider,
-  McpBearerAuthProvider,
-  McpHttpServerConfig,
-  McpOAuthClientProvider,
-  McpProtocol,
-  McpServerConfig,
-  McpSseServerConfig,
-  McpStdioServerConfig,
-} from "./mcp_config.ts";
+import type { Tool, ToolObjectSchema } from "../../model/mod.ts";
+import type { RegisteredTool, ToolRegistry } from "../registry.ts";
 
 /** A tool as an MCP server lists it (`tools/list`). */
 export interface McpListedTool {
@@ -121,7 +111,7 @@ const MCP_FIELDS = [
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { fromMcpTool } from "./mcp.ts";
+ * import { fromMcpTool } from "./tools.ts";
  *
  * const tool = fromMcpTool({ name: "echo", inputSchema: { type: "object" } }, "everything");
  * assert.equal(tool.namespace, "everything");
@@ -144,4 +134,60 @@ export function fromMcpTool(listed: McpListedTool, namespace?: string): Tool {
   }
   if (namespace) tool.namespace = namespace;
   return tool;
+}
+
+/** Lists the tools of an MCP server, under a deadline in milliseconds. */
+export type ListMcpTools = (
+  server: string,
+  signal: AbortSignal | undefined,
+  timeoutMs: number,
+) => Promise<McpListedTool[]>;
+
+/**
+ * Lists a server's tools and registers each as a model tool with an mcp
+ * backend (namespace: the server name unless given); a listed tool that
+ * breaks the model's rules is skipped with the reason.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ToolRegistry } from "../registry.ts";
+ * import { importMcpTools } from "./tools.ts";
+ *
+ * const registry = new ToolRegistry();
+ * const list = () => Promise.resolve([{ name: "echo", inputSchema: { type: "object" as const } }]);
+ * const { imported } = await importMcpTools(registry, list, "everything", {}, 1000);
+ * assert.equal(imported[0].id, "everything:echo");
+ * ```
+ *
+ * @param registry Where the tools are registered.
+ * @param list Lists the server's tools.
+ * @param server The server's name.
+ * @param options Namespace, signal and deadline.
+ * @param defaultTimeoutMs The deadline when `options` gives none.
+ * @returns What was imported and what was skipped.
+ */
+export async function importMcpTools(
+  registry: ToolRegistry,
+  list: ListMcpTools,
+  server: string,
+  options: ImportMcpToolsOptions,
+  defaultTimeoutMs: number,
+): Promise<ImportMcpToolsResult> {
+  const listed = await list(server, options.signal, options.timeoutMs ?? defaultTimeoutMs);
+  const namespace = options.namespace === undefined ? server : options.namespace ?? undefined;
+  const result: ImportMcpToolsResult = { imported: [], skipped: [] };
+  for (const item of listed) {
+    try {
+      result.imported.push(
+        registry.add(fromMcpTool(item, namespace), {
+          kind: "mcp",
+          mcp: { serverName: server },
+        }),
+      );
+    } catch (error) {
+      result.skipped.push({ name: String(item.name), error: error as Error });
+    }
+  }
+  return result;
 }

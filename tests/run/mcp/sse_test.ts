@@ -2,16 +2,16 @@
 // auth provider on the stream and on every POST, progress delivered before the
 // result, the message cap, and a server that goes away mid-call.
 import assert from "node:assert/strict";
-import { mcpBackend } from "../../model/mod.ts";
+import { mcpBackend } from "../../../model/mod.ts";
 import {
   ExecutionError,
   type McpSseServerConfig,
   OutputTooLargeError,
   Runner,
-} from "../../run/mod.ts";
-import { startSseServer } from "../fixtures/run/mcp_sse_server.ts";
+} from "../../../run/mod.ts";
+import { startSseServer } from "../../fixtures/run/mcp_sse_server.ts";
 import type { AuthProvider, OAuthClientProvider } from "@modelcontextprotocol/client";
-import type { McpAuthProvider } from "../../run/mod.ts";
+import type { McpAuthProvider } from "../../../run/mod.ts";
 
 // Both provider kinds of the SDK fit the config's authProvider (checked by deno check).
 export type SdkProvidersFit = [AuthProvider, OAuthClientProvider] extends McpAuthProvider[] ? true

@@ -8,11 +8,11 @@
  * @module
  */
 
-import { ExecutionError, RunTimeoutError } from "./errors.ts";
-import type { McpServerConfig } from "./mcp.ts";
-import { ANY_RESULT } from "./_mcp_sdk.ts";
-import { openConnection, type Opening } from "./_mcp_connection.ts";
-import { closeConnection, type Connection, watch } from "./_mcp_lifecycle.ts";
+import { ExecutionError, RunTimeoutError } from "../errors.ts";
+import type { McpServerConfig } from "./config.ts";
+import { ANY_RESULT } from "./_sdk.ts";
+import { openConnection, type Opening } from "./connection.ts";
+import { closeConnection, type Connection, watch } from "./_lifecycle.ts";
 
 /** Options of {@linkcode McpSession.open} and of each request. */
 export interface McpSessionOptions {

@@ -1,11 +1,11 @@
 // Programs that use the library end by themselves after close(), and an
 // HTTP-only program needs nothing but network access to its server.
 import assert from "node:assert/strict";
-import { startEverythingHttp } from "./_mcp_servers.ts";
+import { startEverythingHttp } from "../_mcp_servers.ts";
 
-const CLIENT = new URL("../fixtures/run/mcp_client_exits.ts", import.meta.url).pathname;
-const FAKE = new URL("../fixtures/run/mcp_fake_server.ts", import.meta.url).pathname;
-const CONFIG = new URL("../../deno.json", import.meta.url).pathname;
+const CLIENT = new URL("../../fixtures/run/mcp_client_exits.ts", import.meta.url).pathname;
+const FAKE = new URL("../../fixtures/run/mcp_fake_server.ts", import.meta.url).pathname;
+const CONFIG = new URL("../../../deno.json", import.meta.url).pathname;
 
 /** Runs the client program; it must exit on its own within `limitMs`. */
 async function runClient(

@@ -5,8 +5,8 @@
 // process group is gone once `closeConnection` settles).
 
 import type { Client, Transport } from "@modelcontextprotocol/client";
-import type { HttpBodies } from "./_mcp_http.ts";
-import type { StdioTransport } from "./_mcp_stdio.ts";
+import type { HttpBodies } from "./_http.ts";
+import type { StdioTransport } from "./_stdio.ts";
 
 /** Receives one progress notification's params. */
 export type Progress = (params: { progress: number; total?: number; message?: string }) => void;

@@ -1,24 +1,30 @@
-// Private: one lazy MCP client connection per server, reused, re-opened after a
-// crash (in the era found at the first connection, without a new probe). The
-// SDK is imported on first use only; stdio servers run over our own transport
-// (`_mcp_stdio.ts`), so the SDK's stdio module is never loaded.
-//
-// One deadline covers a whole run: connecting (spawn + initialize), listing
-// and the call. Progress notifications of our requests are taken off the
-// transport before the SDK sees them, so none is lost when a server writes
-// progress and the result in one chunk.
+/**
+ * One lazy MCP client connection per server, reused, re-opened after a crash
+ * (in the era found at the first connection, without a new probe). The SDK is
+ * imported on first use only; stdio servers run over our own transport
+ * (`_stdio.ts`), so the SDK's stdio module is never loaded. The runner loads
+ * this module when it first lists or calls an MCP server.
+ *
+ * One deadline covers a whole run: connecting (spawn + initialize), listing
+ * and the call. Progress notifications of our requests are taken off the
+ * transport before the SDK sees them, so none is lost when a server writes
+ * progress and the result in one chunk.
+ *
+ * @module
+ */
 
-import { ExecutionError, OutputTooLargeError } from "./errors.ts";
-import type { ToolContext } from "./local.ts";
-import type { ElicitationHandler, McpListedTool, McpServerConfig } from "./mcp.ts";
-import type { McpCallResult } from "./result.ts";
-import { checkCallResult, checkToolList, type McpPhase, McpTimeoutError } from "./_mcp_checks.ts";
-import { openConnection, type Opening } from "./_mcp_connection.ts";
-import type { EraVerdict } from "./_mcp_era.ts";
-import { closeConnection, type Connection, watch } from "./_mcp_lifecycle.ts";
-import { callError, stderrHint } from "./_mcp_report.ts";
-import { ANY_RESULT, NO_TIMEOUT, REQUEST_TIMEOUT } from "./_mcp_sdk.ts";
-import { limited, waitForOpening } from "./_mcp_wait.ts";
+import { ExecutionError, OutputTooLargeError } from "../errors.ts";
+import type { ToolContext } from "../local.ts";
+import type { McpServerConfig } from "./config.ts";
+import type { ElicitationHandler, McpListedTool } from "./tools.ts";
+import type { McpCallResult } from "../result.ts";
+import { checkCallResult, checkToolList, type McpPhase, McpTimeoutError } from "./_checks.ts";
+import { openConnection, type Opening } from "./connection.ts";
+import type { EraVerdict } from "./_era.ts";
+import { closeConnection, type Connection, watch } from "./_lifecycle.ts";
+import { callError, stderrHint } from "./_report.ts";
+import { ANY_RESULT, NO_TIMEOUT, REQUEST_TIMEOUT } from "./_sdk.ts";
+import { limited, waitForOpening } from "./_wait.ts";
 
 /** Connections to the configured MCP servers. */
 export class McpPool {

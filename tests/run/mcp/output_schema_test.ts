@@ -3,9 +3,9 @@
 // with unevaluatedProperties and $dynamicRef is applied as 2020-12 defines it,
 // in both protocol eras, and the SDK's validator hook is never asked.
 import assert from "node:assert/strict";
-import { OutputValidationError, Runner } from "../../run/mod.ts";
-import { PASS_THROUGH } from "../../run/_mcp_sdk.ts";
-import { modernStdio } from "./_mcp_servers.ts";
+import { OutputValidationError, Runner } from "../../../run/mod.ts";
+import { PASS_THROUGH } from "../../../run/mcp/_sdk.ts";
+import { modernStdio } from "../_mcp_servers.ts";
 
 for (const protocol of ["auto", "legacy"] as const) {
   Deno.test(`a 2020-12 output schema is checked by our validator (protocol ${protocol})`, async () => {

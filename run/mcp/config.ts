@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { InheritEnv } from "./child_env.ts";
+import type { InheritEnv } from "../child_env.ts";
 
 /**
  * An MCP server started as a subprocess and spoken to over stdin/stdout
