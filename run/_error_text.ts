@@ -3,7 +3,7 @@
 // error result (redacted, then cut to an excerpt).
 
 import type { RunResult } from "./result.ts";
-import { excerpt } from "./_text.ts";
+import { excerpt } from "./output/text.ts";
 
 /** The tool ID of a run result (`namespace:name`, or the bare name). */
 export function resultToolId(result: RunResult): string {

@@ -60,9 +60,9 @@ export {
   type InheritEnv,
   NETWORK_ENV,
   SAFE_ENV,
-} from "./child_env.ts";
-export { commandProvider, type CommandProviderOptions } from "./command_provider.ts";
-export { httpProvider, type HttpProviderOptions } from "./http_provider.ts";
+} from "./process/child_env.ts";
+export { commandProvider, type CommandProviderOptions } from "./command/command_provider.ts";
+export { httpProvider, type HttpProviderOptions } from "./http/http_provider.ts";
 export type {
   ElicitationHandler,
   ElicitationRequest,

@@ -5,8 +5,8 @@
 // follow the tool's rule (`_module_imports.ts`): the check downloads no more
 // than the tool could.
 
-import { childEnv } from "../run/child_env.ts";
-import { spawnGroup } from "../run/_process.ts";
+import { childEnv } from "../run/process/child_env.ts";
+import { spawnGroup } from "../run/process/group.ts";
 import { probeMainUrl } from "./_module_host.ts";
 import { moduleToolDeno } from "./_module_deno.ts";
 import { importFlags, refusedImport, refusedImportText } from "./_module_imports.ts";

@@ -4,8 +4,8 @@
 
 import { ChannelSplitter } from "./_module_channel.ts";
 import { hostMainUrl } from "./_module_host.ts";
-import { type GroupChild, spawnGroup } from "../run/_process.ts";
-import { TailBuffer } from "../run/_text.ts";
+import { type GroupChild, spawnGroup } from "../run/process/group.ts";
+import { TailBuffer } from "../run/output/text.ts";
 import { deathOf, type HostOutcome } from "./_module_outcome.ts";
 import { trackForUnload, untrack } from "./_module_reaper.ts";
 

@@ -2,7 +2,7 @@
 // group is tracked; if the parent exits while some run (Deno.exit after a
 // timeout), each is killed on `unload`.
 
-import type { GroupChild } from "../run/_process.ts";
+import type { GroupChild } from "../run/process/group.ts";
 
 const live = new Set<GroupChild>();
 let unloadHooked = false;

@@ -11,7 +11,7 @@ import {
 } from "./manifest.ts";
 import type { PermissionName, PermissionNeed } from "./permissions.ts";
 import { secretReferences } from "./secrets.ts";
-import { inheritedEnvNames } from "../run/child_env.ts";
+import { inheritedEnvNames } from "../run/process/child_env.ts";
 import { moduleToolDeno } from "./_module_deno.ts";
 import { hostOf, resolvePath } from "./_resolve_path.ts";
 import { authNeeds } from "./_auth_needs.ts";

@@ -86,10 +86,10 @@ export async function provider(
   const cap = e.maxOutputBytes === undefined ? {} : { maxOutputBytes: e.maxOutputBytes };
   const redact = setup.redact;
   if (e.url !== undefined) {
-    const { httpProvider } = await import("../run/http_provider.ts");
+    const { httpProvider } = await import("../run/http/http_provider.ts");
     return httpProvider({ id, url: e.url, headers: e.headers, ...cap, redact });
   }
-  const { commandProvider } = await import("../run/command_provider.ts");
+  const { commandProvider } = await import("../run/command/command_provider.ts");
   const killGraceMs = setup.killGraceMs;
   return commandProvider({
     id,

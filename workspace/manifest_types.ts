@@ -6,7 +6,7 @@
  */
 
 import type { Tool } from "../model/mod.ts";
-import type { InheritEnv } from "../run/child_env.ts";
+import type { InheritEnv } from "../run/process/child_env.ts";
 import type { ManifestInput } from "./variables.ts";
 
 /** A server or provider: a command (stdio / subprocess) or an HTTP endpoint. */
@@ -24,7 +24,7 @@ export interface ManifestEndpoint {
   /** Extra HTTP headers (values may be `${env:NAME}`). */
   headers?: Record<string, string>;
   /**
-   * Variables the process inherits beyond the default set (see `run/child_env.ts`):
+   * Variables the process inherits beyond the default set (see `run/process/child_env.ts`):
    * a list of names, or `"all"` for the whole environment (never the default).
    */
   inheritEnv?: InheritEnv;

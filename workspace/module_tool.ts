@@ -21,7 +21,7 @@ import {
   PermissionDeniedError,
   type ToolContext,
 } from "../run/mod.ts";
-import { childEnv } from "../run/child_env.ts";
+import { childEnv } from "../run/process/child_env.ts";
 import type { ManifestPermissions } from "./manifest.ts";
 import { ModuleProcess } from "./_module_process.ts";
 import type { HostOutcome } from "./_module_outcome.ts";

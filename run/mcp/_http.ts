@@ -3,7 +3,7 @@
 // reading past the cap, and it cancels every response body still open when
 // the connection closes (aborting the fetch signal alone can leave a pending
 // read on the standalone SSE stream, which keeps the process alive). It
-// follows redirects itself by the rule of `_redirect.ts`: the headers the
+// follows redirects itself by the rule of `run/http/redirect.ts`: the headers the
 // configuration set go only to the server URL's origin (a redirect elsewhere,
 // or an OAuth request to an authorization server, goes without them), and
 // Authorization, Cookie and Proxy-Authorization are dropped once a redirect
@@ -11,7 +11,7 @@
 // another origin.
 
 import { OutputTooLargeError } from "../errors.ts";
-import { type ConfiguredHeaders, fetchFollowing } from "../_redirect.ts";
+import { type ConfiguredHeaders, fetchFollowing } from "../http/redirect.ts";
 
 const NEWLINE = 10;
 const CR = 13;

@@ -4,11 +4,11 @@
 
 import { ExecutionError, OutputTooLargeError, PermissionDeniedError, RunError } from "../errors.ts";
 import type { McpServerConfig } from "./config.ts";
-import { tail } from "../_text.ts";
+import { tail } from "../output/text.ts";
 import type { StdioTransport } from "./_stdio.ts";
 import type { Connection } from "./_lifecycle.ts";
 import { CONNECTION_CLOSED } from "./_sdk.ts";
-import { startHints } from "../_start_hints.ts";
+import { startHints } from "../process/start_hints.ts";
 
 /** How long to wait for a failed server's exit status and last stderr. */
 const EXIT_REPORT_MS = 1000;

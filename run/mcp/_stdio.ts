@@ -10,8 +10,8 @@
 
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import { OutputTooLargeError } from "../errors.ts";
-import { type GroupChild, spawnGroup } from "../_process.ts";
-import { TailBuffer } from "../_text.ts";
+import { type GroupChild, spawnGroup } from "../process/group.ts";
+import { TailBuffer } from "../output/text.ts";
 
 /** How long a server may take to exit on its own after stdin closes, before SIGTERM. */
 const EXIT_WAIT_MS = 200;

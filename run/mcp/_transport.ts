@@ -1,18 +1,18 @@
 // Private: the transport of one MCP connection. Stdio servers run over our own
 // transport (`_stdio.ts`: own process group, the environment policy of
-// `child_env.ts`), so the SDK's stdio module is never loaded; Streamable HTTP
+// `run/process/child_env.ts`), so the SDK's stdio module is never loaded; Streamable HTTP
 // and the legacy HTTP+SSE transport are the SDK's, over our capped fetch
 // (`_http.ts`), with the caller's headers and auth provider. The SDK's
 // own redirect policy is off (`follow`): our fetch follows redirects itself,
-// with the rule of `_redirect.ts` for every request, the OAuth ones included.
+// with the rule of `run/http/redirect.ts` for every request, the OAuth ones included.
 
 import type { AuthProvider, OAuthClientProvider, Transport } from "@modelcontextprotocol/client";
-import { childEnv } from "../child_env.ts";
+import { childEnv } from "../process/child_env.ts";
 import { ExecutionError } from "../errors.ts";
 import type { McpServerConfig } from "./config.ts";
 import { DEFAULT_MAX_OUTPUT_BYTES } from "../provider.ts";
 import { HttpBodies } from "./_http.ts";
-import type { ConfiguredHeaders } from "../_redirect.ts";
+import type { ConfiguredHeaders } from "../http/redirect.ts";
 import type { Sdk } from "./_sdk.ts";
 import { StdioTransport } from "./_stdio.ts";
 

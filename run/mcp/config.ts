@@ -6,14 +6,14 @@
  * @module
  */
 
-import type { InheritEnv } from "../child_env.ts";
+import type { InheritEnv } from "../process/child_env.ts";
 
 /**
  * An MCP server started as a subprocess and spoken to over stdin/stdout
  * (newline-delimited JSON-RPC).
  *
  * The server runs in its own process group with exactly the environment of
- * the policy in `child_env.ts` (see `childEnv`): the safe set (`HOME`,
+ * the policy in `run/process/child_env.ts` (see `childEnv`): the safe set (`HOME`,
  * `LOGNAME`, `PATH`, `SHELL`, `TERM`, `USER`), the variables networking and
  * certificate trust need (proxies, `NODE_EXTRA_CA_CERTS`, `SSL_CERT_FILE`,
  * `DENO_DIR`, `DENO_CERT`, `DENO_TLS_CA_STORE`, npm's settings ...), the

@@ -1,10 +1,15 @@
-// Private: the process groups started in this process that were not stopped
-// yet. A group outlives its parent unless someone kills it (a server that
-// ignores SIGTERM and the end of its stdin runs on for ever), so each of them
-// gets SIGKILL when this process ends through `Deno.exit` or the end of its
-// event loop (`unload`); a program that ends on a signal (no `unload` then)
-// calls `killLiveGroupsSync` first. A module of its own, with no imports: the
-// CLI loads it at start-up, and the process machinery only when it runs one.
+/**
+ * The process groups started in this process that were not stopped yet. A
+ * group outlives its parent unless someone kills it (a server that ignores
+ * SIGTERM and the end of its stdin runs on for ever), so each of them gets
+ * SIGKILL when this process ends through `Deno.exit` or the end of its event
+ * loop (`unload`); a program that ends on a signal (no `unload` then) calls
+ * {@linkcode killLiveGroupsSync} first. A module of its own, with no imports:
+ * the CLI loads it at start-up, and the process machinery only when it runs
+ * one.
+ *
+ * @module
+ */
 
 /** A started group that was not yet seen gone or stopped with SIGKILL. */
 export interface LiveGroup {

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
-import { providerBackend, type Tool } from "../../model/mod.ts";
+import { providerBackend, type Tool } from "../../../model/mod.ts";
 import {
   ExecutionError,
   httpProvider,
   type HttpProviderOptions,
   OutputTooLargeError,
   Runner,
-} from "../../run/mod.ts";
-import { makeTestCerts } from "./_tls.ts";
+} from "../../../run/mod.ts";
+import { makeTestCerts } from "../_tls.ts";
 
 const tool: Tool = { name: "t", inputSchema: { type: "object" } };
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { startHints } from "../../run/_start_hints.ts";
+import { startHints } from "../../../run/process/start_hints.ts";
 
 const here: Record<string, string> = { API_TOKEN: "t", REQUESTS_CA_BUNDLE: "/ca.pem" };
 const lookup = (name: string): string | undefined => here[name];

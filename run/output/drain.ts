@@ -1,5 +1,9 @@
-// Private: reading a byte stream (a process's stdout, an HTTP body) while
-// keeping a bounded amount of it in memory.
+/**
+ * Reading a byte stream (a process's stdout, an HTTP body) while keeping a
+ * bounded amount of it in memory.
+ *
+ * @module
+ */
 
 /** Keeps the first `max` bytes written to it; `push` answers false past that. */
 export class HeadBuffer {
@@ -49,7 +53,7 @@ export class HeadBuffer {
 }
 
 /** How a drain ended: the stream's end, the sink refusing more, or `cancel()`. */
-type DrainEnd = "eof" | "full" | "cancelled";
+export type DrainEnd = "eof" | "full" | "cancelled";
 
 /**
  * Reads a stream into a sink from the moment it is created. When the sink

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { childEnv, inheritedEnvNames, NETWORK_ENV, SAFE_ENV } from "../../run/child_env.ts";
+import {
+  childEnv,
+  inheritedEnvNames,
+  NETWORK_ENV,
+  SAFE_ENV,
+} from "../../../run/process/child_env.ts";
 
 const parent: Record<string, string> = {
   PATH: "/bin",
@@ -62,7 +67,7 @@ Deno.test("childEnv reads the real environment by default: a secret stays out, C
 });
 
 Deno.test("childEnv skips names this process may not read instead of failing or prompting", async () => {
-  const fixture = new URL("../fixtures/providers/child_env_limited.ts", import.meta.url);
+  const fixture = new URL("../../fixtures/providers/child_env_limited.ts", import.meta.url);
   const output = await new Deno.Command(Deno.execPath(), {
     args: ["run", "--no-prompt", "--no-config", "--allow-env=PATH,TF_LIMITED_A", fixture.pathname],
     env: { TF_LIMITED_A: "a", TF_LIMITED_B: "b" },

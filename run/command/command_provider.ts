@@ -19,14 +19,14 @@
  * @module
  */
 
-import { ExecutionError, OutputTooLargeError } from "./errors.ts";
-import { DEFAULT_MAX_OUTPUT_BYTES, type ProviderRequest, type ToolProvider } from "./provider.ts";
-import type { ToolContext } from "./local.ts";
-import { childEnv, type InheritEnv } from "./child_env.ts";
-import { DEFAULT_KILL_GRACE_MS, type GroupChild, spawnGroup } from "./_process.ts";
+import { ExecutionError, OutputTooLargeError } from "../errors.ts";
+import { DEFAULT_MAX_OUTPUT_BYTES, type ProviderRequest, type ToolProvider } from "../provider.ts";
+import type { ToolContext } from "../local.ts";
+import { childEnv, type InheritEnv } from "../process/child_env.ts";
+import { DEFAULT_KILL_GRACE_MS, type GroupChild, spawnGroup } from "../process/group.ts";
 import { runGroup, type RunOutcome } from "./_command_run.ts";
-import { startHints } from "./_start_hints.ts";
-import { excerpt, jsonText, stripAnsi, tail } from "./_text.ts";
+import { startHints } from "../process/start_hints.ts";
+import { excerpt, jsonText, stripAnsi, tail } from "../output/text.ts";
 
 /** Options of {@linkcode commandProvider}. */
 export interface CommandProviderOptions {

@@ -1,6 +1,11 @@
-// Private: reading a failed child's stderr for the causes a minimal child
-// environment brings (a variable it did not get, a CA certificate it cannot
-// find) and saying how to pass what is missing.
+/**
+ * Reading a failed child's stderr for the causes a minimal child environment
+ * brings (a variable it did not get, a CA certificate it cannot find) and
+ * saying how to pass what is missing. Command providers and stdio MCP servers
+ * add these hints to the error of a child that failed.
+ *
+ * @module
+ */
 
 /** Variables a child reads for extra CA certificates and gets by default (when set). */
 const CA_ENV = ["NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "SSL_CERT_DIR", "DENO_CERT"];
@@ -41,10 +46,10 @@ const MISSING_VARIABLE: readonly RegExp[] = [
 const UPPER_NAME = /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|\b[A-Z]{3,}[0-9]*\b/g;
 
 /** Who the failed child is, for the wording: a command provider's program or an MCP server. */
-type ChildKind = "command" | "server";
+export type ChildKind = "command" | "server";
 
 /** Options of {@linkcode startHints}. */
-interface StartHintsOptions {
+export interface StartHintsOptions {
   /** Who failed (default `"command"`): "the command" and "the provider's inheritEnv", or "the server". */
   who?: ChildKind;
   /** Reads this process's environment (default: without prompting). */
@@ -52,7 +57,7 @@ interface StartHintsOptions {
 }
 
 /** What the stderr of a failed child suggests. */
-interface StartHints {
+export interface StartHints {
   /** Sentences to add to the error message. */
   hints: string[];
   /** Variables the child seems to miss. */

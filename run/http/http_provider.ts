@@ -20,12 +20,12 @@
  * @module
  */
 
-import { ExecutionError, OutputTooLargeError } from "./errors.ts";
-import { DEFAULT_MAX_OUTPUT_BYTES, type ProviderRequest, type ToolProvider } from "./provider.ts";
-import type { ToolContext } from "./local.ts";
-import { Drain, HeadBuffer } from "./_drain.ts";
-import { excerpt, jsonText } from "./_text.ts";
-import { fetchFollowing, RedirectError } from "./_redirect.ts";
+import { ExecutionError, OutputTooLargeError } from "../errors.ts";
+import { DEFAULT_MAX_OUTPUT_BYTES, type ProviderRequest, type ToolProvider } from "../provider.ts";
+import type { ToolContext } from "../local.ts";
+import { Drain, HeadBuffer } from "../output/drain.ts";
+import { excerpt, jsonText } from "../output/text.ts";
+import { fetchFollowing, RedirectError } from "./redirect.ts";
 
 /** Options of {@linkcode httpProvider}. */
 export interface HttpProviderOptions {

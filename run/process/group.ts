@@ -1,9 +1,15 @@
-// Private: processes the runner starts live in their own process group, so that
-// stopping one stops everything it started (grandchildren included). Every
-// group not yet stopped is tracked (`_live_groups.ts`): it gets SIGKILL when
-// this process ends, as a group outlives its parent otherwise.
+/**
+ * Processes the runner starts live in their own process group, so that
+ * stopping one stops everything it started (grandchildren included). Every
+ * group not yet stopped is tracked (`live_groups.ts`): it gets SIGKILL when
+ * this process ends, as a group outlives its parent otherwise. Command
+ * providers, stdio MCP servers and module tools all start their processes
+ * here.
+ *
+ * @module
+ */
 
-import { type LiveGroup, trackLive, untrackLive } from "./_live_groups.ts";
+import { type LiveGroup, trackLive, untrackLive } from "./live_groups.ts";
 
 /** Default wait between SIGTERM and SIGKILL, in ms. */
 export const DEFAULT_KILL_GRACE_MS = 2000;
@@ -12,7 +18,7 @@ export const DEFAULT_KILL_GRACE_MS = 2000;
 const POLL_MS = 25;
 
 /** Options of {@linkcode spawnGroup}. */
-interface SpawnGroupOptions {
+export interface SpawnGroupOptions {
   /** Arguments. */
   args?: readonly string[];
   /** The child's complete environment (nothing else is inherited). */

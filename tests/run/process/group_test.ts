@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { spawnGroup } from "../../run/_process.ts";
-import { exited } from "./_processes.ts";
+import { spawnGroup } from "../../../run/process/group.ts";
+import { exited } from "../_processes.ts";
 
 const PATH = Deno.env.get("PATH") ?? "/usr/bin:/bin";
 
@@ -91,7 +91,7 @@ Deno.test("stop lets a group that exits on SIGTERM go without waiting for the gr
 });
 
 Deno.test("stop reaches the whole group under a scoped --allow-run (through the kill program)", async () => {
-  const fixture = new URL("../fixtures/run/stop_group_scoped.ts", import.meta.url);
+  const fixture = new URL("../../fixtures/run/stop_group_scoped.ts", import.meta.url);
   const out = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",

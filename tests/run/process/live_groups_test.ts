@@ -4,7 +4,7 @@
 // scoped grant the CLI asks for (through the `kill` program).
 import assert from "node:assert/strict";
 
-const FIXTURE = new URL("../fixtures/run/exit_with_live_group.ts", import.meta.url).pathname;
+const FIXTURE = new URL("../../fixtures/run/exit_with_live_group.ts", import.meta.url).pathname;
 
 /** The processes, not zombies, with `marker` in their command line ("pid stat args"). */
 async function living(marker: string): Promise<string[]> {

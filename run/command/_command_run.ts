@@ -2,9 +2,9 @@
 // process group; its result is taken when it exits, even when a background
 // grandchild still holds stdout open; nothing it started outlives the run.
 
-import { Drain, HeadBuffer, within } from "./_drain.ts";
-import type { GroupChild } from "./_process.ts";
-import { TailBuffer } from "./_text.ts";
+import { Drain, HeadBuffer, within } from "../output/drain.ts";
+import type { GroupChild } from "../process/group.ts";
+import { TailBuffer } from "../output/text.ts";
 
 /** How long stdout and stderr may still deliver after the program exited, in ms. */
 const EXIT_DRAIN_MS = 500;

@@ -1,4 +1,11 @@
-// Private: small text helpers for error messages.
+/**
+ * Small text helpers for error messages about a peer's output (a process's
+ * stdout or stderr, an HTTP body, a server's messages): excerpts and tails
+ * that say they were cut, terminal escapes removed, a stderr tail kept in
+ * bounded memory, and JSON text that never throws.
+ *
+ * @module
+ */
 
 /** Cuts a text to at most `max` characters, marking the cut. */
 export function excerpt(text: string, max: number): string {

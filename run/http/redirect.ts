@@ -1,23 +1,27 @@
-// Private: following HTTP redirects ourselves (`redirect: "manual"`), so that
-// credentials never follow a redirect to another origin. `fetch` follows
-// redirects on its own and drops only `Authorization` when the origin
-// changes: a configured `X-Api-Key` would reach whatever server the first
-// one names. The rule, shared by the HTTP provider and the HTTP MCP
-// transports:
-//
-// - at most MAX_REDIRECTS redirects per request (as fetch), then an error;
-// - 307/308 keep the method and body; 301/302 turn a POST into a GET and
-//   303 turns anything but HEAD into a GET, without the body (as fetch);
-// - a redirect to a URL that is not http(s), or a Location that is no URL,
-//   is an error;
-// - once a redirect leaves the origin (scheme, host or port) of the request,
-//   the headers the configuration set are dropped, and so are
-//   Authorization, Cookie and Proxy-Authorization; they stay dropped for the
-//   rest of the chain. The target URL is the server's own (its Location):
-//   nothing of ours is added to it, so a secret in the configured URL's query
-//   goes nowhere else unless that server itself puts it there;
-// - a redirect to another origin that would carry a credential body (an
-//   OAuth token request's form) is refused.
+/**
+ * Following HTTP redirects ourselves (`redirect: "manual"`), so that
+ * credentials never follow a redirect to another origin. `fetch` follows
+ * redirects on its own and drops only `Authorization` when the origin
+ * changes: a configured `X-Api-Key` would reach whatever server the first
+ * one names. The rule, shared by the HTTP provider and the HTTP MCP
+ * transports:
+ *
+ * - at most MAX_REDIRECTS redirects per request (as fetch), then an error;
+ * - 307/308 keep the method and body; 301/302 turn a POST into a GET and
+ *   303 turns anything but HEAD into a GET, without the body (as fetch);
+ * - a redirect to a URL that is not http(s), or a Location that is no URL,
+ *   is an error;
+ * - once a redirect leaves the origin (scheme, host or port) of the request,
+ *   the headers the configuration set are dropped, and so are
+ *   Authorization, Cookie and Proxy-Authorization; they stay dropped for the
+ *   rest of the chain. The target URL is the server's own (its Location):
+ *   nothing of ours is added to it, so a secret in the configured URL's query
+ *   goes nowhere else unless that server itself puts it there;
+ * - a redirect to another origin that would carry a credential body (an
+ *   OAuth token request's form) is refused.
+ *
+ * @module
+ */
 
 /** Largest number of redirects followed for one request (fetch's own limit). */
 export const MAX_REDIRECTS = 20;

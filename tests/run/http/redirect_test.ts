@@ -2,9 +2,9 @@
 // per the status, and nothing configured (nor Authorization, Cookie,
 // Proxy-Authorization) reaches another origin than the configured URL's.
 import assert from "node:assert/strict";
-import { providerBackend } from "../../model/mod.ts";
-import { ExecutionError, httpProvider, Runner } from "../../run/mod.ts";
-import { type Seen, twoOrigins } from "./_redirect_servers.ts";
+import { providerBackend } from "../../../model/mod.ts";
+import { ExecutionError, httpProvider, Runner } from "../../../run/mod.ts";
+import { type Seen, twoOrigins } from "../_redirect_servers.ts";
 
 const SECRET = "S3CRET-api-key";
 const TOKEN = "T0KEN-bearer";

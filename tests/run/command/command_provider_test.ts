@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
-import { providerBackend, type Tool } from "../../model/mod.ts";
+import { providerBackend, type Tool } from "../../../model/mod.ts";
 import {
   commandProvider,
   type CommandProviderOptions,
   ExecutionError,
   OutputTooLargeError,
   Runner,
-} from "../../run/mod.ts";
-import { exited, readPids } from "./_processes.ts";
-import { makeTestCerts } from "./_tls.ts";
+} from "../../../run/mod.ts";
+import { exited, readPids } from "../_processes.ts";
+import { makeTestCerts } from "../_tls.ts";
 
 const deno = Deno.execPath();
 
