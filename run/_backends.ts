@@ -9,7 +9,7 @@ import type { LocalHandler, ToolContext } from "./local.ts";
 import type { McpServerConfig } from "./mcp/config.ts";
 import type { McpListedTool } from "./mcp/tools.ts";
 import type { ToolProvider } from "./provider.ts";
-import type { RunnerOptions } from "./runner.ts";
+import type { RunnerOptions } from "./runner_options.ts";
 import type { McpPool } from "./mcp/pool.ts";
 
 /** The runner options that configure backends. */

@@ -1,5 +1,6 @@
 /**
- * Every error the runner raises, in one place. Each extends
+ * Every error the runner raises, in one place (but `OutputValidationError`,
+ * which is declared with the run result it keeps, in `result.ts`). Each extends
  * {@linkcode RunError} (itself a `ToolFoundationError`), has a stable `code`
  * from {@linkcode RunErrorCode}, and keeps its `cause`, the tool ID and the
  * backend that was selected (when one was). By kind: lookup (the ID is
@@ -18,12 +19,10 @@ import {
   ToolFoundationError,
   type ValidationFailure,
 } from "../model/errors.ts";
-import type { RunResult } from "./result.ts";
 import {
   executionMessage,
   outputTooLargeMessage,
   permissionDeniedMessage,
-  resultToolId,
   toolErrorMessage,
 } from "./_error_text.ts";
 
@@ -179,8 +178,9 @@ export class NoBackendError extends RunError {
   }
 }
 
-// Validation: arguments that do not match a tool's input schema (nothing runs), results that do
-// not match its output schema (the whole result is kept).
+// Validation: arguments that do not match a tool's input schema (nothing runs). Results that do
+// not match its output schema are an `OutputValidationError`, declared with the result it keeps
+// (`result.ts`: a result carries such errors as warnings, so each type names the other).
 
 /** Options of the validation errors. */
 export interface ValidationRunErrorOptions extends RunErrorOptions {
@@ -226,52 +226,6 @@ export class InputValidationError extends RunError {
       toolId,
     });
     this.args = args;
-    this.failures = options?.failures ?? [];
-  }
-}
-
-/**
- * The result does not match the tool's output schema. The complete result is
- * kept in `result`: nothing is lost.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { localBackend } from "@toolfoundation/core/model";
- * import { OutputValidationError } from "@toolfoundation/core/run";
- *
- * const result = {
- *   tool: { name: "t", inputSchema: { type: "object" as const } },
- *   backend: localBackend("t"),
- *   structured: 42,
- *   durationMs: 1,
- * };
- * const error = new OutputValidationError(result, "/: must be string");
- * assert.equal(error.code, "output_validation");
- * assert.equal(error.result.structured, 42);
- * ```
- */
-export class OutputValidationError extends RunError {
-  /** The whole run result that failed validation. */
-  readonly result: RunResult;
-  /** Every failure found. */
-  readonly failures: readonly ValidationFailure[];
-
-  /**
-   * Creates the instance.
-   *
-   * @param result The run result.
-   * @param detail What is wrong.
-   * @param options Failures and cause (tool ID and backend come from the result).
-   */
-  constructor(result: RunResult, detail: string, options?: ValidationRunErrorOptions) {
-    const toolId = options?.toolId ?? resultToolId(result);
-    super("output_validation", `invalid result from tool ${JSON.stringify(toolId)}: ${detail}`, {
-      ...options,
-      toolId,
-      backend: result.backend,
-    });
-    this.result = result;
     this.failures = options?.failures ?? [];
   }
 }

@@ -36,7 +36,6 @@ export {
   InputValidationError,
   NoBackendError,
   OutputTooLargeError,
-  OutputValidationError,
   PermissionDeniedError,
   RunCancelledError,
   RunError,
@@ -50,7 +49,12 @@ export {
 } from "./errors.ts";
 
 export { type RegisteredTool, ToolRegistry } from "./registry.ts";
-export type { McpCallResult, McpContentBlock, RunResult } from "./result.ts";
+export {
+  type McpCallResult,
+  type McpContentBlock,
+  OutputValidationError,
+  type RunResult,
+} from "./result.ts";
 export type { LocalHandler, ProgressUpdate, ToolContext } from "./local.ts";
 export { DEFAULT_MAX_OUTPUT_BYTES, type ProviderRequest, type ToolProvider } from "./provider.ts";
 export {
@@ -98,7 +102,8 @@ export type {
   ChainStepResult,
   ChainStreamEvent,
 } from "./chain.ts";
-export { Runner, type RunnerOptions, type RunOptions } from "./runner.ts";
+export { Runner } from "./runner.ts";
+export type { RunnerOptions, RunOptions } from "./runner_options.ts";
 export { McpSession, type McpSessionOptions } from "./mcp/session.ts";
 export {
   DEFAULT_RETRY_POLICY,

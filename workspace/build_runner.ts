@@ -11,7 +11,8 @@
 // The runner's own modules, not the `run/mod.ts` barrel: providers and the MCP
 // session API load only for manifests that use them.
 import type { RetryOptions } from "../run/retry.ts";
-import { Runner, type RunnerOptions } from "../run/runner.ts";
+import { Runner } from "../run/runner.ts";
+import type { RunnerOptions } from "../run/runner_options.ts";
 import { getBuiltin } from "./builtins.ts";
 import type { Manifest, ManifestServer } from "./manifest.ts";
 import { resolvePath } from "./_resolve_path.ts";

@@ -86,7 +86,7 @@ export class HttpBodies {
     });
     if (RETRY_AFTER_STATUS.has(response.status) && response.headers.has("retry-after")) {
       // The SDK's HTTP error keeps only the status: carry the server's Retry-After
-      // to the runner's retry loop (idempotent tools only, see run/_retry.ts).
+      // to the runner's retry loop (idempotent tools only, see run/retry.ts).
       const body = (await response.text().catch(() => "")).slice(0, 200);
       throw new HttpStatusError(response.status, response.headers.get("retry-after")!, body);
     }

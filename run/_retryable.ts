@@ -1,8 +1,9 @@
-// Private: the retry loop around one execution (see retry.ts for the policy).
+// Private: which failures of a call are worth another attempt (a transport failure, HTTP 429,
+// 502, 503, 504; never a final run error), with the wait a Retry-After asks for, which tools
+// may be called twice, and the mark of an error that already went through a retry loop (see
+// retry.ts for the loop and its policy).
 
 import type { Tool } from "../model/mod.ts";
-import type { RunResult } from "./result.ts";
-import { DEFAULT_RETRY_POLICY, type RetryEvent, type RetryOptions } from "./retry.ts";
 
 /** HTTP statuses worth retrying. */
 const RETRY_STATUS = new Set([429, 502, 503, 504]);
@@ -38,7 +39,8 @@ const FINAL = new Set([
 /** Marks an error that already went through a retry loop (a delegating tool must not retry it again). */
 const RETRIED = Symbol("toolfoundation.retried");
 
-function settled(error: unknown): unknown {
+/** Marks an error as having gone through a retry loop, and returns it. */
+export function settled(error: unknown): unknown {
   if (typeof error === "object" && error !== null) {
     try {
       Object.defineProperty(error, RETRIED, { value: true });
@@ -135,72 +137,4 @@ export function retryReason(
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
-}
-
-/** What one retried execution needs. */
-export interface RetryContext extends RetryOptions {
-  /** The tool ID. */
-  toolId: string;
-  /** The tool (for its hints), when registered. */
-  tool: Tool | undefined;
-  /** The call's deadline in ms (0 or Infinity: none). */
-  timeoutMs: number;
-  /** The caller's signal. */
-  signal?: AbortSignal;
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve(false);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve(true);
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-/**
- * Runs `attempt` (given the deadline left), again on a retryable failure of
- * an idempotent tool, within the deadline; the last error is thrown.
- */
-export async function withRetries(
-  attempt: (timeoutMs: number | undefined) => Promise<RunResult>,
-  context: RetryContext,
-): Promise<RunResult> {
-  const policy = { ...DEFAULT_RETRY_POLICY, ...context.retry };
-  if (!isIdempotent(context.tool) || policy.maxAttempts <= 1) return attempt(undefined);
-  const started = performance.now();
-  const limited = context.timeoutMs > 0 && Number.isFinite(context.timeoutMs);
-  const left = () => context.timeoutMs - (performance.now() - started);
-  for (let n = 1;; n++) {
-    try {
-      return await attempt(n === 1 ? undefined : Math.max(1, Math.floor(left())));
-    } catch (error) {
-      const why = retryReason(error);
-      if (why === undefined || n >= policy.maxAttempts || context.signal?.aborted) {
-        throw settled(error);
-      }
-      const backoff = Math.random() *
-        Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (n - 1));
-      const delayMs = Math.round(Math.max(backoff, why.retryAfterMs ?? 0));
-      if (delayMs > policy.maxDelayMs) throw settled(error);
-      // Room for the wait and some of the next attempt, or give up now.
-      if (limited && delayMs + 50 >= left()) throw settled(error);
-      const event: RetryEvent = {
-        kind: "retry",
-        toolId: context.toolId,
-        attempt: n + 1,
-        delayMs,
-        reason: why.reason,
-        ...(why.status === undefined ? {} : { status: why.status }),
-      };
-      context.onRetry?.(event);
-      if (!await sleep(delayMs, context.signal)) throw settled(error);
-    }
-  }
 }
