@@ -331,6 +331,43 @@ export class PermissionDeniedError extends RunError {
 }
 
 /**
+ * A module tool's sandbox refused something its manifest grant does not cover
+ * (code `permission_denied`). Unlike the CLI's own permission checks (exit 3),
+ * this is the tool's failure (exit 1): the fix is the tool's `permissions:`
+ * grant in the manifest, not a flag of the CLI.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isSandboxDenial, SandboxDeniedError } from "./errors.ts";
+ *
+ * const error = new SandboxDeniedError("cannot read /etc/passwd", { toolId: "t" });
+ * assert.equal(error.code, "permission_denied");
+ * assert.ok(isSandboxDenial(error));
+ * ```
+ */
+export class SandboxDeniedError extends PermissionDeniedError {
+  /** Always true: the tool's grant refused it, not the CLI's flags. */
+  readonly sandbox: true = true;
+
+  /**
+   * Creates the error.
+   *
+   * @param detail What was refused and which grant to change.
+   * @param options Cause and tool ID.
+   */
+  constructor(detail: string, options?: RunErrorOptions) {
+    super(detail, options);
+  }
+}
+
+/** Whether an error is a module tool's sandbox denial (see {@linkcode SandboxDeniedError}). */
+export function isSandboxDenial(error: unknown): boolean {
+  return error instanceof SandboxDeniedError ||
+    (error as { sandbox?: unknown } | null)?.sandbox === true;
+}
+
+/**
  * A tool's output (a provider's response, a process's stdout, a module tool's
  * result, an MCP message) is larger than the configured cap. The rest was not
  * read into memory.

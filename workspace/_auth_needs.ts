@@ -2,7 +2,7 @@
 
 import { dirname, type ManifestAuth } from "./manifest.ts";
 import type { PermissionNeed } from "./permissions.ts";
-import { hostOf } from "./_resolve_path.ts";
+import { hostOf } from "./_url_host.ts";
 import { defaultTokenStorePath, TOKEN_STORE_ENV } from "../run/auth/file_token_store.ts";
 
 /**

@@ -12,8 +12,9 @@ import {
 import type { PermissionName, PermissionNeed } from "./permissions.ts";
 import { secretReferences } from "./secrets.ts";
 import { inheritedEnvNames } from "../run/process/child_env.ts";
-import { moduleToolDeno } from "./_module_deno.ts";
-import { hostOf, resolvePath } from "./_resolve_path.ts";
+import { moduleToolDeno } from "../run/module/deno.ts";
+import { resolvePath } from "../run/module/paths.ts";
+import { hostOf } from "./_url_host.ts";
 import { authNeeds } from "./_auth_needs.ts";
 import { inputVariable, variableReferences } from "./variables.ts";
 

@@ -8,7 +8,7 @@ import type { ToolProvider } from "../run/provider.ts";
 import type { Runner } from "../run/runner.ts";
 import type { Manifest, ManifestEndpoint, ManifestServer, ResolvedTool } from "./manifest.ts";
 import type { Redactor } from "./secrets.ts";
-import { resolvePath } from "./_resolve_path.ts";
+import { resolvePath } from "../run/module/paths.ts";
 
 /** How an endpoint's process or connection is set up beyond the manifest entry. */
 interface EndpointSetup {

@@ -12,11 +12,11 @@ import {
 } from "../model/mod.ts";
 import type { ManifestIssue } from "./errors.ts";
 import type { Manifest, ResolvedTool } from "./manifest.ts";
-import type { checkModuleTool } from "./module_tool.ts";
-import { moduleToolDeno } from "./_module_deno.ts";
+import type { checkModuleTool } from "../run/module/module_tool.ts";
+import { moduleToolDeno } from "../run/module/deno.ts";
 import type { PermissionNeed } from "./permissions.ts";
 import { KILL_PROGRAM } from "./_permission_needs.ts";
-import { resolvePath } from "./_resolve_path.ts";
+import { resolvePath } from "../run/module/paths.ts";
 
 /** How many module checks (child Deno processes) run at once. */
 const MODULE_CHECKS_AT_ONCE = 4;
@@ -98,7 +98,7 @@ export async function checkModuleTools(
   const modules = selected(manifest, options.tools).filter((t) => t.entry.module !== undefined);
   if (modules.length === 0) return [];
   // The module host loads only when there are module tools to check.
-  const { checkModuleTool } = await import("./module_tool.ts");
+  const { checkModuleTool } = await import("../run/module/module_tool.ts");
   // At most MODULE_CHECKS_AT_ONCE child processes at a time.
   const problems: Array<Awaited<ReturnType<typeof checkModuleTool>>> = [];
   let next = 0;

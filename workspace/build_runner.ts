@@ -13,9 +13,9 @@
 import type { RetryOptions } from "../run/retry.ts";
 import { Runner } from "../run/runner.ts";
 import type { RunnerOptions } from "../run/runner_options.ts";
-import { getBuiltin } from "./builtins.ts";
+import { getBuiltin } from "../run/builtin/builtins.ts";
 import type { Manifest, ManifestServer } from "./manifest.ts";
-import { resolvePath } from "./_resolve_path.ts";
+import { resolvePath } from "../run/module/paths.ts";
 import { Redactor } from "./secrets.ts";
 import { askOnTerminal, resolveVariables } from "./variables.ts";
 import {
@@ -107,7 +107,7 @@ export async function buildRunner(
     }
     if (e.module !== undefined) {
       // The module host (a child Deno process per tool) loads only for module tools.
-      const { moduleHandler } = await import("./module_tool.ts");
+      const { moduleHandler } = await import("../run/module/module_tool.ts");
       const file = resolvePath(manifest.dir, e.module);
       const url = new URL(`file://${Deno.realPathSync(file)}`);
       const onLog = options.onModuleLog;

@@ -1,5 +1,5 @@
 // `permissions` asks for env access to exactly what child processes inherit
-// (run/child_env.ts) plus what the manifest references; `inheritEnv` widens
+// (run/process/child_env.ts) plus what the manifest references; `inheritEnv` widens
 // it explicitly; an HTTP-only manifest runs under exactly its flags.
 import assert from "node:assert/strict";
 import { NETWORK_ENV, SAFE_ENV } from "../../run/process/child_env.ts";

@@ -9,7 +9,7 @@
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { moduleToolDeno } from "./_module_deno.ts";
+ * import { moduleToolDeno } from "./deno.ts";
  *
  * assert.equal(moduleToolDeno(), Deno.execPath());
  * ```

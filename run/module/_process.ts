@@ -2,12 +2,11 @@
 // for the protocol). It serves one call at a time and lives until it is
 // stopped, it dies, or the parent exits (its stdin then ends).
 
-import { ChannelSplitter } from "./_module_channel.ts";
-import { hostMainUrl } from "./_module_host.ts";
-import { type GroupChild, spawnGroup } from "../run/process/group.ts";
-import { TailBuffer } from "../run/output/text.ts";
-import { deathOf, type HostOutcome } from "./_module_outcome.ts";
-import { trackForUnload, untrack } from "./_module_reaper.ts";
+import { ChannelSplitter } from "./_channel.ts";
+import { hostMainUrl } from "./_host.ts";
+import { type GroupChild, spawnGroup } from "../process/group.ts";
+import { TailBuffer } from "../output/text.ts";
+import { deathOf, type HostOutcome } from "./_outcome.ts";
 
 /** What starting a process needs. */
 interface ModuleProcessSpec {
@@ -70,7 +69,6 @@ export class ModuleProcess {
       ],
       env: spec.env,
     });
-    trackForUnload(this.#child);
     this.#ready = new Promise((resolve, reject) => {
       this.#resolveReady = resolve;
       this.#rejectReady = reject;
@@ -145,7 +143,6 @@ export class ModuleProcess {
       await this.#writer.close();
     } catch { /* already closed */ }
     await this.#child.stop(graceMs);
-    untrack(this.#child);
     await Promise.race([Promise.all(this.#pumps), new Promise((r) => setTimeout(r, 200))]);
   }
 
@@ -220,7 +217,6 @@ export class ModuleProcess {
 
   async #onExit(status: Deno.CommandStatus): Promise<void> {
     this.#dead = true;
-    untrack(this.#child);
     // Let the last messages (exit, uncaught) and stderr arrive, without waiting on a
     // grandchild that may hold the pipes open.
     await Promise.race([Promise.all(this.#pumps), new Promise((r) => setTimeout(r, 250))]);

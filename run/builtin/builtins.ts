@@ -1,24 +1,16 @@
 /**
- * Built-in local tools shipped with the CLI: a calculator (seed 002's), text
+ * Built-in local tools shipped with the CLI: a calculator, text
  * and JSON helpers, and a cancellable wait that reports progress. A manifest
  * names one with `builtin: <name>` and inherits its schemas.
  *
  * @module
  */
 
-import type { Tool } from "../model/mod.ts";
-import type { LocalHandler } from "../run/mod.ts";
-import { PURE } from "./_builtin_common.ts";
-import { JSON_FORMAT, JSON_GET } from "./_builtin_json.ts";
-import { TEXT_TEMPLATE, TEXT_TRANSFORM } from "./_builtin_text.ts";
+import { type BuiltinTool, PURE } from "./builtin_tool.ts";
+import { JSON_FORMAT, JSON_GET } from "./_json.ts";
+import { TEXT_TEMPLATE, TEXT_TRANSFORM } from "./_text.ts";
 
-/** A built-in tool: its default definition and its handler. */
-export interface BuiltinTool {
-  /** The default definition (a manifest may override name, namespace and docs). */
-  tool: Tool;
-  /** The in-process handler. */
-  handler: LocalHandler;
-}
+export type { BuiltinTool } from "./builtin_tool.ts";
 
 const OPERATIONS: Readonly<Record<string, (a: number, b: number) => number>> = {
   add: (a, b) => a + b,

@@ -5,12 +5,12 @@
 // follow the tool's rule (`_module_imports.ts`): the check downloads no more
 // than the tool could.
 
-import { childEnv } from "../run/process/child_env.ts";
-import { spawnGroup } from "../run/process/group.ts";
-import { probeMainUrl } from "./_module_host.ts";
-import { moduleToolDeno } from "./_module_deno.ts";
-import { importFlags, refusedImport, refusedImportText } from "./_module_imports.ts";
-import type { ManifestGrant } from "./manifest.ts";
+import { childEnv } from "../process/child_env.ts";
+import { spawnGroup } from "../process/group.ts";
+import { probeMainUrl } from "./_host.ts";
+import { moduleToolDeno } from "./deno.ts";
+import { importFlags, refusedImport, refusedImportText } from "./_imports.ts";
+import type { ManifestGrant } from "./permissions.ts";
 
 /** Why a module tool is certain to fail. */
 export interface ModuleToolProblem {

@@ -12,7 +12,7 @@
 // that refuses npm downloads while allowing remote modules from a host, so a
 // tool whose `net` grant names any host can also download npm packages.
 
-import type { ManifestGrant } from "./manifest.ts";
+import type { ManifestGrant } from "./permissions.ts";
 
 /** The npm registry's host: `NPM_CONFIG_REGISTRY`'s when set (and readable), else npm's. */
 export function npmRegistryHost(): string {

@@ -2,11 +2,11 @@
 // the symbolic-link check that refuses a call whose granted paths hold a link
 // leading outside the grant.
 
-import { ExecutionError, type ToolContext } from "../run/mod.ts";
-import type { ManifestGrant, ManifestPermissions } from "./manifest.ts";
-import { resolvePath } from "./_resolve_path.ts";
-import { findGrantLinks } from "./_module_symlinks.ts";
-import { SandboxDeniedError } from "./errors.ts";
+import { ExecutionError, SandboxDeniedError } from "../errors.ts";
+import type { ToolContext } from "../local.ts";
+import type { ManifestGrant, ManifestPermissions } from "./permissions.ts";
+import { resolvePath } from "./paths.ts";
+import { findGrantLinks } from "./_symlinks.ts";
 
 /** A grant's values (paths resolved against `dir`), `true` for all, `false` for none. */
 export function listOf(

@@ -15,26 +15,18 @@
  * @module
  */
 
-import {
-  ExecutionError,
-  type LocalHandler,
-  PermissionDeniedError,
-  type ToolContext,
-} from "../run/mod.ts";
-import { childEnv } from "../run/process/child_env.ts";
-import type { ManifestPermissions } from "./manifest.ts";
-import { ModuleProcess } from "./_module_process.ts";
-import type { HostOutcome } from "./_module_outcome.ts";
-import { moduleToolDeno } from "./_module_deno.ts";
-import { checkGrantLinks, listOf, permissionFlags } from "./_module_grants.ts";
-import { downloadsNothing, importFlags } from "./_module_imports.ts";
-import { translate } from "./_module_outcome.ts";
+import { ExecutionError, PermissionDeniedError } from "../errors.ts";
+import type { LocalHandler, ToolContext } from "../local.ts";
+import { childEnv } from "../process/child_env.ts";
+import type { ManifestPermissions } from "./permissions.ts";
+import { ModuleProcess } from "./_process.ts";
+import type { HostOutcome } from "./_outcome.ts";
+import { moduleToolDeno } from "./deno.ts";
+import { checkGrantLinks, listOf, permissionFlags } from "./_grants.ts";
+import { downloadsNothing, importFlags } from "./_imports.ts";
+import { translate } from "./_outcome.ts";
 
-export {
-  checkModuleTool,
-  type CheckModuleToolOptions,
-  type ModuleToolProblem,
-} from "./_module_check.ts";
+export { checkModuleTool, type CheckModuleToolOptions, type ModuleToolProblem } from "./_check.ts";
 
 /** Default heap limit of a module tool's process, in MB. */
 export const DEFAULT_MODULE_MEMORY_MB = 512;

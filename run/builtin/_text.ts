@@ -1,7 +1,6 @@
 // Private: the text built-ins, `text.template` and `text.transform`.
 
-import type { BuiltinTool } from "./builtins.ts";
-import { PURE } from "./_builtin_common.ts";
+import { type BuiltinTool, PURE } from "./builtin_tool.ts";
 
 /** The value at a dotted path (own properties only), or `undefined`. */
 function at(value: unknown, path: string): unknown {

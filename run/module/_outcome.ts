@@ -2,10 +2,10 @@
 // the call's result or a typed error: too large, sandbox denial (naming the
 // grant to change), a thrown error, a process that died.
 
-import { ExecutionError, OutputTooLargeError, type ToolContext } from "../run/mod.ts";
-import { resolvePath } from "./_resolve_path.ts";
-import { SandboxDeniedError } from "./errors.ts";
-import { refusedImport, refusedImportText } from "./_module_imports.ts";
+import { ExecutionError, OutputTooLargeError, SandboxDeniedError } from "../errors.ts";
+import type { ToolContext } from "../local.ts";
+import { resolvePath } from "./paths.ts";
+import { refusedImport, refusedImportText } from "./_imports.ts";
 
 /** How a call or the process ended, as the host reported it. */
 export type HostOutcome =

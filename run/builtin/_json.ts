@@ -1,8 +1,7 @@
 // Private: the JSON built-ins, `json.get` (RFC 6901 pointer) and `json.format`.
 
-import { unescapePointerToken } from "../model/_json_pointer.ts";
-import type { BuiltinTool } from "./builtins.ts";
-import { PURE } from "./_builtin_common.ts";
+import { unescapePointerToken } from "../../model/_json_pointer.ts";
+import { type BuiltinTool, PURE } from "./builtin_tool.ts";
 
 /** The value a JSON Pointer names (own properties, RFC 6901 array indexes); throws when none. */
 function pointerGet(value: unknown, pointer: string): unknown {

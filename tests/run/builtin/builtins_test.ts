@@ -4,9 +4,9 @@
 // value, a pointer to nothing). Checked with fast-check and the real validator.
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { BUILTINS, type BuiltinTool, getBuiltin } from "../../cli/mod.ts";
-import { type CompiledSchema, DefaultValidator } from "../../model/mod.ts";
-import type { ToolContext } from "../../run/mod.ts";
+import { BUILTINS, type BuiltinTool, getBuiltin } from "../../../run/builtin/builtins.ts";
+import { type CompiledSchema, DefaultValidator } from "../../../model/mod.ts";
+import type { ToolContext } from "../../../run/mod.ts";
 
 const validator = new DefaultValidator();
 
