@@ -25,7 +25,7 @@ import {
   provider,
   serverConfig,
   withServerAuth,
-} from "./_runner_setup.ts";
+} from "./runner_setup.ts";
 
 /** Options of {@linkcode buildRunner}. */
 export interface BuildRunnerOptions {

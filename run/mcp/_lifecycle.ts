@@ -13,10 +13,15 @@ export type Progress = (params: { progress: number; total?: number; message?: st
 
 /** One open (or opening) client connection to a server. */
 export interface Connection {
+  /** The SDK's client. */
   client: Client;
+  /** The transport the client speaks over. */
   transport: Transport;
+  /** Our stdio transport, for a stdio server (its process group, stderr and exit). */
   stdio: StdioTransport | undefined;
+  /** The response bodies of a Streamable HTTP connection, cancelled when it closes. */
   bodies: HttpBodies | undefined;
+  /** True once closing began. */
   closed: boolean;
   /** Rejecters of the requests in flight, called when the connection is lost. */
   inflight: Set<(error: Error) => void>;
@@ -24,6 +29,7 @@ export interface Connection {
   lostError: Error | undefined;
   /** Progress handlers of our requests in flight, by progress token. */
   progress: Map<string, Progress>;
+  /** How many progress tokens were handed out (the next one's number). */
   tokens: number;
 }
 

@@ -1,6 +1,11 @@
-// Private: what `validate` (and `chain`, before it runs anything) can tell for
-// certain about a chain: step arguments that break the step's input schema,
-// and `usePrevious` steps whose schema can never accept `previous`.
+/**
+ * What `validate` (and `chain`, before it runs anything) can tell for certain
+ * about a chain: step arguments that break the step's input schema, and
+ * `usePrevious` steps whose schema can never accept `previous`. The CLI's
+ * `validate` and `chain` commands run them.
+ *
+ * @module
+ */
 
 import type { DefaultValidator, ValidationFailure } from "../model/mod.ts";
 import { isNonArrayObject, unescapePointerToken } from "../model/_json_pointer.ts";

@@ -1,6 +1,11 @@
-// Private: the permissions each part of a manifest needs (a stdio server or a
-// command provider, an HTTP endpoint, a module tool and its grants), and the
-// deduplicated, stably ordered list `planPermissions` returns.
+/**
+ * The permissions each part of a manifest needs (a stdio server or a command
+ * provider, an HTTP endpoint, a module tool and its grants), and the
+ * deduplicated, stably ordered list `planPermissions` returns. The permission
+ * plan (`permissions.ts`) and the CLI's `auth` command use it.
+ *
+ * @module
+ */
 
 import {
   dirname,
@@ -15,7 +20,7 @@ import { inheritedEnvNames } from "../run/process/child_env.ts";
 import { moduleToolDeno } from "../run/module/deno.ts";
 import { resolvePath } from "../run/module/paths.ts";
 import { hostOf } from "./_url_host.ts";
-import { authNeeds } from "./_auth_needs.ts";
+import { authNeeds } from "./auth_needs.ts";
 import { inputVariable, variableReferences } from "./variables.ts";
 
 /** Environment variables the MCP SDK's stdio transport reads (measured). */

@@ -1,8 +1,13 @@
-// Private: checks of a manifest's tools that are certain to fail at run time,
-// located in the manifest (exit 2): schemas no validator can evaluate with a
-// bound (a `$ref` cycle without progress, nesting beyond the limit, a
-// `pattern` that cannot run in bounded time) and module tools whose file is
-// missing, does not parse, or lacks its export.
+/**
+ * Checks of a manifest's tools that are certain to fail at run time, located
+ * in the manifest (exit 2): schemas no validator can evaluate with a bound (a
+ * `$ref` cycle without progress, nesting beyond the limit, a `pattern` that
+ * cannot run in bounded time) and module tools whose file is missing, does not
+ * parse, or lacks its export. The CLI's `validate`, `run`, `chain` and
+ * `respond` commands run them.
+ *
+ * @module
+ */
 
 import {
   checkSchemaStructure,
@@ -15,7 +20,7 @@ import type { Manifest, ResolvedTool } from "./manifest.ts";
 import type { checkModuleTool } from "../run/module/module_tool.ts";
 import { moduleToolDeno } from "../run/module/deno.ts";
 import type { PermissionNeed } from "./permissions.ts";
-import { KILL_PROGRAM } from "./_permission_needs.ts";
+import { KILL_PROGRAM } from "./permission_needs.ts";
 import { resolvePath } from "../run/module/paths.ts";
 
 /** How many module checks (child Deno processes) run at once. */

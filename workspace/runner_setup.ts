@@ -1,6 +1,11 @@
-// Private: what `buildRunner` sets up from a manifest entry: an MCP server's
-// configuration, a provider, a tool's backend; and closing a runner within a
-// bound when setting up fails.
+/**
+ * What `buildRunner` sets up from a manifest entry: an MCP server's
+ * configuration, a provider, a tool's backend; and closing a runner within a
+ * bound when setting up fails. The CLI's `lock`, `mcp` and `serve` commands
+ * use it too.
+ *
+ * @module
+ */
 
 import { localBackend, mcpBackend, providerBackend, type ToolBackend } from "../model/backend.ts";
 import type { McpServerConfig } from "../run/mcp/config.ts";

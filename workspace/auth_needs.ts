@@ -1,4 +1,9 @@
-// Private: what a server's `auth:` block needs from the Deno sandbox.
+/**
+ * What a server's `auth:` block needs from the Deno sandbox. The CLI's `auth`
+ * command and the permission plan use it.
+ *
+ * @module
+ */
 
 import { dirname, type ManifestAuth } from "./manifest.ts";
 import type { PermissionNeed } from "./permissions.ts";
