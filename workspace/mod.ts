@@ -55,12 +55,12 @@ export {
   planPermissions,
   type PlanPermissionsOptions,
 } from "./permissions.ts";
-export { BUILTINS, type BuiltinTool, getBuiltin } from "./builtins.ts";
+export { BUILTINS, type BuiltinTool, getBuiltin } from "../run/builtin/builtins.ts";
 export {
   checkModuleTool,
   type CheckModuleToolOptions,
   type ModuleToolProblem,
-} from "./module_tool.ts";
+} from "../run/module/module_tool.ts";
 export {
   DEFAULT_MODULE_KEEP_ALIVE_MS,
   DEFAULT_MODULE_MEMORY_MB,
@@ -68,7 +68,7 @@ export {
   type ModuleHandler,
   moduleHandler,
   type ModuleHandlerOptions,
-} from "./module_tool.ts";
+} from "../run/module/module_tool.ts";
 export {
   MIN_SECRET_LENGTH,
   REDACTED,
