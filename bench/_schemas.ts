@@ -1,4 +1,4 @@
-// The seeds' email-sender, calculator and API-request schemas (seed 002), with
+// Three sample tool schemas (an email sender, a calculator, an API request), with
 // a valid and an invalid instance each, shared by the benchmarks.
 
 /** A schema with one valid and one invalid instance. */
@@ -9,7 +9,7 @@ export interface BenchCase {
   invalid: unknown;
 }
 
-/** The seeds' schemas. */
+/** The sample schemas. */
 export const CASES: readonly BenchCase[] = [
   {
     name: "email",

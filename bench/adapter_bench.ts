@@ -1,4 +1,4 @@
-// Converting 10,000 typical tools (the seed tools and the real MCP servers'
+// Converting 10,000 typical tools (the sample tools and the real MCP servers'
 // tools, under distinct namespaces) from MCP to OpenAI strict, Anthropic and
 // Gemini. tools/s = 10,000 / (avg time per iteration). The baseline, measured
 // in the same run, is a deep copy of the same tools (structuredClone): the

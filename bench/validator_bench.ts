@@ -1,5 +1,5 @@
 // Validation speed of DefaultValidator against ajv (2020 build) in the same run,
-// on the seeds' schemas, valid and invalid instances; and the cost of compiling
+// on three sample tool schemas, valid and invalid instances; and the cost of compiling
 // 10,000 distinct tool schemas (the last 1,000 against the first 1,000).
 import Ajv2020 from "ajv/dist/2020.js";
 import { DefaultValidator, type Tool } from "../mod.ts";

@@ -1,5 +1,5 @@
 // The validator against ajv (allErrors) in the same run, as ratios, on the
-// bench's seed schemas and on every MCP tool schema the tests use (~1,640 real
+// bench's sample schemas and on every MCP tool schema the tests use (~1,640 real
 // servers' schemas, see _validator_corpus.ts): valid and invalid instances,
 // calls alternating across schemas (as a gateway's do) and in a per-schema hot
 // loop, and compile time per schema; and the most common failure in practice,
@@ -232,7 +232,7 @@ const out: string[] = [`fast path: ${fastPath ? "on" : "off"}`, ""];
 for (
   const [title, cases] of strayOnly
     ? []
-    : [["bench seed schemas", seeds], ["real MCP tool schemas", real]] as const
+    : [["bench sample schemas", seeds], ["real MCP tool schemas", real]] as const
 ) {
   const compile = await compileTimes(cases as CorpusCase[]);
   const { ready, dropped } = await prepare(cases as CorpusCase[]);

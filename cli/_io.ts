@@ -21,7 +21,7 @@ export interface CliIo {
   noColor: boolean;
 }
 
-/** Exit codes (documented in the README and in --help). */
+/** Exit codes (documented in docs/exit-codes.md, the README and --help). */
 export const EXIT = {
   ok: 0,
   failure: 1,

@@ -7,7 +7,7 @@
 // no `unload`, and a group outlives its parent (a server that ignores SIGTERM
 // and the end of its stdin would run on).
 
-import { killLiveGroupsSync } from "../run/_live_groups.ts";
+import { killLiveGroupsSync } from "../run/process/live_groups.ts";
 
 /** The signals that stop the CLI. */
 export type StopSignal = "SIGINT" | "SIGTERM";

@@ -1,5 +1,5 @@
 /**
- * The main job, until the CLI lands: define the seeds' tools, check them, and
+ * The model and validator at work: define five sample tools, check them, and
  * validate the arguments a model might produce, printing what a model would be
  * told to repair its call. Runs with no permissions at all:
  *

@@ -1,7 +1,8 @@
 /**
  * Backend bindings: where a tool is executed. Kinds `mcp` (a tool on an MCP
  * server), `provider` (an external tool provider) and `local` (an in-process
- * handler), in the JSON shape of seed 004.
+ * handler), each in the JSON shape `{ kind, <kind>: {...} }`, so that a
+ * binding serialised by one program is read the same way by another.
  *
  * @module
  */
@@ -70,7 +71,7 @@ export type ToolBackend = McpToolBackend | ProviderToolBackend | LocalToolBacken
 /**
  * An MCP backend.
  *
- * @example Seed 004's Example_backendBinding
+ * @example The three kinds of backend binding
  * ```ts
  * import assert from "node:assert/strict";
  * import { localBackend, mcpBackend, providerBackend } from "@toolfoundation/core/model";

@@ -27,7 +27,10 @@ export interface DefaultValidatorOptions {
    * `$ref` (or a `$schema`) naming one of them resolves without retrieval.
    */
   schemas?: Readonly<Record<string, JsonSchema>>;
-  /** Assert `format` for this validator only (default `false`: annotation, as the seeds say). */
+  /**
+   * Assert `format` for this validator only (default `false`: `format` is an
+   * annotation, as JSON Schema 2020-12 defines it).
+   */
   formatAssertion?: boolean;
   /** Deepest instance nesting accepted (default 256); deeper values are refused, not overflowed. */
   maxDepth?: number;
@@ -72,7 +75,7 @@ export { DEFAULT_MAX_DEPTH };
  *   fast path answers alone, that certainly passes its meta-schema, is
  *   compiled without them.
  *
- * @example Seed 004's Example_noParametersTool
+ * @example A tool without parameters accepts `{}` and refuses anything more
  * ```ts
  * import assert from "node:assert/strict";
  * import { DefaultValidator, type Tool } from "@toolfoundation/core/model";
@@ -186,7 +189,7 @@ export class DefaultValidator implements SchemaValidator {
   /**
    * Validates an instance against a schema.
    *
-   * @example Seed 004's Example_validateSchema
+   * @example Validating a value against a schema
    * ```ts
    * import assert from "node:assert/strict";
    * import { DefaultValidator } from "@toolfoundation/core/model";
@@ -214,7 +217,7 @@ export class DefaultValidator implements SchemaValidator {
   /**
    * Validates tool arguments against `tool.inputSchema`.
    *
-   * @example Seed 004's Example_validateInput
+   * @example Validating a tool's arguments
    * ```ts
    * import assert from "node:assert/strict";
    * import { DefaultValidator, type Tool } from "@toolfoundation/core/model";

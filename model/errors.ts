@@ -73,7 +73,7 @@ export class ToolFoundationError extends Error {
 }
 
 /**
- * A tool definition breaks the rules of the seeds or the MCP spec. Every problem
+ * A tool definition breaks the rules of the tool model or the MCP spec. Every problem
  * found is listed in `issues`, not only the first.
  *
  * @example Listing every problem

@@ -82,7 +82,7 @@ export function fromJSON(text: string | Uint8Array): Tool {
  * Serializes a tool as an MCP `Tool`: `namespace`, `version` and `tags` are
  * stripped; every MCP field is kept.
  *
- * @example Seed 004's Example_toolJSON
+ * @example The MCP form drops namespace, version and tags; the full form keeps them
  * ```ts
  * import assert from "node:assert/strict";
  * import { toJSON, toMCPJSON, type Tool } from "@toolfoundation/core/model";
@@ -112,7 +112,7 @@ export function toMCPJSON(tool: Tool): string {
  * Parses and checks an MCP `Tool` from JSON text or bytes. `namespace`,
  * `version` and `tags` are ignored if present, so the result has none.
  *
- * @example Seed 004's Example_fromMCPJSON
+ * @example Reading an MCP tool
  * ```ts
  * import assert from "node:assert/strict";
  * import { fromMCPJSON, type Tool } from "@toolfoundation/core/model";

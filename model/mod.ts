@@ -5,7 +5,7 @@
  *
  * Pure: no I/O, no network, no `node:` modules of its own.
  *
- * @example Seed 004's Example_createTool
+ * @example Creating and validating a tool
  * ```ts
  * import assert from "node:assert/strict";
  * import { type Tool, toolId } from "@toolfoundation/core/model";

@@ -1,6 +1,6 @@
 /**
- * The validator contract of seed 004: `SchemaValidator`, and the compiled
- * schema returned for hot paths.
+ * The validator contract every validator of this package fulfils:
+ * `SchemaValidator`, and the compiled schema returned for hot paths.
  *
  * @module
  */
@@ -47,7 +47,7 @@ export interface CompiledSchema {
   assert(instance: unknown, subject?: string): void;
 }
 
-/** Validates JSON instances against JSON Schemas (seed 004's contract). */
+/** Validates JSON instances against JSON Schemas: the contract the runner and the CLI rely on. */
 export interface SchemaValidator {
   /**
    * Validates an instance against a schema.

@@ -34,7 +34,7 @@ export function normalizeTag(tag: string): string {
 }
 
 /**
- * Normalizes a list of tags with the seeds' rules: each tag as in
+ * Normalizes a list of tags: each tag as in
  * {@linkcode normalizeTag}, empties dropped, duplicates removed keeping the
  * first occurrence, at most 20 kept.
  *

@@ -39,7 +39,7 @@ export function toolId(tool: Pick<Tool, "name" | "namespace">): string {
  * Splits a tool ID into namespace and name. At most one `:` is allowed; both
  * parts must then be non-empty, and each part must be a valid MCP name.
  *
- * @example Seed 004's Example_parseToolID
+ * @example Parsing a tool ID
  * ```ts
  * import assert from "node:assert/strict";
  * import { parseToolId } from "@toolfoundation/core/model";

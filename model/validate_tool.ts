@@ -1,5 +1,5 @@
 /**
- * Tool definition checks: every rule of the seeds and the MCP spec, every
+ * Tool definition checks: every rule of the tool model and the MCP spec, every
  * problem reported at once with a JSON Pointer.
  *
  * @module

@@ -1,15 +1,16 @@
 // Private: the backends a runner executes on (local handlers, external
 // providers and MCP servers, each by name), and starting one execution on one.
-// The MCP connection layer (`_mcp_pool.ts` and what it imports) loads when an
+// The MCP connection layer (`mcp/pool.ts` and what it imports) loads when an
 // MCP server is first listed or called, so a runner of local handlers and
 // providers never loads it; the configured servers' names are known at once.
 
 import type { Tool, ToolBackend } from "../model/mod.ts";
 import type { LocalHandler, ToolContext } from "./local.ts";
-import type { McpListedTool, McpServerConfig } from "./mcp.ts";
+import type { McpServerConfig } from "./mcp/config.ts";
+import type { McpListedTool } from "./mcp/tools.ts";
 import type { ToolProvider } from "./provider.ts";
-import type { RunnerOptions } from "./runner.ts";
-import type { McpPool } from "./_mcp_pool.ts";
+import type { RunnerOptions } from "./runner_options.ts";
+import type { McpPool } from "./mcp/pool.ts";
 
 /** The runner options that configure backends. */
 type BackendOptions = Pick<
@@ -43,7 +44,7 @@ export class Backends {
    * use. Until then no connection exists, so configuring a server only records it.
    */
   #pool(): Promise<McpPool> {
-    return this.#mcp ??= import("./_mcp_pool.ts").then(({ McpPool }) => {
+    return this.#mcp ??= import("./mcp/pool.ts").then(({ McpPool }) => {
       const pool = new McpPool();
       pool.onElicitation = this.#onElicitation;
       // Nothing is open yet: adding only records each configuration.

@@ -9,9 +9,9 @@ import {
   type ToolBackend,
   type ValidationFailure,
 } from "../model/mod.ts";
-import { InputValidationError, OutputValidationError } from "./errors.ts";
+import { InputValidationError } from "./errors.ts";
 import type { RegisteredTool } from "./registry.ts";
-import type { RunResult } from "./result.ts";
+import { OutputValidationError, type RunResult } from "./result.ts";
 
 /** The compiled schemas of one tool (or why they could not be compiled). */
 export interface Checkers {

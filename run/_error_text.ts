@@ -2,13 +2,7 @@
 // more than one fact: with or without the tool ID, the text content of a tool's
 // error result (redacted, then cut to an excerpt).
 
-import type { RunResult } from "./result.ts";
-import { excerpt } from "./_text.ts";
-
-/** The tool ID of a run result (`namespace:name`, or the bare name). */
-export function resultToolId(result: RunResult): string {
-  return result.tool.namespace ? `${result.tool.namespace}:${result.tool.name}` : result.tool.name;
-}
+import { excerpt } from "./output/text.ts";
 
 /** `tool "x" failed: <detail>`, or `execution failed: <detail>` without a tool ID. */
 export function executionMessage(detail: string, toolId: string | undefined): string {

@@ -2,7 +2,7 @@
 
 import type { ProgressUpdate } from "./local.ts";
 import type { RunResult } from "./result.ts";
-import type { RunOptions } from "./runner.ts";
+import type { RunOptions } from "./runner_options.ts";
 
 /** Progress and chunk hooks of one execution. */
 export interface RunHooks {

@@ -4,11 +4,16 @@
 // validate it against the output schema.
 
 import { type BackendKind, DefaultValidator } from "../model/mod.ts";
-import { type OutputValidationError, RunCancelledError, ToolResultError } from "./errors.ts";
+import { RunCancelledError, ToolResultError } from "./errors.ts";
 import { normalizeProgress, type ToolContext } from "./local.ts";
 import type { ToolRegistry } from "./registry.ts";
-import { type McpCallResult, normalizeMcpResult, type RunResult } from "./result.ts";
-import type { RunnerOptions, RunOptions } from "./runner.ts";
+import {
+  type McpCallResult,
+  normalizeMcpResult,
+  type OutputValidationError,
+  type RunResult,
+} from "./result.ts";
+import type { RunnerOptions, RunOptions } from "./runner_options.ts";
 import type { Backends } from "./_backends.ts";
 import { type Checkers, ToolChecks } from "./_checks.ts";
 import { classify, collect, guard, isAsyncIterable, isPromiseLike, LazyAbort } from "./_execute.ts";

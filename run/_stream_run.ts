@@ -4,7 +4,7 @@ import { RunError } from "./errors.ts";
 import { classify, linkedSignal } from "./_execute.ts";
 import { AsyncQueue } from "./_queue.ts";
 import type { Execute } from "./_hooks.ts";
-import type { RunOptions } from "./runner.ts";
+import type { RunOptions } from "./runner_options.ts";
 import { serializeError, type StreamEvent } from "./stream.ts";
 
 /** Ends the run of a stream whose consumer stopped reading. */

@@ -1,5 +1,6 @@
 /**
- * Every error the runner raises, in one place. Each extends
+ * Every error the runner raises, in one place (but `OutputValidationError`,
+ * which is declared with the run result it keeps, in `result.ts`). Each extends
  * {@linkcode RunError} (itself a `ToolFoundationError`), has a stable `code`
  * from {@linkcode RunErrorCode}, and keeps its `cause`, the tool ID and the
  * backend that was selected (when one was). By kind: lookup (the ID is
@@ -18,12 +19,10 @@ import {
   ToolFoundationError,
   type ValidationFailure,
 } from "../model/errors.ts";
-import type { RunResult } from "./result.ts";
 import {
   executionMessage,
   outputTooLargeMessage,
   permissionDeniedMessage,
-  resultToolId,
   toolErrorMessage,
 } from "./_error_text.ts";
 
@@ -179,8 +178,9 @@ export class NoBackendError extends RunError {
   }
 }
 
-// Validation: arguments that do not match a tool's input schema (nothing runs), results that do
-// not match its output schema (the whole result is kept).
+// Validation: arguments that do not match a tool's input schema (nothing runs). Results that do
+// not match its output schema are an `OutputValidationError`, declared with the result it keeps
+// (`result.ts`: a result carries such errors as warnings, so each type names the other).
 
 /** Options of the validation errors. */
 export interface ValidationRunErrorOptions extends RunErrorOptions {
@@ -226,52 +226,6 @@ export class InputValidationError extends RunError {
       toolId,
     });
     this.args = args;
-    this.failures = options?.failures ?? [];
-  }
-}
-
-/**
- * The result does not match the tool's output schema. The complete result is
- * kept in `result`: nothing is lost.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { localBackend } from "@toolfoundation/core/model";
- * import { OutputValidationError } from "@toolfoundation/core/run";
- *
- * const result = {
- *   tool: { name: "t", inputSchema: { type: "object" as const } },
- *   backend: localBackend("t"),
- *   structured: 42,
- *   durationMs: 1,
- * };
- * const error = new OutputValidationError(result, "/: must be string");
- * assert.equal(error.code, "output_validation");
- * assert.equal(error.result.structured, 42);
- * ```
- */
-export class OutputValidationError extends RunError {
-  /** The whole run result that failed validation. */
-  readonly result: RunResult;
-  /** Every failure found. */
-  readonly failures: readonly ValidationFailure[];
-
-  /**
-   * Creates the instance.
-   *
-   * @param result The run result.
-   * @param detail What is wrong.
-   * @param options Failures and cause (tool ID and backend come from the result).
-   */
-  constructor(result: RunResult, detail: string, options?: ValidationRunErrorOptions) {
-    const toolId = options?.toolId ?? resultToolId(result);
-    super("output_validation", `invalid result from tool ${JSON.stringify(toolId)}: ${detail}`, {
-      ...options,
-      toolId,
-      backend: result.backend,
-    });
-    this.result = result;
     this.failures = options?.failures ?? [];
   }
 }
@@ -374,6 +328,43 @@ export class PermissionDeniedError extends RunError {
   constructor(detail: string, options?: RunErrorOptions) {
     super("permission_denied", permissionDeniedMessage(detail, options?.toolId), options);
   }
+}
+
+/**
+ * A module tool's sandbox refused something its manifest grant does not cover
+ * (code `permission_denied`). Unlike the CLI's own permission checks (exit 3),
+ * this is the tool's failure (exit 1): the fix is the tool's `permissions:`
+ * grant in the manifest, not a flag of the CLI.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isSandboxDenial, SandboxDeniedError } from "./errors.ts";
+ *
+ * const error = new SandboxDeniedError("cannot read /etc/passwd", { toolId: "t" });
+ * assert.equal(error.code, "permission_denied");
+ * assert.ok(isSandboxDenial(error));
+ * ```
+ */
+export class SandboxDeniedError extends PermissionDeniedError {
+  /** Always true: the tool's grant refused it, not the CLI's flags. */
+  readonly sandbox: true = true;
+
+  /**
+   * Creates the error.
+   *
+   * @param detail What was refused and which grant to change.
+   * @param options Cause and tool ID.
+   */
+  constructor(detail: string, options?: RunErrorOptions) {
+    super(detail, options);
+  }
+}
+
+/** Whether an error is a module tool's sandbox denial (see {@linkcode SandboxDeniedError}). */
+export function isSandboxDenial(error: unknown): boolean {
+  return error instanceof SandboxDeniedError ||
+    (error as { sandbox?: unknown } | null)?.sandbox === true;
 }
 
 /**

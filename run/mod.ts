@@ -36,7 +36,6 @@ export {
   InputValidationError,
   NoBackendError,
   OutputTooLargeError,
-  OutputValidationError,
   PermissionDeniedError,
   RunCancelledError,
   RunError,
@@ -50,7 +49,12 @@ export {
 } from "./errors.ts";
 
 export { type RegisteredTool, ToolRegistry } from "./registry.ts";
-export type { McpCallResult, McpContentBlock, RunResult } from "./result.ts";
+export {
+  type McpCallResult,
+  type McpContentBlock,
+  OutputValidationError,
+  type RunResult,
+} from "./result.ts";
 export type { LocalHandler, ProgressUpdate, ToolContext } from "./local.ts";
 export { DEFAULT_MAX_OUTPUT_BYTES, type ProviderRequest, type ToolProvider } from "./provider.ts";
 export {
@@ -60,25 +64,27 @@ export {
   type InheritEnv,
   NETWORK_ENV,
   SAFE_ENV,
-} from "./child_env.ts";
-export { commandProvider, type CommandProviderOptions } from "./command_provider.ts";
-export { httpProvider, type HttpProviderOptions } from "./http_provider.ts";
+} from "./process/child_env.ts";
+export { commandProvider, type CommandProviderOptions } from "./command/command_provider.ts";
+export { httpProvider, type HttpProviderOptions } from "./http/http_provider.ts";
 export type {
   ElicitationHandler,
   ElicitationRequest,
   ElicitationResponse,
   ImportMcpToolsOptions,
   ImportMcpToolsResult,
+  McpListedTool,
+} from "./mcp/tools.ts";
+export type {
   McpAuthProvider,
   McpBearerAuthProvider,
   McpHttpServerConfig,
-  McpListedTool,
   McpOAuthClientProvider,
   McpProtocol,
   McpServerConfig,
   McpSseServerConfig,
   McpStdioServerConfig,
-} from "./mcp.ts";
+} from "./mcp/config.ts";
 export type {
   ChunkEvent,
   DoneEvent,
@@ -96,8 +102,9 @@ export type {
   ChainStepResult,
   ChainStreamEvent,
 } from "./chain.ts";
-export { Runner, type RunnerOptions, type RunOptions } from "./runner.ts";
-export { McpSession, type McpSessionOptions } from "./mcp_session.ts";
+export { Runner } from "./runner.ts";
+export type { RunnerOptions, RunOptions } from "./runner_options.ts";
+export { McpSession, type McpSessionOptions } from "./mcp/session.ts";
 export {
   DEFAULT_RETRY_POLICY,
   type RetryEvent,

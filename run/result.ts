@@ -1,12 +1,14 @@
 /**
- * The outcome of a run, and the normalization of MCP `tools/call` results into
- * one structured value.
+ * The outcome of a run, the error of a result that does not match its tool's
+ * output schema (declared here, beside the result it keeps: a result carries
+ * such errors as warnings in `warn` mode), and the normalization of MCP
+ * `tools/call` results into one structured value.
  *
  * @module
  */
 
-import type { Tool, ToolBackend } from "../model/mod.ts";
-import type { OutputValidationError } from "./errors.ts";
+import type { Tool, ToolBackend, ValidationFailure } from "../model/mod.ts";
+import { RunError, type ValidationRunErrorOptions } from "./errors.ts";
 
 /** One MCP content block (`text`, `image`, `audio`, `resource_link`, `resource`). */
 export interface McpContentBlock {
@@ -44,6 +46,57 @@ export interface RunResult {
   durationMs: number;
   /** Output-validation failures reported in `warn` mode instead of thrown. */
   warnings?: OutputValidationError[];
+}
+
+/**
+ * The result does not match the tool's output schema. The complete result is
+ * kept in `result`: nothing is lost.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { localBackend } from "@toolfoundation/core/model";
+ * import { OutputValidationError } from "@toolfoundation/core/run";
+ *
+ * const result = {
+ *   tool: { name: "t", inputSchema: { type: "object" as const } },
+ *   backend: localBackend("t"),
+ *   structured: 42,
+ *   durationMs: 1,
+ * };
+ * const error = new OutputValidationError(result, "/: must be string");
+ * assert.equal(error.code, "output_validation");
+ * assert.equal(error.result.structured, 42);
+ * ```
+ */
+export class OutputValidationError extends RunError {
+  /** The whole run result that failed validation. */
+  readonly result: RunResult;
+  /** Every failure found. */
+  readonly failures: readonly ValidationFailure[];
+
+  /**
+   * Creates the instance.
+   *
+   * @param result The run result.
+   * @param detail What is wrong.
+   * @param options Failures and cause (tool ID and backend come from the result).
+   */
+  constructor(result: RunResult, detail: string, options?: ValidationRunErrorOptions) {
+    const toolId = options?.toolId ?? idOf(result);
+    super("output_validation", `invalid result from tool ${JSON.stringify(toolId)}: ${detail}`, {
+      ...options,
+      toolId,
+      backend: result.backend,
+    });
+    this.result = result;
+    this.failures = options?.failures ?? [];
+  }
+}
+
+/** The tool ID of a run result (`namespace:name`, or the bare name). */
+function idOf(result: RunResult): string {
+  return result.tool.namespace ? `${result.tool.namespace}:${result.tool.name}` : result.tool.name;
 }
 
 /** Text that can be JSON starts like this (checked first: a failed parse is costly). */

@@ -12,6 +12,10 @@
  * @module
  */
 
+import type { Tool } from "../model/mod.ts";
+import type { RunResult } from "./result.ts";
+import { isIdempotent, retryReason, settled } from "./_retryable.ts";
+
 /** How retries are spaced and how many there are. */
 export interface RetryPolicy {
   /** Attempts in all, the first included (default 4). */
@@ -52,3 +56,94 @@ export const DEFAULT_RETRY_POLICY: Readonly<Required<RetryPolicy>> = Object.free
   baseDelayMs: 200,
   maxDelayMs: 10_000,
 });
+
+/** What one retried execution needs. */
+export interface RetryContext extends RetryOptions {
+  /** The tool ID. */
+  toolId: string;
+  /** The tool (for its hints), when registered. */
+  tool: Tool | undefined;
+  /** The call's deadline in ms (0 or Infinity: none). */
+  timeoutMs: number;
+  /** The caller's signal. */
+  signal?: AbortSignal;
+}
+
+/** Waits `ms`; false when the signal aborted first. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve(false);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/**
+ * Runs `attempt` (given the deadline left), again on a retryable failure of
+ * an idempotent tool, within the deadline; the last error is thrown. The
+ * runner runs every call through it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { localBackend } from "@toolfoundation/core/model";
+ * import { withRetries } from "./retry.ts";
+ *
+ * const tool = { name: "t", inputSchema: { type: "object" as const }, annotations: { readOnlyHint: true } };
+ * let calls = 0;
+ * const result = await withRetries(() => {
+ *   calls++;
+ *   if (calls === 1) return Promise.reject(new Error("HTTP 503"));
+ *   return Promise.resolve({ tool, backend: localBackend("t"), structured: "ok", durationMs: 1 });
+ * }, { toolId: "t", tool, timeoutMs: 10_000, retry: { baseDelayMs: 1 } });
+ * assert.equal(result.structured, "ok");
+ * assert.equal(calls, 2);
+ * ```
+ *
+ * @param attempt One attempt, given the deadline left (`undefined` on the first).
+ * @param context The tool, its deadline, the caller's signal and the retry options.
+ * @returns The result of the first attempt that succeeds.
+ */
+export async function withRetries(
+  attempt: (timeoutMs: number | undefined) => Promise<RunResult>,
+  context: RetryContext,
+): Promise<RunResult> {
+  const policy = { ...DEFAULT_RETRY_POLICY, ...context.retry };
+  if (!isIdempotent(context.tool) || policy.maxAttempts <= 1) return attempt(undefined);
+  const started = performance.now();
+  const limited = context.timeoutMs > 0 && Number.isFinite(context.timeoutMs);
+  const left = () => context.timeoutMs - (performance.now() - started);
+  for (let n = 1;; n++) {
+    try {
+      return await attempt(n === 1 ? undefined : Math.max(1, Math.floor(left())));
+    } catch (error) {
+      const why = retryReason(error);
+      if (why === undefined || n >= policy.maxAttempts || context.signal?.aborted) {
+        throw settled(error);
+      }
+      const backoff = Math.random() *
+        Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (n - 1));
+      const delayMs = Math.round(Math.max(backoff, why.retryAfterMs ?? 0));
+      if (delayMs > policy.maxDelayMs) throw settled(error);
+      // Room for the wait and some of the next attempt, or give up now.
+      if (limited && delayMs + 50 >= left()) throw settled(error);
+      const event: RetryEvent = {
+        kind: "retry",
+        toolId: context.toolId,
+        attempt: n + 1,
+        delayMs,
+        reason: why.reason,
+        ...(why.status === undefined ? {} : { status: why.status }),
+      };
+      context.onRetry?.(event);
+      if (!await sleep(delayMs, context.signal)) throw settled(error);
+    }
+  }
+}

@@ -6,24 +6,13 @@
  * @module
  */
 
-import {
-  type BackendKind,
-  localBackend,
-  type SchemaValidator,
-  type Tool,
-  toolId as idOf,
-} from "../model/mod.ts";
-import type { OutputValidationError } from "./errors.ts";
-import type { LocalHandler, ProgressUpdate } from "./local.ts";
+import { localBackend, type Tool, toolId as idOf } from "../model/mod.ts";
+import type { LocalHandler } from "./local.ts";
 import type { ToolProvider } from "./provider.ts";
 import { type RegisteredTool, ToolRegistry } from "./registry.ts";
 import type { RunResult } from "./result.ts";
-import type {
-  ElicitationHandler,
-  ImportMcpToolsOptions,
-  ImportMcpToolsResult,
-  McpServerConfig,
-} from "./mcp.ts";
+import type { McpServerConfig } from "./mcp/config.ts";
+import type { ImportMcpToolsOptions, ImportMcpToolsResult } from "./mcp/tools.ts";
 import type { StreamEvent } from "./stream.ts";
 import type {
   ChainInputOptions,
@@ -36,54 +25,8 @@ import { Backends } from "./_backends.ts";
 import type { Execute } from "./_hooks.ts";
 import { InFlight } from "./_in_flight.ts";
 import { Pipeline } from "./_pipeline.ts";
-import type { RetryOptions } from "./retry.ts";
-import { withRetries } from "./_retry.ts";
-
-/** Options of a {@linkcode Runner}. */
-export interface RunnerOptions {
-  /** The registry to run from (default: a new, empty one). */
-  registry?: ToolRegistry;
-  /** The schema validator (default: a `DefaultValidator`). */
-  validator?: SchemaValidator;
-  /** Validate arguments before executing (default `true`). */
-  validateInput?: boolean;
-  /** Validate results against the output schema (default `true`). */
-  validateOutput?: boolean;
-  /** `error` (default) throws `OutputValidationError`; `warn` returns the result with `warnings`. */
-  outputValidation?: "error" | "warn";
-  /** Called with each output-validation failure in `warn` mode. */
-  onWarning?: (warning: OutputValidationError) => void;
-  /** Default deadline of a run in milliseconds (default 60000; `0` or `Infinity` for none). */
-  timeoutMs?: number;
-  /** How long `close()` waits for abandoned executions to settle, in ms (default 5000). */
-  closeTimeoutMs?: number;
-  /** Backend preference, best first (default `["local", "provider", "mcp"]`). */
-  backendOrder?: readonly BackendKind[];
-  /** Local handlers, by the name local backends give. */
-  handlers?: Readonly<Record<string, LocalHandler>>;
-  /** External providers. */
-  providers?: readonly ToolProvider[];
-  /** MCP servers, by the server name mcp backends give. */
-  mcpServers?: Readonly<Record<string, McpServerConfig>>;
-  /** Answers MCP servers' elicitation requests (without it, elicitation is not offered). */
-  onElicitation?: ElicitationHandler;
-  /**
-   * Scrubs secrets from texts the runner puts into errors (a tool's error
-   * content), before they are cut into excerpts. Providers and MCP servers
-   * take their own `redact` for their output.
-   */
-  redact?: (text: string) => string;
-}
-
-/** Options of one run. */
-export interface RunOptions {
-  /** Aborting it cancels the run (`RunCancelledError`). */
-  signal?: AbortSignal;
-  /** Deadline of this run in milliseconds, overriding the runner's default. */
-  timeoutMs?: number;
-  /** Receives normalized progress reports. */
-  onProgress?: (update: ProgressUpdate) => void;
-}
+import { type RetryOptions, withRetries } from "./retry.ts";
+import type { RunnerOptions, RunOptions } from "./runner_options.ts";
 
 /**
  * Runs tools on local handlers, external providers and MCP servers.
@@ -260,8 +203,10 @@ export class Runner {
     server: string,
     options: ImportMcpToolsOptions = {},
   ): Promise<ImportMcpToolsResult> {
-    const { importMcpTools } = await import("./_mcp_import.ts");
-    return await importMcpTools(this.#registry, this.#backends, server, options, this.#timeoutMs);
+    const { importMcpTools } = await import("./mcp/tools.ts");
+    const list = (name: string, signal: AbortSignal | undefined, timeoutMs: number) =>
+      this.#backends.listMcpTools(name, signal, timeoutMs);
+    return await importMcpTools(this.#registry, list, server, options, this.#timeoutMs);
   }
 
   /**

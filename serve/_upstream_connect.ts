@@ -4,10 +4,14 @@
 // downstream request the connection serves at that moment.
 
 import type { McpServerConfig } from "../run/mod.ts";
-import { type ClientSide, openConnection, type Opening } from "../run/_mcp_connection.ts";
-import type { EraVerdict } from "../run/_mcp_era.ts";
-import type { Connection } from "../run/_mcp_lifecycle.ts";
-import { stderrHint } from "../run/_mcp_report.ts";
+import {
+  type ClientSide,
+  type Connection,
+  type EraVerdict,
+  openConnection,
+  type Opening,
+  stderrHint,
+} from "../run/mcp/connection.ts";
 import { ServeError } from "./errors.ts";
 import type { UpstreamCallContext } from "./upstream.ts";
 

@@ -4,8 +4,7 @@
 // says what the runner would say (the server's exit status and stderr tail
 // when it went away, the cap a message exceeded), with the run error as cause.
 
-import type { Connection } from "../run/_mcp_lifecycle.ts";
-import { callError, errorText } from "../run/_mcp_report.ts";
+import { callError, type Connection, errorText } from "../run/mcp/connection.ts";
 import { ServeError } from "./errors.ts";
 
 /** Whether an error is the upstream's own JSON-RPC error answer. */

@@ -13,10 +13,14 @@
  */
 
 import type { McpServerConfig } from "../run/mod.ts";
-import type { Opening } from "../run/_mcp_connection.ts";
-import type { EraVerdict } from "../run/_mcp_era.ts";
-import { closeConnection, type Connection, watch } from "../run/_mcp_lifecycle.ts";
-import { NO_TIMEOUT } from "../run/_mcp_sdk.ts";
+import {
+  closeConnection,
+  type Connection,
+  type EraVerdict,
+  NO_TIMEOUT,
+  type Opening,
+  watch,
+} from "../run/mcp/connection.ts";
 import { ServeError } from "./errors.ts";
 import { openSlot, type Slot, withoutServerInfo } from "./_upstream_connect.ts";
 import { isUpstreamError, upstreamFailure } from "./_upstream_errors.ts";

@@ -6,7 +6,7 @@ import type { Tool } from "../model/tool.ts";
 import { toolId } from "../model/tool_id.ts";
 import { validateTool } from "../model/validate_tool.ts";
 import { isNonArrayObject } from "../model/plain_object.ts";
-import { BUILTINS, getBuiltin } from "./builtins.ts";
+import { BUILTINS, getBuiltin } from "../run/builtin/builtins.ts";
 import type { ManifestTool, ResolvedTool } from "./manifest_types.ts";
 import { unknownPlaceholders } from "./variables.ts";
 import { checkServers, type UnplacedIssue } from "./_manifest_servers.ts";

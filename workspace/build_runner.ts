@@ -11,10 +11,11 @@
 // The runner's own modules, not the `run/mod.ts` barrel: providers and the MCP
 // session API load only for manifests that use them.
 import type { RetryOptions } from "../run/retry.ts";
-import { Runner, type RunnerOptions } from "../run/runner.ts";
-import { getBuiltin } from "./builtins.ts";
+import { Runner } from "../run/runner.ts";
+import type { RunnerOptions } from "../run/runner_options.ts";
+import { getBuiltin } from "../run/builtin/builtins.ts";
 import type { Manifest, ManifestServer } from "./manifest.ts";
-import { resolvePath } from "./_resolve_path.ts";
+import { resolvePath } from "../run/module/paths.ts";
 import { Redactor } from "./secrets.ts";
 import { askOnTerminal, resolveVariables } from "./variables.ts";
 import {
@@ -24,7 +25,7 @@ import {
   provider,
   serverConfig,
   withServerAuth,
-} from "./_runner_setup.ts";
+} from "./runner_setup.ts";
 
 /** Options of {@linkcode buildRunner}. */
 export interface BuildRunnerOptions {
@@ -106,7 +107,7 @@ export async function buildRunner(
     }
     if (e.module !== undefined) {
       // The module host (a child Deno process per tool) loads only for module tools.
-      const { moduleHandler } = await import("./module_tool.ts");
+      const { moduleHandler } = await import("../run/module/module_tool.ts");
       const file = resolvePath(manifest.dir, e.module);
       const url = new URL(`file://${Deno.realPathSync(file)}`);
       const onLog = options.onModuleLog;

@@ -9,8 +9,11 @@
  */
 
 import { ToolFoundationError } from "../model/errors.ts";
-import { PermissionDeniedError, type RunErrorCode, type RunErrorOptions } from "../run/errors.ts";
+import type { RunErrorCode } from "../run/errors.ts";
 import type { PermissionNeed } from "./permission_need.ts";
+
+// A module tool's sandbox denial is raised by the run layer (run/module/), where it is declared.
+export { isSandboxDenial, SandboxDeniedError } from "../run/errors.ts";
 
 /**
  * Every code an error of the CLI layer can carry. `permission_denied` is the
@@ -192,33 +195,6 @@ export class MissingPermissionError extends ToolFoundationError {
     this.missing = missing;
     this.flags = flags.all;
   }
-}
-
-/**
- * A module tool's sandbox refused something its manifest grant does not cover
- * (code `permission_denied`). Unlike the CLI's own permission checks (exit 3),
- * this is the tool's failure (exit 1): the fix is the tool's `permissions:`
- * grant in the manifest, not a flag of the CLI.
- */
-export class SandboxDeniedError extends PermissionDeniedError {
-  /** Always true: the tool's grant refused it, not the CLI's flags. */
-  readonly sandbox: true = true;
-
-  /**
-   * Creates the error.
-   *
-   * @param detail What was refused and which grant to change.
-   * @param options Cause and tool ID.
-   */
-  constructor(detail: string, options?: RunErrorOptions) {
-    super(detail, options);
-  }
-}
-
-/** Whether an error is a module tool's sandbox denial (see {@linkcode SandboxDeniedError}). */
-export function isSandboxDenial(error: unknown): boolean {
-  return error instanceof SandboxDeniedError ||
-    (error as { sandbox?: unknown } | null)?.sandbox === true;
 }
 
 /**

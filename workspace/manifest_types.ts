@@ -6,8 +6,11 @@
  */
 
 import type { Tool } from "../model/mod.ts";
-import type { InheritEnv } from "../run/child_env.ts";
+import type { InheritEnv } from "../run/process/child_env.ts";
 import type { ManifestInput } from "./variables.ts";
+import type { ManifestPermissions } from "../run/module/permissions.ts";
+
+export type { ManifestGrant, ManifestPermissions } from "../run/module/permissions.ts";
 
 /** A server or provider: a command (stdio / subprocess) or an HTTP endpoint. */
 export interface ManifestEndpoint {
@@ -24,7 +27,7 @@ export interface ManifestEndpoint {
   /** Extra HTTP headers (values may be `${env:NAME}`). */
   headers?: Record<string, string>;
   /**
-   * Variables the process inherits beyond the default set (see `run/child_env.ts`):
+   * Variables the process inherits beyond the default set (see `run/process/child_env.ts`):
    * a list of names, or `"all"` for the whole environment (never the default).
    */
   inheritEnv?: InheritEnv;
@@ -103,23 +106,6 @@ export interface ManifestServer extends ManifestEndpoint {
   tools?: Record<string, ServerToolOverride>;
   /** Deadline of connecting, listing and calls, in milliseconds. */
   timeoutMs?: number;
-}
-
-/** One permission of a module tool: all, none, or a list. */
-export type ManifestGrant = boolean | string[];
-
-/** The Deno permissions a module tool's process gets (none by default). */
-export interface ManifestPermissions {
-  /** Paths (relative to the manifest) it may read. */
-  read?: ManifestGrant;
-  /** Paths (relative to the manifest) it may write. */
-  write?: ManifestGrant;
-  /** Hosts (`host` or `host:port`) it may reach. */
-  net?: ManifestGrant;
-  /** Programs it may run. */
-  run?: ManifestGrant;
-  /** Environment variables it may read. */
-  env?: ManifestGrant;
 }
 
 /** A tool entry: model fields plus exactly one backend. */

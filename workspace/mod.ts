@@ -52,13 +52,17 @@ export {
   planPermissions,
   type PlanPermissionsOptions,
 } from "./permissions.ts";
-export { BUILTINS, type BuiltinTool, getBuiltin } from "./builtins.ts";
+export { BUILTINS, type BuiltinTool, getBuiltin } from "../run/builtin/builtins.ts";
 export {
   checkModuleTool,
   type CheckModuleToolOptions,
   type ModuleToolProblem,
-} from "./module_tool.ts";
-export { type ModuleHandler, moduleHandler, type ModuleHandlerOptions } from "./module_tool.ts";
+} from "../run/module/module_tool.ts";
+export {
+  type ModuleHandler,
+  moduleHandler,
+  type ModuleHandlerOptions,
+} from "../run/module/module_tool.ts";
 export {
   REDACTED,
   Redactor,

@@ -9,7 +9,7 @@
  */
 
 import type { Manifest } from "./manifest.ts";
-import { addToolNeeds, dedupe, endpointNeeds, ORDER } from "./_permission_needs.ts";
+import { addToolNeeds, dedupe, endpointNeeds, ORDER } from "./permission_needs.ts";
 import { serversFor } from "./server_ids.ts";
 import { lockPath } from "./lock.ts";
 import { MissingPermissionError } from "./errors.ts";

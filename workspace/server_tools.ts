@@ -13,7 +13,7 @@ import type { Runner } from "../run/mod.ts";
 import { ServerUnavailableError, ToolChangedError, UsageError } from "./errors.ts";
 import { compareWithLock, describeDifference, type LockFile, lockPath, readLock } from "./lock.ts";
 import type { Manifest, ManifestServer, ResolvedTool } from "./manifest_types.ts";
-import { serverConfig, withServerAuth } from "./_runner_setup.ts";
+import { serverConfig, withServerAuth } from "./runner_setup.ts";
 import type { Redactor } from "./secrets.ts";
 import { exposedTool, filteredOut } from "./server_filter.ts";
 import { resolvedServer } from "./_resolved_server.ts";

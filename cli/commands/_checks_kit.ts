@@ -1,16 +1,17 @@
 // Private: what `validate` and `convert` need beyond reading the manifest (the
 // validator, the tool and chain checks; the adapters apart, for `convert` and
 // `validate --target`), loaded on first use so that `list` and `permissions`
-// never load them, nor `validate` the adapters it does not use (start-up, issue 16).
+// never load them, nor `validate` the adapters it does not use: every module
+// loaded costs start-up time.
 
 import type { DefaultValidator } from "../../model/default_validator.ts";
-import type { checkChains } from "../../workspace/_chain_check.ts";
+import type { checkChains } from "../../workspace/chain_check.ts";
 import type {
   checkModuleTools,
   checkToolSchemas,
   moduleCheckNeeds,
   sortIssues,
-} from "../../workspace/_tool_checks.ts";
+} from "../../workspace/tool_checks.ts";
 import type { defaultRegistry, preflight } from "../../adapter/mod.ts";
 
 /** The checks and converters of `validate` and `convert`. */
@@ -44,8 +45,8 @@ let adapters: Promise<AdapterKit> | undefined;
 export function checksKit(): Promise<ChecksKit> {
   kit ??= Promise.all([
     import("../../model/default_validator.ts"),
-    import("../../workspace/_tool_checks.ts"),
-    import("../../workspace/_chain_check.ts"),
+    import("../../workspace/tool_checks.ts"),
+    import("../../workspace/chain_check.ts"),
   ]).then(([validator, tools, chains]) => ({
     DefaultValidator: validator.DefaultValidator,
     checkToolSchemas: tools.checkToolSchemas,

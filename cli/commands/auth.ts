@@ -8,8 +8,8 @@ import { manifestNeeds, type PermissionNeed } from "../../workspace/permissions.
 import { Redactor } from "../../workspace/secrets.ts";
 import { scrubConsole } from "../_console_scrub.ts";
 import { authSettings, endpointOf, loginCommandFor } from "../../workspace/server_auth.ts";
-import { tokenStoreNeeds } from "../../workspace/_auth_needs.ts";
-import { dedupe, endpointNeeds } from "../../workspace/_permission_needs.ts";
+import { tokenStoreNeeds } from "../../workspace/auth_needs.ts";
+import { dedupe, endpointNeeds } from "../../workspace/permission_needs.ts";
 import {
   MANIFEST_OPTIONS,
   openManifest,

@@ -9,7 +9,7 @@ import { type LockFile, lockPath, lockTools } from "../../workspace/lock.ts";
 import type { Tool } from "../../model/mod.ts";
 import { Redactor } from "../../workspace/secrets.ts";
 import { scrubConsole } from "../_console_scrub.ts";
-import { serverConfig, withServerAuth } from "../../workspace/_runner_setup.ts";
+import { serverConfig, withServerAuth } from "../../workspace/runner_setup.ts";
 import {
   MANIFEST_OPTIONS,
   openWorkspace,

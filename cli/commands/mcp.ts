@@ -2,12 +2,12 @@
 //   mcp <manifest> <server> ping | resources | read <uri> | prompts | prompt <name> [--args JSON]
 
 import { parseArgs } from "../_args.ts";
-import { McpSession } from "../../run/mcp_session.ts";
+import { McpSession } from "../../run/mcp/session.ts";
 import { type CliIo, EXIT, printJson } from "../_io.ts";
 import { UsageError } from "../../workspace/errors.ts";
 import { Redactor } from "../../workspace/secrets.ts";
 import { scrubConsole } from "../_console_scrub.ts";
-import { serverConfig, withServerAuth } from "../../workspace/_runner_setup.ts";
+import { serverConfig, withServerAuth } from "../../workspace/runner_setup.ts";
 import { MANIFEST_OPTIONS, openWorkspace, parseTimeout, report, withInterrupt } from "./_shared.ts";
 
 const ACTIONS = ["ping", "resources", "read", "prompts", "prompt"];

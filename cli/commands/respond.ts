@@ -22,7 +22,7 @@ import { ManifestError, UsageError } from "../../workspace/errors.ts";
 import { Redactor } from "../../workspace/secrets.ts";
 import { scrubConsole } from "../_console_scrub.ts";
 import type { Workspace } from "../../workspace/workspace.ts";
-import { checkToolSchemas } from "../../workspace/_tool_checks.ts";
+import { checkToolSchemas } from "../../workspace/tool_checks.ts";
 import { MANIFEST_OPTIONS, openWorkspace, parseTimeout, report, withInterrupt } from "./_shared.ts";
 import { serverTools } from "./_server_tools.ts";
 

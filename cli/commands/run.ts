@@ -6,7 +6,7 @@ import { ManifestError, UsageError } from "../../workspace/errors.ts";
 import { Redactor } from "../../workspace/secrets.ts";
 import { scrubConsole } from "../_console_scrub.ts";
 import { DefaultValidator } from "../../model/default_validator.ts";
-import { checkToolSchemas } from "../../workspace/_tool_checks.ts";
+import { checkToolSchemas } from "../../workspace/tool_checks.ts";
 import { MANIFEST_OPTIONS, openWorkspace, parseTimeout, report } from "./_shared.ts";
 import { DEFAULT_DEADLINE_MS, execute, readArguments } from "./_execute.ts";
 import { serverOfId } from "../../workspace/server_ids.ts";

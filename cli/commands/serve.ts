@@ -5,7 +5,7 @@ import type { Runner } from "../../run/mod.ts";
 import { type CliIo, diagnose, EXIT } from "../_io.ts";
 import { UsageError } from "../../workspace/errors.ts";
 import type { Manifest } from "../../workspace/manifest.ts";
-import { serverConfig, withServerAuth } from "../../workspace/_runner_setup.ts";
+import { serverConfig, withServerAuth } from "../../workspace/runner_setup.ts";
 import { Redactor } from "../../workspace/secrets.ts";
 import { scrubConsole } from "../_console_scrub.ts";
 import { onStopSignal } from "../_stop_signals.ts";

@@ -1,10 +1,10 @@
-// Test data: the seed tools (seed 002's calculator, file-search, API-request,
-// database-query and email-sender) and one case per row of seed 003's
-// feature-compatibility table ($ref/$defs, anyOf/oneOf, pattern, enum/const).
+// Test data: five sample tools (a calculator, file search, an API request, a
+// database query and an email sender) and one case per schema feature whose
+// support differs between providers ($ref/$defs, anyOf/oneOf, pattern, enum/const).
 
 import type { Tool } from "../../model/mod.ts";
 
-/** The seed tools, as MCP tools. */
+/** Five sample tools, as MCP tools. */
 export const SEED_TOOLS: Record<string, Tool> = {
   calculator: {
     name: "calculator",
@@ -132,7 +132,7 @@ export const SEED_TOOLS: Record<string, Tool> = {
   },
 };
 
-/** One tool per row of seed 003's feature-compatibility table. */
+/** One tool per schema feature whose support differs between providers. */
 export const FEATURE_TOOLS: Record<string, Tool> = {
   ref_defs: {
     name: "org_chart",

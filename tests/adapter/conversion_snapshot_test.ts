@@ -1,8 +1,8 @@
-// Conversion snapshots (issue 11): every tool the tests know (the real npm
-// servers' tools, the golden cases and their provider-format sources, the seed
-// examples, the built-ins and the example manifests' tools), converted to every
-// format and option variant and back to MCP, warnings and strict decisions
-// included, must come out byte-identical to tests/fixtures/adapter/snapshots/.
+// Conversion snapshots: every tool the tests know (the real npm servers' tools,
+// the golden cases and their provider-format sources, the Go library's
+// documented examples, the built-ins and the example manifests' tools),
+// converted to every format and option variant and back to MCP, warnings and
+// strict decisions included, must come out byte-identical to tests/fixtures/adapter/snapshots/.
 // The recorder is tests/fixtures/adapter/record_conversions.ts.
 //
 // The test never rewrites the snapshots by default. After an intended change

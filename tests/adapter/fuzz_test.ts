@@ -1,4 +1,4 @@
-// Fuzzing conversion (issue 10): random, often broken schemas (keywords of
+// Fuzzing conversion: random, often broken schemas (keywords of
 // 2020-12 and draft-07, `$ref`s into `$defs` that loop, `__proto__` and
 // `constructor` as property names, nulls, huge numbers) converted to every
 // format and back (and through preflight), and random arguments through the

@@ -1,5 +1,5 @@
-// Golden fixtures: every direction, for the seed tools and one case per row of
-// seed 003's feature-compatibility table. Regenerate with
+// Golden fixtures: every direction, for five sample tools and one case per
+// schema feature whose support differs between providers. Regenerate with
 //   UPDATE_GOLDEN=1 deno test --allow-read --allow-write --allow-env tests/adapter/golden_test.ts
 
 import assert from "node:assert/strict";

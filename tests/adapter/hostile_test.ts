@@ -1,4 +1,4 @@
-// Hostile schemas and names (issue 10) through the adapters: `__proto__` keys
+// Hostile schemas and names through the adapters: `__proto__` keys
 // stay data, names such as `constructor` are looked up as own entries only,
 // deep nesting and `$ref` cycles end in a typed, located error, never in a
 // raw RangeError or a hang. Run with the accessor Node, Bun and browsers have:

@@ -1,5 +1,5 @@
 // The commands' argument parser (cli/_args.ts), which replaced node:util's
-// parseArgs for start-up (issue 16): the same strict behaviour.
+// parseArgs to start faster: the same strict behaviour.
 import assert from "node:assert/strict";
 import { parseArgs } from "../../cli/_args.ts";
 import { UsageError } from "../../workspace/errors.ts";

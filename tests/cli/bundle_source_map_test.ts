@@ -1,6 +1,6 @@
 // cli.ts runs the CLI as bundled by `deno task gen` (scripts/_cli_bundle.ts):
 // minified chunks with linked source maps. A stack trace from the bundle must
-// name the TypeScript source and line, as the README says.
+// name the TypeScript source and line, as docs/cli.md says.
 import assert from "node:assert/strict";
 
 const DIR = new URL("../../cli/_generated/cli/", import.meta.url);

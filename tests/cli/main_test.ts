@@ -55,7 +55,7 @@ Deno.test("--help loads only the CLI's own small modules: no adapter, model vali
     /^npm:|\/adapter\/|\/model\/(mod|default_validator)\.ts$/.test(s)
   );
   assert.deepEqual(heavy, []);
-  // Issue 16: 84 modules before; the entry, main, help, io, errors and what they need.
+  // Every module loaded costs start-up: the entry, main, help, io, errors and what they need.
   assert.ok(loaded.length <= 16, loaded.join("\n"));
 });
 

@@ -1,8 +1,8 @@
 // `permissions` asks for env access to exactly what child processes inherit
-// (run/child_env.ts) plus what the manifest references; `inheritEnv` widens
+// (run/process/child_env.ts) plus what the manifest references; `inheritEnv` widens
 // it explicitly; an HTTP-only manifest runs under exactly its flags.
 import assert from "node:assert/strict";
-import { NETWORK_ENV, SAFE_ENV } from "../../run/child_env.ts";
+import { NETWORK_ENV, SAFE_ENV } from "../../run/process/child_env.ts";
 import { startEverythingHttp } from "../run/_mcp_servers.ts";
 import { cli, flagsFor, readFlags, tempManifest } from "./_cli.ts";
 

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { cli, flagsFor, readFlags } from "./_cli.ts";
 import { EVERYTHING, FILESYSTEM, MEMORY, startEverythingHttp } from "../run/_mcp_servers.ts";
 import { parseManifest } from "../../workspace/manifest.ts";
-import { serverConfig } from "../../workspace/_runner_setup.ts";
+import { serverConfig } from "../../workspace/runner_setup.ts";
 import { startSseServer } from "../fixtures/run/mcp_sse_server.ts";
 
 const DENO = Deno.execPath();

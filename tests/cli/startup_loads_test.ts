@@ -1,4 +1,4 @@
-// Start-up (issue 16): what a command actually loads when it runs, dynamic
+// Start-up: what a command actually loads when it runs, dynamic
 // imports included, read from Deno's debug log (each module compiled: "V8
 // code cache hit/miss/updating for ES module|script: <specifier>"). Most
 // checks run the TypeScript sources (cli/main.ts), where module names say what
@@ -85,7 +85,7 @@ Deno.test("validate loads the adapters only for --target, run a built-in no modu
   );
   assert.equal(run.code, 0);
   assert.deepEqual(
-    run.modules.filter((m) => /\/cli\/(module_tool|_module_(?!deno)\w+)\.ts$/.test(m)),
+    run.modules.filter((m) => /\/run\/module\/(module_tool|_\w+)\.ts$/.test(m)),
     [],
   );
   assert.deepEqual(run.modules.filter((m) => /\/adapter\/|yaml@|node:util/.test(m)), []);
@@ -100,13 +100,13 @@ Deno.test("validate loads the adapters only for --target, run a built-in no modu
   // Nor the MCP connection layer, providers, processes, chains, streams or the run/mod.ts barrel.
   assert.ok(run.modules.some((m) => m.endsWith("/run/runner.ts")), run.modules.join("\n"));
   const RUN_EXTRAS =
-    /\/run\/(_mcp_\w+|mcp|mcp_session|command_provider|http_provider|_process|_chain_run|_stream_run|mod)\.ts$/;
+    /\/run\/(mcp\/\w+|command\/\w+|http\/\w+|process\/group|_chain_run|_stream_run|mod)\.ts$/;
   assert.deepEqual(run.modules.filter((m) => RUN_EXTRAS.test(m)), []);
   // A chain loads the chain machinery (and still no MCP layer).
   const chain = await loaded(["chain", "examples/tools.yaml", "area-report"], READ);
   assert.equal(chain.code, 0);
   assert.ok(chain.modules.some((m) => m.endsWith("/run/_chain_run.ts")), chain.modules.join("\n"));
-  assert.deepEqual(chain.modules.filter((m) => /\/run\/(_mcp_pool|mcp_session)\.ts$/.test(m)), []);
+  assert.deepEqual(chain.modules.filter((m) => /\/run\/mcp\/(pool|session)\.ts$/.test(m)), []);
 });
 
 Deno.test("run of a provider's tool loads that provider's module and no MCP connection layer", async () => {
@@ -134,9 +134,11 @@ Deno.test("run of a provider's tool loads that provider's module and no MCP conn
     );
     // The call itself fails (nothing answers there): the provider was set up and called.
     assert.equal(code, 1);
-    assert.ok(modules.some((m) => m.endsWith("/run/http_provider.ts")), modules.join("\n"));
+    assert.ok(modules.some((m) => m.endsWith("/run/http/http_provider.ts")), modules.join("\n"));
     assert.deepEqual(
-      modules.filter((m) => /\/run\/(_mcp_pool|command_provider|mcp_session)\.ts$/.test(m)),
+      modules.filter((m) =>
+        /\/run\/(mcp\/pool|command\/command_provider|mcp\/session)\.ts$/.test(m)
+      ),
       [],
     );
   } finally {

@@ -1,4 +1,4 @@
-// Start-up (issue 16): the manifest schema's check is generated at build time
+// Start-up: the manifest schema's check is generated at build time
 // (scripts/gen.ts -> workspace/_generated/manifest_check.js). It must be current
 // and must answer valid/invalid exactly as our validator (Hyperjump) does.
 import assert from "node:assert/strict";

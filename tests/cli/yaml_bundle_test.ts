@@ -1,4 +1,4 @@
-// Start-up (issue 16): manifests are parsed by npm:yaml's browser build bundled
+// Start-up: manifests are parsed by npm:yaml's browser build bundled
 // into workspace/_generated/yaml.js. It must read documents exactly as the package's
 // Node build (npm:yaml, the same pinned version) does: values, errors and
 // their positions, warnings, and the text `import` writes. The package's Node

@@ -7,7 +7,7 @@ import {
   validateBackend,
 } from "../../model/mod.ts";
 
-Deno.test("backend constructors give seed 004's JSON shape", () => {
+Deno.test("backend constructors give the { kind, <kind>: {...} } JSON shape", () => {
   assert.equal(
     JSON.stringify(mcpBackend("filesystem-server")),
     '{"kind":"mcp","mcp":{"serverName":"filesystem-server"}}',

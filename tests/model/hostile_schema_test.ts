@@ -1,4 +1,4 @@
-// Hostile schemas and arguments (issue 10): regular expressions that
+// Hostile schemas and arguments: regular expressions that
 // backtrack exponentially, `$ref` cycles without progress, and nesting
 // beyond the documented depth, through the library's public functions.
 

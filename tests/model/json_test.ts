@@ -66,7 +66,7 @@ Deno.test("toJSON is deterministic for the same input", () => {
   assert.equal(toJSON(full), toJSON(structuredClone(full)));
 });
 
-// `__proto__` keys (issue 10): JSON text makes them own keys; no function may
+// `__proto__` keys: JSON text makes them own keys; no function may
 // turn one into a prototype assignment on engines where `__proto__` is an
 // accessor (Node, Bun, browsers; Deno with --unstable-unsafe-proto).
 const PROTO_TEXT = JSON.stringify({

@@ -1,5 +1,6 @@
-// Every Example_* of seed 004, with output compared word for word with the seed's
-// printed output (Go's %q quoting and %v of a nil error reproduced).
+// Every documented example (Example_*) of the Go library this package ports,
+// with output compared word for word with what Go prints (its %q quoting and %v
+// of a nil error reproduced), so that its users see the same results here.
 import assert from "node:assert/strict";
 import {
   DefaultValidator,
@@ -17,7 +18,7 @@ import {
 const q = (s: string) => JSON.stringify(s);
 const passes = (p: Promise<void>) => p.then(() => true, () => false);
 
-Deno.test("Example_backendBinding prints the seed's output", () => {
+Deno.test("Example_backendBinding prints the Go example's output", () => {
   const m = mcpBackend("filesystem-server");
   const p = providerBackend("openai", "gpt-4-vision");
   const l = localBackend("custom-handler");
@@ -32,7 +33,7 @@ Deno.test("Example_backendBinding prints the seed's output", () => {
   );
 });
 
-Deno.test("Example_createTool prints the seed's output", () => {
+Deno.test("Example_createTool prints the Go example's output", () => {
   const tool: Tool = {
     name: "search",
     description: "Search for documents by query",
@@ -55,7 +56,7 @@ Deno.test("Example_createTool prints the seed's output", () => {
   assert.equal(out, "Tool ID: docs:search Name: search Description: Search for documents by query");
 });
 
-Deno.test("Example_fromMCPJSON prints the seed's output", () => {
+Deno.test("Example_fromMCPJSON prints the Go example's output", () => {
   const tool: Tool = fromMCPJSON(`{
 "name": "calculate",
 "description": "Perform calculations",
@@ -74,7 +75,7 @@ Deno.test("Example_fromMCPJSON prints the seed's output", () => {
   assert.equal(out, 'Name: calculate Namespace: "" (empty from MCP JSON)');
 });
 
-Deno.test("Example_noParametersTool prints the seed's output", async () => {
+Deno.test("Example_noParametersTool prints the Go example's output", async () => {
   const tool: Tool = {
     name: "get_time",
     description: "Get the current time",
@@ -89,7 +90,7 @@ Deno.test("Example_noParametersTool prints the seed's output", async () => {
   );
 });
 
-Deno.test("Example_parseToolID prints the seed's output", () => {
+Deno.test("Example_parseToolID prints the Go example's output", () => {
   const a = parseToolId("filesystem:read");
   const b = parseToolId("echo");
   assert.equal(
@@ -100,7 +101,7 @@ Deno.test("Example_parseToolID prints the seed's output", () => {
   );
 });
 
-Deno.test("Example_toolJSON prints the seed's output", () => {
+Deno.test("Example_toolJSON prints the Go example's output", () => {
   const tool: Tool = {
     name: "greet",
     description: "Greet a user",
@@ -116,14 +117,14 @@ Deno.test("Example_toolJSON prints the seed's output", () => {
     "Full JSON (with namespace/version):",
     ` namespace: ${full.namespace}`,
     ` version: ${full.version}`,
-  ].join("\n").replace(/\s+/g, " "); // the seed renders Go's printed lines with whitespace collapsed
+  ].join("\n").replace(/\s+/g, " "); // Go's printed lines, whitespace collapsed
   assert.equal(
     out,
     "MCP JSON (no namespace/version): Has namespace: false Full JSON (with namespace/version): namespace: example version: 2.0.0",
   );
 });
 
-Deno.test("Example_validateInput prints the seed's output", async () => {
+Deno.test("Example_validateInput prints the Go example's output", async () => {
   const tool: Tool = {
     name: "send_email",
     description: "Send an email",
@@ -146,7 +147,7 @@ Deno.test("Example_validateInput prints the seed's output", async () => {
   );
 });
 
-Deno.test("Example_validateSchema prints the seed's output", async () => {
+Deno.test("Example_validateSchema prints the Go example's output", async () => {
   const schema = {
     type: "object",
     properties: { name: { type: "string" }, age: { type: "integer", minimum: 0 } },

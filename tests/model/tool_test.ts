@@ -65,7 +65,7 @@ Deno.test("Tool values round-trip through the SDK type without casts", () => {
   assert.equal(back.name, "read");
 });
 
-Deno.test("constants match the seeds and the MCP spec version", () => {
+Deno.test("constants match the documented values and the MCP spec version", () => {
   assert.equal(MCP_VERSION, "2025-11-25");
   assert.equal(SCHEMA_DIALECT_2020_12, "https://json-schema.org/draft/2020-12/schema");
   assert.equal(SCHEMA_DIALECT_DRAFT_07, "http://json-schema.org/draft-07/schema#");

@@ -1,0 +1,248 @@
+/**
+ * Module tools: a local module's export run in a child Deno process whose
+ * permission flags are exactly what the manifest grants the tool (nothing by
+ * default) and whose heap is bounded (`memoryMb`, default 512 MB). The process
+ * is kept for the next call of the same tool and stopped by `close()` (or
+ * when the parent exits). The tool's own stdout and stderr output goes to the
+ * log sink (the parent's stderr), never to the parent's stdout. A tool that
+ * reaches outside its grant fails with `permission_denied` naming the grant
+ * to change; a symbolic link inside a granted directory that leads outside
+ * the grant is refused before the tool runs. Imports come from the lockfile
+ * and the cache: a tool with no `net` grant downloads no code at all (npm,
+ * jsr and https modules must be cached), one with a `net` grant imports
+ * remote modules only from the hosts it names.
+ *
+ * @module
+ */
+
+import { ExecutionError, PermissionDeniedError } from "../errors.ts";
+import type { LocalHandler, ToolContext } from "../local.ts";
+import { childEnv } from "../process/child_env.ts";
+import type { ManifestPermissions } from "./permissions.ts";
+import { ModuleProcess } from "./_process.ts";
+import type { HostOutcome } from "./_outcome.ts";
+import { moduleToolDeno } from "./deno.ts";
+import { checkGrantLinks, listOf, permissionFlags } from "./_grants.ts";
+import { downloadsNothing, importFlags } from "./_imports.ts";
+import { translate } from "./_outcome.ts";
+
+export { checkModuleTool, type CheckModuleToolOptions, type ModuleToolProblem } from "./_check.ts";
+
+/** Default heap limit of a module tool's process, in MB. */
+export const DEFAULT_MODULE_MEMORY_MB = 512;
+/** Default cap of a module tool's result (its JSON text), in bytes: 10 MiB. */
+export const DEFAULT_MODULE_OUTPUT_BYTES: number = 10 * 1024 * 1024;
+
+/** Default time an idle module tool process is kept for the next call: 30 s. */
+export const DEFAULT_MODULE_KEEP_ALIVE_MS = 30_000;
+
+/** Options of {@linkcode moduleHandler}. */
+export interface ModuleHandlerOptions {
+  /** The export to call (default `default`). */
+  export?: string;
+  /**
+   * What the tool's process may do (nothing by default). `net` also says
+   * where it may import remote code from: nowhere without it (only what the
+   * cache holds), its hosts with a list, anywhere with `true`.
+   */
+  permissions?: ManifestPermissions;
+  /** Directory that relative grant paths resolve against (default `.`). */
+  dir?: string;
+  /** Heap limit of the tool's process in MB (default {@linkcode DEFAULT_MODULE_MEMORY_MB}). */
+  memoryMb?: number;
+  /** Cap of one result in bytes (default {@linkcode DEFAULT_MODULE_OUTPUT_BYTES}). */
+  maxOutputBytes?: number;
+  /** The `deno` executable (default: {@linkcode moduleToolDeno}). */
+  deno?: string;
+  /**
+   * How long an idle process is kept for the next call, in ms (default
+   * {@linkcode DEFAULT_MODULE_KEEP_ALIVE_MS}); `0` stops it after every call.
+   */
+  keepAliveMs?: number;
+  /** Receives the tool's own output, stdout and stderr alike (default: written to stderr). */
+  onLog?: (text: string) => void;
+}
+
+/** A module tool's handler; `close()` stops its processes. */
+export interface ModuleHandler extends LocalHandler {
+  /** Stops every process of this handler; later calls fail. */
+  close(): Promise<void>;
+}
+
+// Deno 2.9's setTimeout returns a Node-style Timeout object (with unref); older ones a number.
+function unrefTimer(timer: ReturnType<typeof setTimeout>): void {
+  const t = timer as unknown as { unref?: () => void };
+  if (typeof t.unref === "function") t.unref();
+  else Deno.unrefTimer(timer as unknown as number);
+}
+
+function writeStderr(text: string): void {
+  const bytes = new TextEncoder().encode(text);
+  let offset = 0;
+  while (offset < bytes.length) offset += Deno.stderr.writeSync(bytes.subarray(offset));
+}
+
+/**
+ * A local handler that runs `export` of a module in a sandboxed child Deno
+ * process: exactly the granted permissions, a bounded heap, the result as
+ * JSON (capped), the tool's own output on the log sink. One process serves
+ * one call at a time; it is kept for the next call, stopped when a call is
+ * cancelled, and by `close()`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { moduleHandler } from "@toolfoundation/core/workspace";
+ * import { Runner } from "@toolfoundation/core/run";
+ *
+ * const source = "export default (args) => ({ shout: String(args.text).toUpperCase() });";
+ * const module = new URL(`data:text/javascript,${encodeURIComponent(source)}`);
+ * const handler = moduleHandler(module);
+ * const runner = new Runner();
+ * runner.addLocalTool({ name: "shout", inputSchema: { type: "object" } }, handler);
+ * assert.deepEqual((await runner.run("shout", { text: "hi" })).structured, { shout: "HI" });
+ * await handler.close();
+ * await runner.close();
+ * ```
+ *
+ * @param module The module's URL.
+ * @param options Export name, grants, the directory grants resolve against, limits.
+ * @returns The handler.
+ */
+export function moduleHandler(module: URL, options: ModuleHandlerOptions = {}): ModuleHandler {
+  const dir = options.dir ?? ".";
+  const p = options.permissions ?? {};
+  const memoryMb = options.memoryMb ?? DEFAULT_MODULE_MEMORY_MB;
+  const cap = options.maxOutputBytes ?? DEFAULT_MODULE_OUTPUT_BYTES;
+  const onLog = options.onLog ?? writeStderr;
+  const pathGrants = (name: "read" | "write"): string[] => {
+    const v = listOf(p[name], dir, true);
+    return Array.isArray(v) ? v : [];
+  };
+  const grants = { read: pathGrants("read"), write: pathGrants("write") };
+  const keepAliveMs = options.keepAliveMs ?? DEFAULT_MODULE_KEEP_ALIVE_MS;
+  const offline = downloadsNothing(p.net);
+  const idle: ModuleProcess[] = [];
+  const idleTimers = new Map<ModuleProcess, ReturnType<typeof setTimeout>>();
+  const all = new Set<ModuleProcess>();
+  const stopping = new Set<Promise<void>>();
+  let closed = false;
+
+  const retire = (proc: ModuleProcess): void => {
+    all.delete(proc);
+    const stopped = proc.stop().finally(() => stopping.delete(stopped));
+    stopping.add(stopped);
+  };
+
+  const start = (toolId: string): ModuleProcess => {
+    if (!Number.isInteger(memoryMb) || memoryMb < 16) {
+      throw new Error(`memoryMb must be an integer of at least 16, got ${memoryMb}`);
+    }
+    const envGrant = p.env;
+    const deno = options.deno ?? moduleToolDeno();
+    const spec = {
+      deno,
+      flags: [
+        ...permissionFlags(p, dir),
+        ...importFlags(p.net),
+        `--v8-flags=--max-old-space-size=${memoryMb}`,
+      ],
+      env: childEnv({
+        inheritEnv: envGrant === true ? "all" : Array.isArray(envGrant) ? envGrant : [],
+        env: { NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" },
+      }),
+      moduleUrl: module.href,
+      exportName: options.export ?? "default",
+      maxOutputBytes: cap,
+      memoryMb,
+      onLog,
+    };
+    let proc: ModuleProcess;
+    try {
+      proc = new ModuleProcess(spec);
+    } catch (cause) {
+      if (cause instanceof Deno.errors.NotCapable) {
+        throw new PermissionDeniedError(
+          `module tools run in a child Deno process: add --allow-run=${deno}`,
+          { toolId, cause },
+        );
+      }
+      throw new ExecutionError(
+        `cannot start ${deno} to run the module tool (${(cause as Error)?.message}); ` +
+          "module tools need a deno executable (a compiled binary finds it on PATH)",
+        { toolId, cause },
+      );
+    }
+    all.add(proc);
+    return proc;
+  };
+
+  // An idle process waits for the next call, without keeping the parent alive, for keepAliveMs.
+  const park = (proc: ModuleProcess): void => {
+    if (keepAliveMs <= 0) return retire(proc);
+    proc.setIdle(true);
+    idle.push(proc);
+    const timer = setTimeout(() => {
+      idleTimers.delete(proc);
+      const i = idle.indexOf(proc);
+      if (i >= 0) idle.splice(i, 1);
+      retire(proc);
+    }, keepAliveMs);
+    unrefTimer(timer);
+    idleTimers.set(proc, timer);
+  };
+
+  const checkLinks = (ctx: ToolContext): Promise<void> => checkGrantLinks(grants, ctx);
+
+  const handler = async (args: Record<string, unknown>, ctx: ToolContext): Promise<unknown> => {
+    if (closed) throw new ExecutionError("its handler was closed", { toolId: ctx.toolId });
+    ctx.signal.throwIfAborted();
+    await checkLinks(ctx);
+    let proc: ModuleProcess | undefined;
+    while (proc === undefined || proc.dead) {
+      proc = idle.pop() ?? start(ctx.toolId);
+      clearTimeout(idleTimers.get(proc));
+      idleTimers.delete(proc);
+    }
+    proc.setIdle(false);
+    let onAbort: () => void = () => {};
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(ctx.signal.reason);
+      ctx.signal.addEventListener("abort", onAbort, { once: true });
+    });
+    aborted.catch(() => {});
+    let loading = true;
+    try {
+      try {
+        await Promise.race([proc.ready, aborted]);
+      } catch (error) {
+        if (ctx.signal.aborted) throw error;
+        return translate(error as HostOutcome, ctx, { dir, cap, loading, offline });
+      }
+      loading = false;
+      const outcome = await Promise.race([
+        proc.call(ctx.toolId, args, (u) => ctx.progress(u as number)),
+        aborted,
+      ]);
+      return translate(outcome, ctx, { dir, cap, loading, offline });
+    } finally {
+      ctx.signal.removeEventListener("abort", onAbort);
+      if (!proc.dead && !ctx.signal.aborted && !closed) {
+        park(proc);
+      } else {
+        retire(proc);
+      }
+    }
+  };
+  return Object.assign(handler, {
+    close: async (): Promise<void> => {
+      closed = true;
+      idle.length = 0;
+      for (const timer of idleTimers.values()) clearTimeout(timer);
+      idleTimers.clear();
+      const procs = [...all];
+      all.clear();
+      await Promise.all([...procs.map((proc) => proc.stop()), ...stopping]);
+    },
+  });
+}
