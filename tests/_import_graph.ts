@@ -48,7 +48,10 @@ export async function sourceFiles(dir: string): Promise<string[]> {
 /** The package's source files: every layer's and the root's. */
 export async function packageFiles(): Promise<string[]> {
   const files: string[] = [...ROOT_FILES];
-  for (const layer of LAYERS) files.push(...await sourceFiles(layer));
+  for (const layer of LAYERS) {
+    const exists = await Deno.stat(new URL(`${layer}/`, ROOT)).then(() => true, () => false);
+    if (exists) files.push(...await sourceFiles(layer));
+  }
   return files;
 }
 
