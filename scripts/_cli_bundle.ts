@@ -1,6 +1,8 @@
 // Private to scripts/gen.ts: the command line as a few generated JavaScript
 // chunks, cli/_generated/cli/ (main.js and chunk-*.js, each with a linked
-// source map), which `cli.ts` runs.
+// source map), which `cli.ts` runs. A chunk's name changes only when the
+// modules it holds do (scripts/_stable_chunk_names.ts), so a change rewrites
+// the chunks whose content changed and no others.
 //
 // Why: `deno run` of the TypeScript sources loads and checks every module of
 // every command's graph before `main` runs (~270 files: Deno follows the
@@ -15,6 +17,7 @@
 import type { GeneratedFile } from "./_yaml_bundle.ts";
 import { denoBundle } from "./_deno_bundle.ts";
 import { lazyExternals } from "./_lazy_externals.ts";
+import { type BundleFile, stableChunkNames } from "./_stable_chunk_names.ts";
 
 /** The directory the chunks are written to, relative to the repository. */
 export const CLI_BUNDLE_DIR = "cli/_generated/cli";
@@ -33,7 +36,11 @@ const HEADER = [
 /** Lines before a chunk's code: the header and the chunk's prologue (scripts/_lazy_externals.ts). */
 const LINES_BEFORE = HEADER.length + 1;
 
-/** The bundle: every chunk and its source map, as `deno bundle` writes them, made stable. */
+/**
+ * The bundle: every chunk and its source map, as `deno bundle` writes them,
+ * each chunk named after the modules it holds, not its content
+ * (scripts/_stable_chunk_names.ts).
+ */
 export async function cliBundle(root: URL): Promise<GeneratedFile[]> {
   const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", root)));
   // Every package deno.json maps stays an import of the package.
@@ -56,17 +63,21 @@ export async function cliBundle(root: URL): Promise<GeneratedFile[]> {
       `--outdir=${scratch}`,
       ENTRY,
     ]);
-    const files: GeneratedFile[] = [];
-    const packages = new Set<string>();
+    const written: BundleFile[] = [];
     for await (const entry of Deno.readDir(new URL(`${scratch}/`, root))) {
       const text = await Deno.readTextFile(new URL(`${scratch}/${entry.name}`, root));
-      const path = `${CLI_BUNDLE_DIR}/${entry.name}`;
-      if (entry.name.endsWith(".js.map")) files.push({ path, text: sourceMap(text) });
-      else if (entry.name.endsWith(".js")) {
-        const lazy = lazyExternals(text, entry.name, config.imports ?? {});
+      written.push({ name: entry.name, text });
+    }
+    const files: GeneratedFile[] = [];
+    const packages = new Set<string>();
+    for (const { name, text } of await stableChunkNames(written, CLI_BUNDLE_DIR)) {
+      const path = `${CLI_BUNDLE_DIR}/${name}`;
+      if (name.endsWith(".js.map")) files.push({ path, text: sourceMap(text) });
+      else if (name.endsWith(".js")) {
+        const lazy = lazyExternals(text, name, config.imports ?? {});
         for (const specifier of lazy.packages) packages.add(specifier);
-        files.push({ path, text: chunk(lazy.text, lazy.prologue, entry.name) });
-      } else throw new Error(`deno bundle wrote an unexpected file: ${entry.name}`);
+        files.push({ path, text: chunk(lazy.text, lazy.prologue, name) });
+      } else throw new Error(`deno bundle wrote an unexpected file: ${name}`);
     }
     files.push({ path: `${CLI_BUNDLE_DIR}/${EXTERNALS}`, text: externalsModule(packages) });
     if (!files.some((f) => f.path === `${CLI_BUNDLE_DIR}/main.js`)) {
