@@ -6,8 +6,9 @@
  *
  * It runs that program as `deno task gen` bundles it at build time
  * (`cli/_generated/cli/`, from the same sources, with source maps), because
- * Deno starts the bundle 30-50 ms sooner than the TypeScript sources. To run
- * the sources themselves (while changing them): `deno run ... cli/main.ts`.
+ * Deno starts the bundle 60-250 ms sooner than the TypeScript sources
+ * (docs/benchmarks.md). To run the sources themselves (while changing them):
+ * `deno run ... cli/main.ts`.
  *
  * ```sh
  * deno run --allow-read=examples cli.ts run examples/tools.yaml math:calculate \

@@ -97,7 +97,12 @@ Deno.test("serve --stdio: after SIGTERM no server process is left (SIGTERM-proof
 });
 
 Deno.test("one connection: a cancelled waiting request leaves the queue; close() fails the waiting ones", async () => {
-  const upstream = mcpUpstream("up", SERVE_UPSTREAM, { maxConnections: 1 });
+  // A tag of this test's own on the server's command line: other test files running in
+  // parallel in this process start the same fixture.
+  const tag = `--tag=${crypto.randomUUID()}`;
+  const stdio = SERVE_UPSTREAM as { args: string[] };
+  const config = { ...SERVE_UPSTREAM, args: [...stdio.args, tag] } as typeof SERVE_UPSTREAM;
+  const upstream = mcpUpstream("up", config, { maxConnections: 1 });
   let slowSettled = false;
   const slow = upstream.request("tools/call", { name: "slow", arguments: { ms: 30_000 } }, {})
     .finally(() => (slowSettled = true));
@@ -117,7 +122,7 @@ Deno.test("one connection: a cancelled waiting request leaves the queue; close()
   assert.ok(error instanceof ServeError, String(error));
   assert.match(error.message, /upstream server "up" was closed/);
   await assert.rejects(slow);
-  assert.deepEqual(await childPids("tests/fixtures/serve/upstream.ts"), [], "nothing reopened");
+  assert.deepEqual(await childPids(tag), [], "nothing reopened");
 });
 
 Deno.test("serve --stdio: SIGTERM while a server still starts stops it at once and exits 130", async () => {
