@@ -279,6 +279,48 @@ export class Gateway {
   }
 
   /**
+   * The served tools one call of `name` can run: the tool itself and, for a
+   * chain, the served tool of each step (a step whose tool is not served
+   * counts under its tool ID). A check that guards a tool by name (OAuth
+   * scopes per tool) must require what every one of these requires, or a
+   * chain would run a tool its caller may not call.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { Runner } from "@toolfoundation/core/run";
+   * import { Gateway } from "@toolfoundation/core/serve";
+   *
+   * const runner = new Runner();
+   * runner.addLocalTool({ name: "add", inputSchema: { type: "object" } }, () => 3);
+   * const gateway = await Gateway.create(runner, {
+   *   chains: { twice: { steps: [{ toolId: "add" }, { toolId: "add" }] } },
+   * });
+   * assert.deepEqual(gateway.toolsReachedBy("twice"), ["twice", "add"]);
+   * assert.deepEqual(gateway.toolsReachedBy("add"), ["add"]);
+   * assert.deepEqual(gateway.toolsReachedBy("missing"), []);
+   * await gateway.close();
+   * ```
+   *
+   * @param name The served name.
+   * @returns The served names (the tool first, no repeats); empty for an unknown name.
+   */
+  toolsReachedBy(name: string): string[] {
+    const served = this.#tools.get(name);
+    if (served === undefined) return [];
+    const out = new Set([name]);
+    if (served.target.kind === "chain") {
+      for (const step of served.target.steps) {
+        const match = [...this.#tools.values()].find((t) =>
+          t.target.kind !== "chain" && t.target.toolId === step.toolId
+        );
+        out.add(match?.name ?? step.toolId);
+      }
+    }
+    return [...out];
+  }
+
+  /**
    * Calls a served tool. Invalid arguments, a tool error, a deadline or an
    * output problem are `isError` results; an unknown tool throws a
    * {@linkcode GatewayProtocolError} (JSON-RPC invalid params).

@@ -36,7 +36,10 @@ export interface HttpHandlerOptions extends Omit<CreateMcpServerOptions, "caller
   allowedOrigins?: readonly string[];
   /** Authentication (default: none, allowed only on loopback). */
   auth?: HttpAuth;
-  /** Scopes a token needs per served tool name (OAuth mode). */
+  /**
+   * Scopes a token needs per served tool name (OAuth mode). A chain needs
+   * the union of its own scopes and those of every tool its steps call.
+   */
   toolScopes?: Readonly<Record<string, readonly string[]>>;
   /** Largest request body in bytes (default {@linkcode DEFAULT_MAX_BODY_BYTES}). */
   maxBodyBytes?: number;
@@ -150,6 +153,15 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions 
     version: options.version,
     instructions: options.instructions,
   };
+  // Computed once: what a call of each served tool needs, a chain's steps included.
+  const requiredScopes = new Map<string, string[]>();
+  if (options.toolScopes !== undefined) {
+    for (const definition of gateway.listTools()) {
+      const name = String(definition.name);
+      const needed = gateway.toolsReachedBy(name).flatMap((n) => options.toolScopes![n] ?? []);
+      requiredScopes.set(name, [...new Set(needed)]);
+    }
+  }
   const callerOf = (authInfo: { extra?: Record<string, unknown> } | undefined) =>
     String(authInfo?.extra?.caller ?? "anonymous");
   const stateless: McpHttpHandler = createMcpHandler(
@@ -243,7 +255,8 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions 
         for (const message of Array.isArray(body) ? body : [body]) {
           const m = message as { method?: unknown; params?: { name?: unknown } } | undefined;
           if (m?.method !== "tools/call") continue;
-          const required = options.toolScopes[String(m.params?.name)] ?? [];
+          const name = String(m.params?.name);
+          const required = requiredScopes.get(name) ?? options.toolScopes[name] ?? [];
           if (required.some((s) => !who!.scopes.includes(s))) {
             return options.auth!.insufficientScope(request, required);
           }
