@@ -1,12 +1,17 @@
 /**
  * A {@linkcode TokenStore} in a JSON file, readable and writable by its
- * owner only (mode 0600, in a directory of mode 0700), replaced atomically
- * on every write (a temporary file in the same directory, then a rename).
+ * owner only (mode 0600, in a directory of mode 0700). Every write is a
+ * read-modify-write under an exclusive lock shared by all processes (an
+ * advisory lock on `<file>.lock`, released by the operating system when its
+ * holder exits), ending in an atomic replace (a temporary file in the same
+ * directory, then a rename): concurrent logins merge instead of overwriting
+ * each other, and a reader never sees a half-written file.
  *
  * @module
  */
 
 import { AuthError } from "./auth_error.ts";
+import { DEFAULT_LOCK_TIMEOUT_MS, withFileLock } from "./_file_lock.ts";
 import { type AuthEntry, pickEntry, type TokenStore } from "./token_store.ts";
 
 /** The environment variable that overrides {@linkcode defaultTokenStorePath}. */
@@ -64,10 +69,21 @@ interface StoreFile {
   entries: AuthEntry[];
 }
 
+/** Options of {@linkcode FileTokenStore}. */
+export interface FileTokenStoreOptions {
+  /**
+   * How long a write waits for another process holding the store's lock, in
+   * ms (default 10 000); then it fails with an {@linkcode AuthError}.
+   */
+  lockTimeoutMs?: number;
+}
+
 /**
- * A {@linkcode TokenStore} in a JSON file (mode 0600). Writes of one
- * instance are serialized; two processes writing at once keep the last
- * write (each write is a whole, valid file).
+ * A {@linkcode TokenStore} in a JSON file (mode 0600). Every write (`set`,
+ * `delete`) re-reads the file and replaces it while holding an exclusive
+ * lock on `<file>.lock` that every process using the file shares, so
+ * processes writing at once merge their changes (none is lost). The lock
+ * dies with its holder: a killed process never leaves the store locked.
  *
  * @example
  * ```ts
@@ -88,14 +104,17 @@ export class FileTokenStore implements TokenStore {
   /** The file's path. */
   readonly path: string;
   #queue: Promise<unknown> = Promise.resolve();
+  readonly #lockTimeoutMs: number;
 
   /**
    * Creates the store; nothing is read or written yet.
    *
    * @param path The file (its directory is created, mode 0700, on the first write).
+   * @param options How long a write waits for another process's lock.
    */
-  constructor(path: string) {
+  constructor(path: string, options: FileTokenStoreOptions = {}) {
     this.path = path;
+    this.#lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
   }
 
   /** {@inheritDoc TokenStore.get} */
@@ -153,17 +172,22 @@ export class FileTokenStore implements TokenStore {
 
   #update(change: (entries: AuthEntry[]) => AuthEntry[]): Promise<void> {
     const next = this.#queue.then(async () => {
-      const file = await this.#read();
-      await this.#write({ version: 1, entries: change(file.entries) });
+      await Deno.mkdir(this.#dir(), { recursive: true, mode: 0o700 });
+      await withFileLock(`${this.path}.lock`, this.#lockTimeoutMs, async () => {
+        const file = await this.#read();
+        await this.#write({ version: 1, entries: change(file.entries) });
+      });
     });
     this.#queue = next.catch(() => {});
     return next;
   }
 
-  async #write(file: StoreFile): Promise<void> {
+  #dir(): string {
     const cut = Math.max(this.path.lastIndexOf("/"), this.path.lastIndexOf("\\"));
-    const dir = cut > 0 ? this.path.slice(0, cut) : ".";
-    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+    return cut > 0 ? this.path.slice(0, cut) : ".";
+  }
+
+  async #write(file: StoreFile): Promise<void> {
     const temp = `${this.path}.${crypto.randomUUID()}.tmp`;
     try {
       await Deno.writeTextFile(temp, JSON.stringify(file, null, 2) + "\n", {

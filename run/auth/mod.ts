@@ -35,6 +35,7 @@ export {
   defaultTokenStorePath,
   type DefaultTokenStorePathOptions,
   FileTokenStore,
+  type FileTokenStoreOptions,
   TOKEN_STORE_ENV,
 } from "./file_token_store.ts";
 export { StoreOAuthProvider, type StoreOAuthProviderOptions } from "./oauth_provider.ts";
