@@ -12,7 +12,7 @@
  * @module
  */
 
-import type { McpServerConfig } from "../run/mod.ts";
+import type { McpListedTool, McpServerConfig } from "../run/mod.ts";
 import {
   closeConnection,
   type Connection,
@@ -37,6 +37,19 @@ export interface McpUpstreamOptions {
   maxConnections?: number;
   /** Deadline of connecting, in ms (default 30 000). */
   connectTimeoutMs?: number;
+  /**
+   * Checks what the server lists on every connection it opens (the first one
+   * and each one after a crash, restart or failed request), e.g. against a
+   * lock file: returns the tools to refuse from then on, by their name on the
+   * server, with the error their calls fail with. A tool refused once stays
+   * refused while the upstream lives. When it throws, the connection is not
+   * used and the request fails with that error. Without it, nothing is
+   * listed.
+   */
+  checkTools?: (
+    tools: readonly McpListedTool[],
+    signal: AbortSignal | undefined,
+  ) => Promise<ReadonlyMap<string, Error>>;
 }
 
 class McpUpstream implements Upstream {
@@ -44,6 +57,9 @@ class McpUpstream implements Upstream {
   readonly #config: McpServerConfig;
   readonly #max: number;
   readonly #connectTimeoutMs: number;
+  readonly #checkTools: McpUpstreamOptions["checkTools"];
+  /** Tools `checkTools` refused, by name on the server, with their error. */
+  readonly #refused = new Map<string, Error>();
   readonly #slots: Slot[] = [];
   /** Requests waiting for a free connection. */
   readonly #waiting: Array<{ resolve(): void; reject(error: Error): void }> = [];
@@ -59,6 +75,7 @@ class McpUpstream implements Upstream {
     this.#config = config;
     this.#max = Math.max(1, options.maxConnections ?? 4);
     this.#connectTimeoutMs = options.connectTimeoutMs ?? 30_000;
+    this.#checkTools = options.checkTools;
   }
 
   async capabilities(signal?: AbortSignal): Promise<UpstreamCapabilities> {
@@ -73,6 +90,11 @@ class McpUpstream implements Upstream {
     context: UpstreamCallContext,
   ): Promise<Record<string, unknown>> {
     const slot = await this.#checkout(context.signal);
+    const refusal = method === "tools/call" ? this.#refused.get(String(params.name)) : undefined;
+    if (refusal !== undefined) {
+      this.#release(slot);
+      throw refusal;
+    }
     const connection = slot.connection!;
     slot.context = context;
     // Progress is taken off the transport by our token (none is lost when it
@@ -172,9 +194,22 @@ class McpUpstream implements Upstream {
           });
           this.#capabilities ??= (slot.connection.client.getServerCapabilities() ??
             {}) as UpstreamCapabilities;
+          if (this.#checkTools !== undefined) {
+            const tools = await listTools(
+              this.name,
+              slot.connection,
+              signal,
+              this.#connectTimeoutMs,
+            );
+            for (const [tool, error] of await this.#checkTools(tools, signal)) {
+              this.#refused.set(tool, error);
+            }
+          }
         } catch (error) {
           const at = this.#slots.indexOf(slot);
           if (at >= 0) this.#slots.splice(at, 1);
+          // Not awaited: close() waits for every live connection.
+          if (slot.connection !== undefined) void closeConnection(slot.connection);
           this.#wake();
           throw upstreamFailure(this.name, undefined, error);
         }
@@ -210,6 +245,35 @@ class McpUpstream implements Upstream {
   #wake(): void {
     this.#waiting.shift()?.resolve();
   }
+}
+
+/** Every page of the connection's `tools/list`. */
+async function listTools(
+  name: string,
+  connection: Connection,
+  signal: AbortSignal | undefined,
+  timeoutMs: number,
+): Promise<McpListedTool[]> {
+  const tools: McpListedTool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = connection.client.request(
+      { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
+      { ...(signal === undefined ? {} : { signal }), timeout: timeoutMs },
+    ) as Promise<{ tools?: unknown; nextCursor?: unknown }>;
+    const result = await watch(connection, page);
+    if (!Array.isArray(result.tools)) {
+      throw new ServeError(
+        "upstream_unavailable",
+        `upstream server ${
+          JSON.stringify(name)
+        } sent a tools/list result without a tools array; its tools cannot be checked`,
+      );
+    }
+    tools.push(...result.tools as McpListedTool[]);
+    cursor = typeof result.nextCursor === "string" ? result.nextCursor : undefined;
+  } while (cursor !== undefined);
+  return tools;
 }
 
 function isOversize(error: unknown): boolean {
