@@ -22,7 +22,13 @@ import {
   watch,
 } from "../run/mcp/connection.ts";
 import { ServeError } from "./errors.ts";
-import { openSlot, type Slot, withoutServerInfo } from "./_upstream_connect.ts";
+import {
+  capabilityKey,
+  mirroredCapabilities,
+  openSlot,
+  type Slot,
+  withoutServerInfo,
+} from "./_upstream_connect.ts";
 import { isUpstreamError, upstreamFailure } from "./_upstream_errors.ts";
 import type {
   Upstream,
@@ -89,7 +95,7 @@ class McpUpstream implements Upstream {
     params: Record<string, unknown>,
     context: UpstreamCallContext,
   ): Promise<Record<string, unknown>> {
-    const slot = await this.#checkout(context.signal);
+    const slot = await this.#checkout(context.signal, context.clientCapabilities);
     const refusal = method === "tools/call" ? this.#refused.get(String(params.name)) : undefined;
     if (refusal !== undefined) {
       this.#release(slot);
@@ -161,7 +167,17 @@ class McpUpstream implements Upstream {
     ]);
   }
 
-  async #checkout(signal?: AbortSignal): Promise<Slot> {
+  /**
+   * A free connection that declared the client capabilities mirrored from
+   * `downstream`; opens one (closing a free connection of other
+   * capabilities when the pool is full), or waits.
+   */
+  async #checkout(
+    signal?: AbortSignal,
+    downstream?: Readonly<Record<string, unknown>>,
+  ): Promise<Slot> {
+    const capabilities = mirroredCapabilities(downstream);
+    const key = capabilityKey(capabilities);
     for (;;) {
       if (signal?.aborted) {
         this.#wake(); // a wake-up this request got passes on
@@ -175,13 +191,27 @@ class McpUpstream implements Upstream {
           if (slot.connection !== undefined) void closeConnection(slot.connection);
         }
       }
-      const free = this.#slots.find((s) => !s.busy && !s.dead);
+      const free = this.#slots.find((s) => !s.busy && !s.dead && s.key === key);
       if (free !== undefined) {
         free.busy = true;
         return free;
       }
+      if (this.#slots.length >= this.#max) {
+        // A free connection of another client's capabilities makes room.
+        const other = this.#slots.findIndex((s) => !s.busy);
+        if (other >= 0) {
+          const [gone] = this.#slots.splice(other, 1);
+          if (gone.connection !== undefined) void closeConnection(gone.connection);
+        }
+      }
       if (this.#slots.length < this.#max) {
-        const slot: Slot = { connection: undefined, busy: true, dead: false, context: undefined };
+        const slot: Slot = {
+          connection: undefined,
+          busy: true,
+          dead: false,
+          context: undefined,
+          key,
+        };
         this.#slots.push(slot);
         try {
           slot.connection = await openSlot(this.name, this.#config, slot, {
@@ -191,6 +221,7 @@ class McpUpstream implements Upstream {
             onVerdict: (verdict) => (this.#verdict = verdict),
             live: this.#live,
             openings: this.#openings,
+            capabilities,
           });
           this.#capabilities ??= (slot.connection.client.getServerCapabilities() ??
             {}) as UpstreamCapabilities;
