@@ -10,6 +10,7 @@ import { Redactor } from "../../workspace/secrets.ts";
 import { scrubConsole } from "../_console_scrub.ts";
 import { onStopSignal } from "../_stop_signals.ts";
 import { lockChecks } from "./_serve_lock.ts";
+import { telemetryUrlWarning } from "./_serve_otel.ts";
 import { MANIFEST_OPTIONS, openWorkspace, parseTimeout, report } from "./_shared.ts";
 import type { HttpAuth, ServeChain, Upstream } from "../../serve/mod.ts";
 
@@ -115,6 +116,8 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     }
     const workspace = await openWorkspace(path, values, redactor);
     const manifest = workspace.manifest;
+    const exported = telemetryUrlWarning(manifest);
+    if (exported !== undefined) diagnose(io, redactor, "warning", exported);
     const tokenEnv = values["token-env"] ?? [];
     workspace.requirePermissions({
       serve: {
