@@ -4,7 +4,12 @@
 // This is the edge of both transports: every result, error, notification and
 // server-to-client request passes `gateway.scrub` (strings only) on its way out.
 
-import { ProtocolError, Server, type ServerContext } from "@modelcontextprotocol/server";
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  ProtocolError,
+  Server,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import { type CallContext, type Gateway, GatewayProtocolError } from "./gateway.ts";
 import { inSpan, markToolError } from "./_telemetry.ts";
 
@@ -45,10 +50,29 @@ function protocolError(error: unknown, gateway: Gateway): ProtocolError {
   );
 }
 
-function callContext(ctx: ServerContext, caller: string, gateway: Gateway): CallContext {
+/**
+ * What the client declared: the request's own envelope in the stateless
+ * (2026-07-28) era, else its `initialize`; nothing for a stateless 2025
+ * request (no initialize of its own), so an upstream is offered nothing.
+ */
+function clientCapabilities(ctx: ServerContext, server: Server): Readonly<Record<string, unknown>> {
+  const envelope = (ctx.mcpReq as { envelope?: Record<string, unknown> }).envelope;
+  const declared = envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? server.getClientCapabilities();
+  return typeof declared === "object" && declared !== null && !Array.isArray(declared)
+    ? declared as Record<string, unknown>
+    : {};
+}
+
+function callContext(
+  ctx: ServerContext,
+  caller: string,
+  gateway: Gateway,
+  server: Server,
+): CallContext {
   const token = ctx.mcpReq._meta?.progressToken;
   return {
     caller,
+    clientCapabilities: clientCapabilities(ctx, server),
     signal: ctx.mcpReq.signal,
     ...(token === undefined ? {} : {
       onProgress: (p: { progress: number; total?: number; message?: string }) => {
@@ -121,7 +145,11 @@ export function createMcpServer(gateway: Gateway, options: CreateMcpServerOption
     }, async (s) => {
       try {
         const args = (params.arguments ?? {}) as Params;
-        const result = await gateway.callTool(name, args, callContext(ctx, caller, gateway));
+        const result = await gateway.callTool(
+          name,
+          args,
+          callContext(ctx, caller, gateway, server),
+        );
         if (result.isError === true) markToolError(s, "tool_error");
         // deno-lint-ignore no-explicit-any
         return gateway.scrub(result) as any;
@@ -148,7 +176,8 @@ export function createMcpServer(gateway: Gateway, options: CreateMcpServerOption
       span(
         ctx,
         undefined,
-        () => gateway.forward(method, request.params ?? {}, callContext(ctx, caller, gateway)),
+        () =>
+          gateway.forward(method, request.params ?? {}, callContext(ctx, caller, gateway, server)),
       );
     // deno-lint-ignore no-explicit-any
     (server.setRequestHandler as any)(method, handler);

@@ -1,6 +1,7 @@
 // Private: opening one pooled connection of `mcpUpstream` with run/'s
 // `openConnection`, within the connect deadline, as a client that offers
-// sampling, elicitation and roots and hands them, with logging, to the
+// what the downstream client offers of sampling, elicitation and roots (a
+// connection is opened per set of them) and hands them, with logging, to the
 // downstream request the connection serves at that moment.
 
 import type { McpServerConfig } from "../run/mod.ts";
@@ -22,6 +23,8 @@ export interface Slot {
   /** Lost, or its request was given up on: closed and replaced once free. */
   dead: boolean;
   context: UpstreamCallContext | undefined;
+  /** The client capabilities it declared upstream, as canonical JSON (see {@linkcode capabilityKey}). */
+  key: string;
 }
 
 /** What the pool gives an opening. */
@@ -37,10 +40,54 @@ export interface OpenSlotOptions {
   live: Set<Connection>;
   /** Openings in progress (close() aborts them). */
   openings: Set<Opening>;
+  /** The client capabilities to declare (from {@linkcode mirroredCapabilities}). */
+  capabilities: Record<string, unknown>;
 }
 
 const CLIENT_INFO = { name: "toolfoundation-serve", version: "0.1.0" };
-const SERVER_REQUESTS = ["sampling/createMessage", "elicitation/create", "roots/list"];
+/** The server-to-client requests passed downstream, by the client capability each needs. */
+const SERVER_REQUESTS = {
+  sampling: "sampling/createMessage",
+  elicitation: "elicitation/create",
+  roots: "roots/list",
+} as const;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** What is declared for a caller that did not say what its client offers. */
+const EVERY_CAPABILITY = { sampling: {}, elicitation: { form: {}, url: {} }, roots: {} };
+
+/**
+ * The client capabilities declared upstream for a downstream client's: its
+ * sampling and elicitation as it declared them, and roots (without
+ * `listChanged`: that notification is not passed on), nothing it did not
+ * declare, so that an upstream never asks a client for what it cannot
+ * answer. `undefined` (a library caller that does not say) declares all
+ * three; the caller's `onRequest` answers them.
+ */
+export function mirroredCapabilities(
+  downstream: Readonly<Record<string, unknown>> | undefined,
+): Record<string, unknown> {
+  if (downstream === undefined) return structuredClone(EVERY_CAPABILITY);
+  const out: Record<string, unknown> = {};
+  if (isObject(downstream.sampling)) out.sampling = structuredClone(downstream.sampling);
+  if (isObject(downstream.elicitation)) out.elicitation = structuredClone(downstream.elicitation);
+  if (isObject(downstream.roots)) out.roots = {};
+  return out;
+}
+
+/** Canonical JSON of declared capabilities (keys sorted): connections are pooled by it. */
+export function capabilityKey(capabilities: Readonly<Record<string, unknown>>): string {
+  const sorted = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(sorted)
+      : isObject(value)
+      ? Object.fromEntries(Object.keys(value).sort().map((k) => [k, sorted(value[k])]))
+      : value;
+  return JSON.stringify(sorted(capabilities));
+}
 
 /** Opens a connection for `slot`; a lost connection marks the slot dead. */
 export async function openSlot(
@@ -74,7 +121,7 @@ export async function openSlot(
   openings.add(opening);
   opening.promise = openConnection(name, config, opening, {
     onElicitation: undefined,
-    clientSide: clientSide(slot),
+    clientSide: clientSide(slot, options.capabilities),
     prior: options.prior,
     onVerdict: options.onVerdict,
     onLive: (connection) => live.add(connection),
@@ -96,9 +143,11 @@ export async function openSlot(
 }
 
 /** Server-to-client requests and logging go to the downstream request the slot serves. */
-function clientSide(slot: Slot): ClientSide {
+function clientSide(slot: Slot, capabilities: Record<string, unknown>): ClientSide {
   const requests: ClientSide["requests"] = {};
-  for (const method of SERVER_REQUESTS) {
+  for (const [capability, method] of Object.entries(SERVER_REQUESTS)) {
+    // The SDK refuses a handler for a capability not declared.
+    if (capabilities[capability] === undefined) continue;
     requests[method] = async (params, signal) => {
       const onRequest = slot.context?.onRequest;
       if (onRequest === undefined) {
@@ -111,7 +160,7 @@ function clientSide(slot: Slot): ClientSide {
   }
   return {
     info: CLIENT_INFO,
-    capabilities: { sampling: {}, elicitation: { form: {}, url: {} }, roots: {} },
+    capabilities,
     requests,
     notifications: {
       "notifications/message": (params) => {

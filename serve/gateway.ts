@@ -77,6 +77,12 @@ export interface CallContext {
   onNotification?: (notification: UpstreamNotification) => void | Promise<void>;
   /** Passes an upstream's server-to-client request (sampling, elicitation) to the client. */
   onRequest?: (request: UpstreamRequest) => Promise<Record<string, unknown>>;
+  /**
+   * The capabilities the client declared (`{}` when unknown): upstreams are
+   * offered the same sampling, elicitation and roots. Absent: all three, for
+   * `onRequest` to answer.
+   */
+  clientCapabilities?: Readonly<Record<string, unknown>>;
 }
 
 /** An MCP error the transport answers with a JSON-RPC error. */
@@ -485,6 +491,9 @@ export class Gateway {
       ...(context.onProgress === undefined ? {} : { onProgress: context.onProgress }),
       ...(context.onNotification === undefined ? {} : { onNotification: context.onNotification }),
       ...(context.onRequest === undefined ? {} : { onRequest: context.onRequest }),
+      ...(context.clientCapabilities === undefined
+        ? {}
+        : { clientCapabilities: context.clientCapabilities }),
     };
   }
 

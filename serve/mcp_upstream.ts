@@ -12,7 +12,7 @@
  * @module
  */
 
-import type { McpServerConfig } from "../run/mod.ts";
+import type { McpListedTool, McpServerConfig } from "../run/mod.ts";
 import {
   closeConnection,
   type Connection,
@@ -22,7 +22,13 @@ import {
   watch,
 } from "../run/mcp/connection.ts";
 import { ServeError } from "./errors.ts";
-import { openSlot, type Slot, withoutServerInfo } from "./_upstream_connect.ts";
+import {
+  capabilityKey,
+  mirroredCapabilities,
+  openSlot,
+  type Slot,
+  withoutServerInfo,
+} from "./_upstream_connect.ts";
 import { isUpstreamError, upstreamFailure } from "./_upstream_errors.ts";
 import type {
   Upstream,
@@ -37,6 +43,19 @@ export interface McpUpstreamOptions {
   maxConnections?: number;
   /** Deadline of connecting, in ms (default 30 000). */
   connectTimeoutMs?: number;
+  /**
+   * Checks what the server lists on every connection it opens (the first one
+   * and each one after a crash, restart or failed request), e.g. against a
+   * lock file: returns the tools to refuse from then on, by their name on the
+   * server, with the error their calls fail with. A tool refused once stays
+   * refused while the upstream lives. When it throws, the connection is not
+   * used and the request fails with that error. Without it, nothing is
+   * listed.
+   */
+  checkTools?: (
+    tools: readonly McpListedTool[],
+    signal: AbortSignal | undefined,
+  ) => Promise<ReadonlyMap<string, Error>>;
 }
 
 class McpUpstream implements Upstream {
@@ -44,6 +63,9 @@ class McpUpstream implements Upstream {
   readonly #config: McpServerConfig;
   readonly #max: number;
   readonly #connectTimeoutMs: number;
+  readonly #checkTools: McpUpstreamOptions["checkTools"];
+  /** Tools `checkTools` refused, by name on the server, with their error. */
+  readonly #refused = new Map<string, Error>();
   readonly #slots: Slot[] = [];
   /** Requests waiting for a free connection. */
   readonly #waiting: Array<{ resolve(): void; reject(error: Error): void }> = [];
@@ -59,6 +81,7 @@ class McpUpstream implements Upstream {
     this.#config = config;
     this.#max = Math.max(1, options.maxConnections ?? 4);
     this.#connectTimeoutMs = options.connectTimeoutMs ?? 30_000;
+    this.#checkTools = options.checkTools;
   }
 
   async capabilities(signal?: AbortSignal): Promise<UpstreamCapabilities> {
@@ -72,7 +95,12 @@ class McpUpstream implements Upstream {
     params: Record<string, unknown>,
     context: UpstreamCallContext,
   ): Promise<Record<string, unknown>> {
-    const slot = await this.#checkout(context.signal);
+    const slot = await this.#checkout(context.signal, context.clientCapabilities);
+    const refusal = method === "tools/call" ? this.#refused.get(String(params.name)) : undefined;
+    if (refusal !== undefined) {
+      this.#release(slot);
+      throw refusal;
+    }
     const connection = slot.connection!;
     slot.context = context;
     // Progress is taken off the transport by our token (none is lost when it
@@ -139,7 +167,17 @@ class McpUpstream implements Upstream {
     ]);
   }
 
-  async #checkout(signal?: AbortSignal): Promise<Slot> {
+  /**
+   * A free connection that declared the client capabilities mirrored from
+   * `downstream`; opens one (closing a free connection of other
+   * capabilities when the pool is full), or waits.
+   */
+  async #checkout(
+    signal?: AbortSignal,
+    downstream?: Readonly<Record<string, unknown>>,
+  ): Promise<Slot> {
+    const capabilities = mirroredCapabilities(downstream);
+    const key = capabilityKey(capabilities);
     for (;;) {
       if (signal?.aborted) {
         this.#wake(); // a wake-up this request got passes on
@@ -153,13 +191,27 @@ class McpUpstream implements Upstream {
           if (slot.connection !== undefined) void closeConnection(slot.connection);
         }
       }
-      const free = this.#slots.find((s) => !s.busy && !s.dead);
+      const free = this.#slots.find((s) => !s.busy && !s.dead && s.key === key);
       if (free !== undefined) {
         free.busy = true;
         return free;
       }
+      if (this.#slots.length >= this.#max) {
+        // A free connection of another client's capabilities makes room.
+        const other = this.#slots.findIndex((s) => !s.busy);
+        if (other >= 0) {
+          const [gone] = this.#slots.splice(other, 1);
+          if (gone.connection !== undefined) void closeConnection(gone.connection);
+        }
+      }
       if (this.#slots.length < this.#max) {
-        const slot: Slot = { connection: undefined, busy: true, dead: false, context: undefined };
+        const slot: Slot = {
+          connection: undefined,
+          busy: true,
+          dead: false,
+          context: undefined,
+          key,
+        };
         this.#slots.push(slot);
         try {
           slot.connection = await openSlot(this.name, this.#config, slot, {
@@ -169,12 +221,26 @@ class McpUpstream implements Upstream {
             onVerdict: (verdict) => (this.#verdict = verdict),
             live: this.#live,
             openings: this.#openings,
+            capabilities,
           });
           this.#capabilities ??= (slot.connection.client.getServerCapabilities() ??
             {}) as UpstreamCapabilities;
+          if (this.#checkTools !== undefined) {
+            const tools = await listTools(
+              this.name,
+              slot.connection,
+              signal,
+              this.#connectTimeoutMs,
+            );
+            for (const [tool, error] of await this.#checkTools(tools, signal)) {
+              this.#refused.set(tool, error);
+            }
+          }
         } catch (error) {
           const at = this.#slots.indexOf(slot);
           if (at >= 0) this.#slots.splice(at, 1);
+          // Not awaited: close() waits for every live connection.
+          if (slot.connection !== undefined) void closeConnection(slot.connection);
           this.#wake();
           throw upstreamFailure(this.name, undefined, error);
         }
@@ -210,6 +276,35 @@ class McpUpstream implements Upstream {
   #wake(): void {
     this.#waiting.shift()?.resolve();
   }
+}
+
+/** Every page of the connection's `tools/list`. */
+async function listTools(
+  name: string,
+  connection: Connection,
+  signal: AbortSignal | undefined,
+  timeoutMs: number,
+): Promise<McpListedTool[]> {
+  const tools: McpListedTool[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = connection.client.request(
+      { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
+      { ...(signal === undefined ? {} : { signal }), timeout: timeoutMs },
+    ) as Promise<{ tools?: unknown; nextCursor?: unknown }>;
+    const result = await watch(connection, page);
+    if (!Array.isArray(result.tools)) {
+      throw new ServeError(
+        "upstream_unavailable",
+        `upstream server ${
+          JSON.stringify(name)
+        } sent a tools/list result without a tools array; its tools cannot be checked`,
+      );
+    }
+    tools.push(...result.tools as McpListedTool[]);
+    cursor = typeof result.nextCursor === "string" ? result.nextCursor : undefined;
+  } while (cursor !== undefined);
+  return tools;
 }
 
 function isOversize(error: unknown): boolean {

@@ -69,6 +69,13 @@ export interface UpstreamCallContext {
    * without it, such requests fail with "method not found".
    */
   onRequest?: (request: UpstreamRequest) => Promise<Record<string, unknown>>;
+  /**
+   * The capabilities the downstream client declared (its `initialize`, or the
+   * request's own envelope in the stateless era); the upstream is offered
+   * the same sampling, elicitation and roots and nothing else (`{}`: none).
+   * Absent: all three are offered, for `onRequest` to answer.
+   */
+  clientCapabilities?: Readonly<Record<string, unknown>>;
 }
 
 /**

@@ -9,6 +9,8 @@ import { serverConfig, withServerAuth } from "../../workspace/runner_setup.ts";
 import { Redactor } from "../../workspace/secrets.ts";
 import { scrubConsole } from "../_console_scrub.ts";
 import { onStopSignal } from "../_stop_signals.ts";
+import { lockChecks } from "./_serve_lock.ts";
+import { telemetryUrlWarning } from "./_serve_otel.ts";
 import { MANIFEST_OPTIONS, openWorkspace, parseTimeout, report } from "./_shared.ts";
 import type { HttpAuth, ServeChain, Upstream } from "../../serve/mod.ts";
 
@@ -114,6 +116,8 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     }
     const workspace = await openWorkspace(path, values, redactor);
     const manifest = workspace.manifest;
+    const exported = telemetryUrlWarning(manifest);
+    if (exported !== undefined) diagnose(io, redactor, "warning", exported);
     const tokenEnv = values["token-env"] ?? [];
     workspace.requirePermissions({
       serve: {
@@ -171,11 +175,18 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       ...(timeoutMs === undefined ? {} : { runner: { timeoutMs } }),
     });
     const redact = (text: string) => redactor.redact(text);
+    // Every connection an upstream opens (after a crash or restart too) is
+    // compared with the lock file, as the runner's were at start.
+    const checks = await lockChecks(manifest);
     for (const name of Object.keys(manifest.servers)) {
       // The same resolved entry the runner connected with: variables expanded once.
       const config = serverConfig(manifest, workspace.server(name), { redact });
       const authed = await withServerAuth(manifest, name, config, { env: lookup, redactor });
-      upstreams.push(serve.mcpUpstream(name, authed));
+      upstreams.push(
+        serve.mcpUpstream(name, authed, {
+          ...(checks === undefined ? {} : { checkTools: checks(name) }),
+        }),
+      );
     }
     const toolTimeouts: Record<string, number> = {};
     const toolMaxOutputBytes: Record<string, number> = {};
