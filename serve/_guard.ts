@@ -1,10 +1,15 @@
 // Private: the checks every HTTP request passes before MCP sees it: Host and
 // Origin (DNS rebinding), the body limit, and a concurrency limit per client.
 
-/** A JSON error response. */
-export function jsonError(status: number, message: string, headers: HeadersInit = {}): Response {
+/** A JSON error response (JSON-RPC code -32000 unless given). */
+export function jsonError(
+  status: number,
+  message: string,
+  headers: HeadersInit = {},
+  code = -32000,
+): Response {
   return new Response(
-    JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message } }),
+    JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }),
     { status, headers: { "content-type": "application/json", ...headers } },
   );
 }
@@ -72,20 +77,53 @@ export class ConcurrencyLimit {
     this.#max = max;
   }
 
-  /** Takes a slot; `false` when the client is at its limit. */
-  acquire(client: string): boolean {
+  /** Takes `count` slots, all or none; `false` when the client has fewer free. */
+  acquire(client: string, count = 1): boolean {
     const n = this.#inFlight.get(client) ?? 0;
-    if (n >= this.#max) return false;
-    this.#inFlight.set(client, n + 1);
+    if (n + count > this.#max) return false;
+    this.#inFlight.set(client, n + count);
     return true;
   }
 
-  /** Gives a slot back. */
-  release(client: string): void {
-    const n = (this.#inFlight.get(client) ?? 1) - 1;
+  /** Gives `count` slots back. */
+  release(client: string, count = 1): void {
+    const n = (this.#inFlight.get(client) ?? count) - count;
     if (n <= 0) this.#inFlight.delete(client);
     else this.#inFlight.set(client, n);
   }
+}
+
+/** Protocol versions whose HTTP transport accepts JSON-RPC batches (2025-06-18 removed them). */
+const BATCH_VERSIONS: ReadonlySet<string> = new Set(["2024-11-05", "2025-03-26"]);
+
+/**
+ * The concurrency slots a body takes: one per request of a batch (at least
+ * one), else one; or an error response for a batch the request's protocol
+ * version does not allow, or one larger than the whole limit.
+ */
+export function batchSlots(request: Request, body: unknown, max: number): number | Response {
+  if (!Array.isArray(body)) return 1;
+  const version = request.headers.get("mcp-protocol-version");
+  if (version !== null && !BATCH_VERSIONS.has(version)) {
+    return jsonError(
+      400,
+      `JSON-RPC batches are not supported in protocol version ${version} ` +
+        `(removed in 2025-06-18); send one message per request`,
+      {},
+      -32600,
+    );
+  }
+  const requests =
+    body.filter((m) => typeof m === "object" && m !== null && "method" in m && "id" in m).length;
+  const slots = Math.max(1, requests);
+  if (slots > max) {
+    return jsonError(
+      429,
+      `too many concurrent requests from this client: a batch of ${slots} requests counts as ` +
+        `${slots} and the limit is ${max} (--max-concurrent); send at most ${max} per batch`,
+    );
+  }
+  return slots;
 }
 
 /** Compares two strings in time independent of where they differ. */

@@ -14,7 +14,14 @@ import {
   type McpHttpHandler,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
-import { ConcurrencyLimit, hostAllowed, jsonError, originAllowed, readLimited } from "./_guard.ts";
+import {
+  batchSlots,
+  ConcurrencyLimit,
+  hostAllowed,
+  jsonError,
+  originAllowed,
+  readLimited,
+} from "./_guard.ts";
 import { MemoryEventStore } from "./_event_store.ts";
 import type { AuthOutcome, HttpAuth } from "./auth.ts";
 import { ServeError } from "./errors.ts";
@@ -145,9 +152,8 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions 
     ...(options.allowedOrigins ?? []).map((o) => o.toLowerCase()),
   ]);
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const limit = new ConcurrencyLimit(
-    options.maxConcurrentPerClient ?? DEFAULT_MAX_CONCURRENT_PER_CLIENT,
-  );
+  const maxConcurrent = options.maxConcurrentPerClient ?? DEFAULT_MAX_CONCURRENT_PER_CLIENT;
+  const limit = new ConcurrencyLimit(maxConcurrent);
   const serverOptions = {
     name: options.name,
     version: options.version,
@@ -263,12 +269,14 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions 
         }
       }
     }
-    if (!limit.acquire(caller)) {
+    // Each request of a batch counts against the limit (all admitted or none);
+    // batches are refused for the protocol versions that removed them.
+    const slots = batchSlots(request, body, maxConcurrent);
+    if (slots instanceof Response) return slots;
+    if (!limit.acquire(caller, slots)) {
       return jsonError(
         429,
-        `too many concurrent requests from this client (limit ${
-          options.maxConcurrentPerClient ?? DEFAULT_MAX_CONCURRENT_PER_CLIENT
-        }); wait for one to finish`,
+        `too many concurrent requests from this client (limit ${maxConcurrent}); wait for one to finish`,
         { "retry-after": "1" },
       );
     }
@@ -282,9 +290,9 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions 
       const response = options.sessions && await isLegacyRequest(forward.clone(), body)
         ? await session(forward, body, caller)
         : await stateless.fetch(forward, { parsedBody: body, authInfo });
-      return releasing(response, () => limit.release(caller));
+      return releasing(response, () => limit.release(caller, slots));
     } catch (error) {
-      limit.release(caller);
+      limit.release(caller, slots);
       throw error;
     }
   }

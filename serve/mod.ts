@@ -43,7 +43,12 @@ export {
 export { type AccessLogEntry, accessLogLine, type AccessOutcome } from "./access_log.ts";
 export { type CallContext, Gateway, type GatewayOptions, GatewayProtocolError } from "./gateway.ts";
 export type { CreateMcpServerOptions } from "./_mcp_server.ts";
-export { serveStdio, type ServeStdioOptions, type StdioServing } from "./stdio.ts";
+export {
+  DEFAULT_MAX_MESSAGE_BYTES,
+  serveStdio,
+  type ServeStdioOptions,
+  type StdioServing,
+} from "./stdio.ts";
 export {
   type AuthOutcome,
   bearerAuth,

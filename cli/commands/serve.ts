@@ -217,7 +217,12 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         return EXIT.interrupted;
       }
       if (listen === undefined) {
-        const serving = serve.serveStdio(gateway);
+        const serving = serve.serveStdio(gateway, {
+          ...(values["max-body-bytes"] === undefined
+            ? {}
+            : { maxMessageBytes: positive("--max-body-bytes", values["max-body-bytes"]) }),
+          raiseHint: "raise it with --max-body-bytes N",
+        });
         // SIGINT / SIGTERM end serving like the end of stdin: the gateway (below)
         // then stops every upstream's process group.
         await Promise.race([serving.finished, stopping.requested]);
