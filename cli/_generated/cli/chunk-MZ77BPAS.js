@@ -72,8 +72,8 @@ Options:
   --oauth-scope TOOL=S     Scopes a tool needs (repeatable)
   --allow-host NAME        Accept this Host header (repeatable)
   --allow-origin ORIGIN    Accept this Origin (repeatable)
-  --max-body-bytes N       Request body limit (default 4194304)
-  --max-concurrent N       Requests in flight per client (default 16)
+  --max-body-bytes N       Request body / stdin line limit (default 4194304)
+  --max-concurrent N       Calls in flight per client (default 16)
   --timeout MS             Deadline of every call (overrides the manifest)
   --log-args               Put the arguments into the access log
   --max-manifest-bytes N   Refuse larger manifests
