@@ -12,6 +12,7 @@
 import { MissingSecretError, UsageError } from "./errors.ts";
 import type { Manifest, ManifestAuth, ManifestEndpoint } from "./manifest.ts";
 import { shellQuote } from "./permissions.ts";
+import { unknownServerError } from "./server_ids.ts";
 import { Redactor } from "./secrets.ts";
 import {
   defaultTokenStorePath,
@@ -111,12 +112,6 @@ export function manifestAuthProvider(
  * @throws {UsageError} When there is no such server (naming those there are).
  */
 export function endpointOf(manifest: Manifest, server: string): ManifestEndpoint {
-  if (!Object.hasOwn(manifest.servers, server)) {
-    throw new UsageError(
-      `no server named ${JSON.stringify(server)} in ${manifest.path}; servers: ${
-        Object.keys(manifest.servers).join(", ") || "(none)"
-      }`,
-    );
-  }
+  if (!Object.hasOwn(manifest.servers, server)) throw unknownServerError(manifest, server);
   return manifest.servers[server];
 }

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { UsageError } from "./errors.ts";
 import type { Manifest } from "./manifest_types.ts";
 
 /** Whether an ID names a server's tool the manifest does not list: `server:name`. */
@@ -41,4 +42,20 @@ export function serversFor(manifest: Manifest, ids: readonly string[] | undefine
     }
   }
   return [...out];
+}
+
+/**
+ * The error for a server name the manifest does not have, naming those it has.
+ *
+ * @param manifest The manifest.
+ * @param name The server's name.
+ * @returns The error (a usage error: exit 2).
+ */
+export function unknownServerError(manifest: Manifest, name: string): UsageError {
+  const names = Object.keys(manifest.servers);
+  return new UsageError(
+    `no server named ${JSON.stringify(name)} in ${manifest.path}; servers: ${
+      names.length > 0 ? names.join(", ") : "none defined"
+    }`,
+  );
 }

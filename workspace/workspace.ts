@@ -24,7 +24,7 @@ import {
   requirePlan,
 } from "./permissions.ts";
 import { Redactor } from "./secrets.ts";
-import { serverOfId, serverToolTimeout } from "./server_ids.ts";
+import { serverOfId, serverToolTimeout, unknownServerError } from "./server_ids.ts";
 import { resolvedServer } from "./_resolved_server.ts";
 import type { ServerReport } from "./server_tools.ts";
 
@@ -232,12 +232,7 @@ export class Workspace {
    * @returns The error.
    */
   unknownServer(name: string): UsageError {
-    const names = Object.keys(this.manifest.servers);
-    return new UsageError(
-      `no server named ${JSON.stringify(name)} in ${this.manifest.path}; servers: ${
-        names.length > 0 ? names.join(", ") : "none defined"
-      }`,
-    );
+    return unknownServerError(this.manifest, name);
   }
 
   /**
