@@ -9,7 +9,7 @@
  * @module
  */
 
-import { MissingSecretError, UsageError } from "./errors.ts";
+import { MissingSecretError } from "./errors.ts";
 import type { Manifest, ManifestAuth, ManifestEndpoint } from "./manifest.ts";
 import { shellQuote } from "./permissions.ts";
 import { unknownServerError } from "./server_ids.ts";
