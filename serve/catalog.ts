@@ -125,7 +125,13 @@ export function buildCatalog(
       definition: definitionOf(entry.tool, name),
       tool: entry.tool,
       target: forwarded
-        ? { kind: "upstream", toolId: entry.id, server: server!, upstreamName: entry.tool.name }
+        ? {
+          kind: "upstream",
+          toolId: entry.id,
+          server: server!,
+          // An override may rename a tool: the call uses the server's own name.
+          upstreamName: (mcp?.kind === "mcp" ? mcp.mcp.toolName : undefined) ?? entry.tool.name,
+        }
         : { kind: "runner", toolId: entry.id },
     });
   }
