@@ -63,13 +63,7 @@ export {
   moduleHandler,
   type ModuleHandlerOptions,
 } from "../run/module/module_tool.ts";
-export {
-  REDACTED,
-  Redactor,
-  resolveSecrets,
-  secretReferences,
-  type ShortSecret,
-} from "./secrets.ts";
+export { REDACTED, Redactor, secretReferences, type ShortSecret } from "./secrets.ts";
 export { buildRunner, type BuildRunnerOptions } from "./build_runner.ts";
 export {
   type ExposedTools,

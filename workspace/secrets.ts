@@ -6,7 +6,6 @@
  * @module
  */
 
-import { MissingSecretError } from "./errors.ts";
 import { base64Forms, base64Sources, codePointForms } from "./_secret_forms.ts";
 
 const REFERENCE = /\$\{env:([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -220,36 +219,4 @@ function scrubCuts(text: string, secret: string): string {
     if (out.startsWith(`...${tail}`)) out = `...${REDACTED}${out.slice(3 + tail.length)}`;
   }
   return out;
-}
-
-/**
- * Replaces `${env:NAME}` references deeply, remembering each value in the redactor.
- *
- * @param value Any JSON value.
- * @param lookup Reads a variable (`undefined` when unset).
- * @param redactor Where resolved values are remembered.
- * @returns A resolved copy.
- * @throws {MissingSecretError} When a referenced variable is unset.
- */
-export function resolveSecrets<T>(
-  value: T,
-  lookup: (name: string) => string | undefined,
-  redactor: Redactor,
-): T {
-  const visit = (v: unknown): unknown => {
-    if (typeof v === "string") {
-      return v.replace(REFERENCE, (_, name: string) => {
-        const found = lookup(name);
-        if (found === undefined) throw new MissingSecretError(name);
-        redactor.add(found, name);
-        return found;
-      });
-    }
-    if (Array.isArray(v)) return v.map(visit);
-    if (typeof v === "object" && v !== null) {
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, visit(x)]));
-    }
-    return v;
-  };
-  return visit(value) as T;
 }
