@@ -71,7 +71,6 @@ export {
   type ShortSecret,
 } from "./secrets.ts";
 export { buildRunner, type BuildRunnerOptions } from "./build_runner.ts";
-export { lockCheck } from "./lock_check.ts";
 export {
   type ExposedTools,
   type ExposedToolsOptions,
