@@ -26,7 +26,11 @@ import { compareWithLock, describeDifference, type LockFile } from "./lock.ts";
  * import { lockTools } from "./lock.ts";
  * import { lockCheck } from "./lock_check.ts";
  *
- * const send = { name: "send", description: "Sends a note", inputSchema: { type: "object" } };
+ * const send = {
+ *   name: "send",
+ *   description: "Sends a note",
+ *   inputSchema: { type: "object" as const },
+ * };
  * const lock = { version: 1 as const, servers: { notes: await lockTools([send]) } };
  * const check = lockCheck(lock, "tools.yaml", "notes");
  * assert.equal((await check([send], undefined)).size, 0);
