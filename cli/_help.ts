@@ -88,6 +88,8 @@ Options:
   --allow-origin ORIGIN    Accept this Origin (repeatable)
   --max-body-bytes N       Request body / stdin line limit (default 4194304)
   --max-concurrent N       Calls in flight per client (default 16)
+  --upstream-connections N Connections per upstream server (default 16; one
+                           client holds at most 3/4 of them while others wait)
   --timeout MS             Deadline of every call (overrides the manifest)
   --log-args               Put the arguments into the access log
   --max-manifest-bytes N   Refuse larger manifests

@@ -161,6 +161,8 @@ export function exitCodeOf(error: unknown): number {
     e = (e as { cause?: unknown }).cause, i++
   ) {
     if ((e as { code?: unknown }).code === "auth_login_required") return EXIT.login; // see `auth`
+    // A server tool that changed after a reconnect (the runner's pool checks the lock).
+    if ((e as { code?: unknown }).code === "tool_changed") return EXIT.changed;
   }
   if (code === "permission_denied") {
     return isSandboxDenial(error) ? EXIT.failure : EXIT.permission;

@@ -7,7 +7,7 @@
 import type { Tool, ToolBackend } from "../model/mod.ts";
 import type { LocalHandler, ToolContext } from "./local.ts";
 import type { McpServerConfig } from "./mcp/config.ts";
-import type { McpListedTool } from "./mcp/tools.ts";
+import type { McpListedTool, McpServerOptions } from "./mcp/tools.ts";
 import type { ToolProvider } from "./provider.ts";
 import type { RunnerOptions } from "./runner_options.ts";
 import type { McpPool } from "./mcp/pool.ts";
@@ -24,6 +24,8 @@ export class Backends {
   readonly #providers = new Map<string, ToolProvider>();
   /** The MCP servers' configurations, by name (the pool's, once it is loaded). */
   readonly #mcpConfigs = new Map<string, McpServerConfig>();
+  /** The MCP servers' options, by name. */
+  readonly #mcpOptions = new Map<string, McpServerOptions>();
   readonly #onElicitation: BackendOptions["onElicitation"];
   /** The MCP connections, loaded on first use. */
   #mcp: Promise<McpPool> | undefined;
@@ -48,7 +50,9 @@ export class Backends {
       const pool = new McpPool();
       pool.onElicitation = this.#onElicitation;
       // Nothing is open yet: adding only records each configuration.
-      for (const [name, config] of this.#mcpConfigs) void pool.add(name, config);
+      for (const [name, config] of this.#mcpConfigs) {
+        void pool.add(name, config, this.#mcpOptions.get(name));
+      }
       return pool;
     });
   }
@@ -62,13 +66,18 @@ export class Backends {
   }
 
   /** Configures an MCP server, closing an open connection of a previous configuration. */
-  async setMcpServer(name: string, config: McpServerConfig): Promise<void> {
+  async setMcpServer(
+    name: string,
+    config: McpServerConfig,
+    options: McpServerOptions = {},
+  ): Promise<void> {
     this.#mcpConfigs.set(name, config);
+    this.#mcpOptions.set(name, options);
     // Before the pool is loaded there is no connection to close; once it is
     // (or is loading), the pool takes the configuration and closes the old one.
     // A pool that failed to load has no connection either (calls report the failure).
     const pool = await this.#mcp?.catch(() => undefined);
-    await pool?.add(name, config);
+    await pool?.add(name, config, options);
   }
 
   /** Every tool an MCP server lists. */

@@ -74,6 +74,8 @@ export type {
   ImportMcpToolsOptions,
   ImportMcpToolsResult,
   McpListedTool,
+  McpServerOptions,
+  McpToolCheck,
 } from "./mcp/tools.ts";
 export type {
   McpAuthProvider,

@@ -12,7 +12,7 @@ import type { ToolProvider } from "./provider.ts";
 import { type RegisteredTool, ToolRegistry } from "./registry.ts";
 import type { RunResult } from "./result.ts";
 import type { McpServerConfig } from "./mcp/config.ts";
-import type { ImportMcpToolsOptions, ImportMcpToolsResult } from "./mcp/tools.ts";
+import type { ImportMcpToolsOptions, ImportMcpToolsResult, McpServerOptions } from "./mcp/tools.ts";
 import type { StreamEvent } from "./stream.ts";
 import type {
   ChainInputOptions,
@@ -171,9 +171,14 @@ export class Runner {
    *
    * @param name The server name mcp backends use.
    * @param config How to reach it.
+   * @param options What to check on each connection (its listed tools, e.g. against a lock file).
    */
-  async setMcpServer(name: string, config: McpServerConfig): Promise<void> {
-    await this.#backends.setMcpServer(name, config);
+  async setMcpServer(
+    name: string,
+    config: McpServerConfig,
+    options: McpServerOptions = {},
+  ): Promise<void> {
+    await this.#backends.setMcpServer(name, config, options);
   }
 
   /**

@@ -67,7 +67,7 @@ export interface GatewayOptions {
 
 /** The downstream side of one call. */
 export interface CallContext {
-  /** Who calls (for the access log). */
+  /** Who calls (for the access log, and upstreams' fair share of connections between callers). */
   caller: string;
   /** Cancels the call. */
   signal?: AbortSignal;
@@ -488,6 +488,7 @@ export class Gateway {
 
   #upstreamContext(context: CallContext): UpstreamCallContext {
     return {
+      caller: context.caller,
       ...(context.onProgress === undefined ? {} : { onProgress: context.onProgress }),
       ...(context.onNotification === undefined ? {} : { onNotification: context.onNotification }),
       ...(context.onRequest === undefined ? {} : { onRequest: context.onRequest }),

@@ -3,11 +3,15 @@
  * does: the runner's connections (stdio in its own process group with the
  * child environment policy, Streamable HTTP, SSE, the message cap
  * `maxOutputBytes`, the protocol era of `protocol`, OAuth through
- * `authProvider`, the server's stderr kept for error messages), in a small
- * pool per server, reused across requests and replaced after a failure. A
+ * `authProvider`, the server's stderr kept for error messages), in a pool
+ * per server: a connection per request in flight, opened on demand up to a
+ * cap, a few kept open for the next requests, replaced after a failure. A
  * connection serves one request at a time, so the upstream's progress,
  * logging and server-to-client requests (sampling, elicitation, roots) reach
- * exactly the downstream request that caused them.
+ * exactly the downstream request that caused them. The cap is shared fairly
+ * between downstream callers (see {@linkcode McpUpstreamOptions.callerShare}):
+ * calls of one client that hang upstream cannot make another client's call
+ * to the same server wait for their deadline.
  *
  * @module
  */
@@ -30,6 +34,7 @@ import {
   withoutServerInfo,
 } from "./_upstream_connect.ts";
 import { isUpstreamError, upstreamFailure } from "./_upstream_errors.ts";
+import { ConnectionShares, shareLimits } from "./_upstream_share.ts";
 import type {
   Upstream,
   UpstreamCallContext,
@@ -39,8 +44,35 @@ import type {
 
 /** Options of {@linkcode mcpUpstream}. */
 export interface McpUpstreamOptions {
-  /** Connections kept open at most (default 4); further requests wait for a free one. */
+  /**
+   * Connections open at most (default 16): one per request in flight, opened
+   * on demand; further requests wait for one within their deadline (their
+   * signal, or `timeoutMs`).
+   */
   maxConnections?: number;
+  /**
+   * Connections one downstream caller (the `caller` of the request: token
+   * subject, static token name or address) holds before other callers'
+   * requests go first (default a quarter of `maxConnections`, at least 1).
+   * Callers holding their share wait while a caller under its share waits;
+   * then the one holding the fewest goes first, and none of them takes one
+   * of the last `reservedConnections`. Requests of one caller are served in
+   * the order they came.
+   */
+  callerShare?: number;
+  /**
+   * Free connections a caller holding its share never takes, kept for other
+   * callers (default `callerShare`, at most `maxConnections - callerShare`).
+   * With the defaults, one caller holds at most 12 of 16 connections and a
+   * newcomer finds one free at once.
+   */
+  reservedConnections?: number;
+  /**
+   * Idle connections kept open for the next requests (default 4, at most
+   * `maxConnections`); others are closed (a stdio server's process stops)
+   * when their request ends.
+   */
+  maxIdleConnections?: number;
   /** Deadline of connecting, in ms (default 30 000). */
   connectTimeoutMs?: number;
   /**
@@ -58,17 +90,21 @@ export interface McpUpstreamOptions {
   ) => Promise<ReadonlyMap<string, Error>>;
 }
 
+/** The caller of requests that name none (a library caller). */
+const ANONYMOUS = "";
+/** The caller of `capabilities()`, which serves no downstream request. */
+const SELF = "\0serve";
+
 class McpUpstream implements Upstream {
   readonly name: string;
   readonly #config: McpServerConfig;
-  readonly #max: number;
+  readonly #shares: ConnectionShares;
+  readonly #maxIdle: number;
   readonly #connectTimeoutMs: number;
   readonly #checkTools: McpUpstreamOptions["checkTools"];
   /** Tools `checkTools` refused, by name on the server, with their error. */
   readonly #refused = new Map<string, Error>();
   readonly #slots: Slot[] = [];
-  /** Requests waiting for a free connection. */
-  readonly #waiting: Array<{ resolve(): void; reject(error: Error): void }> = [];
   readonly #openings = new Set<Opening>();
   /** Every connection not yet gone (its process group included). */
   readonly #live = new Set<Connection>();
@@ -79,14 +115,24 @@ class McpUpstream implements Upstream {
   constructor(name: string, config: McpServerConfig, options: McpUpstreamOptions) {
     this.name = name;
     this.#config = config;
-    this.#max = Math.max(1, options.maxConnections ?? 4);
+    const limits = shareLimits(name, options);
+    this.#shares = new ConnectionShares(limits);
+    this.#maxIdle = Math.min(limits.max, Math.max(0, options.maxIdleConnections ?? 4));
     this.#connectTimeoutMs = options.connectTimeoutMs ?? 30_000;
     this.#checkTools = options.checkTools;
   }
 
   async capabilities(signal?: AbortSignal): Promise<UpstreamCapabilities> {
     if (this.#capabilities !== undefined) return this.#capabilities;
-    this.#release(await this.#checkout(signal));
+    await this.#shares.acquire(SELF, signal);
+    let slot: Slot;
+    try {
+      slot = await this.#checkout(signal);
+    } catch (error) {
+      this.#shares.release(SELF);
+      throw error;
+    }
+    this.#release(slot, SELF);
     return this.#capabilities ?? {};
   }
 
@@ -95,10 +141,40 @@ class McpUpstream implements Upstream {
     params: Record<string, unknown>,
     context: UpstreamCallContext,
   ): Promise<Record<string, unknown>> {
-    const slot = await this.#checkout(context.signal, context.clientCapabilities);
+    const started = performance.now();
+    const caller = context.caller ?? ANONYMOUS;
+    const limit = context.timeoutMs;
+    // Waiting for a connection counts against the request's deadline.
+    const deadline = limit === undefined ? undefined : AbortSignal.timeout(limit);
+    const waitSignal = deadline === undefined
+      ? context.signal
+      : context.signal === undefined
+      ? deadline
+      : AbortSignal.any([context.signal, deadline]);
+    try {
+      await this.#shares.acquire(caller, waitSignal);
+    } catch (error) {
+      if (deadline?.aborted && !context.signal?.aborted) {
+        throw new ServeError(
+          "upstream_unavailable",
+          `upstream server ${
+            JSON.stringify(this.name)
+          }: no connection was free within the request's deadline of ${limit} ms (${this.#shares.limits.max} in use; raise maxConnections)`,
+          { cause: error },
+        );
+      }
+      throw error;
+    }
+    let slot: Slot;
+    try {
+      slot = await this.#checkout(waitSignal, context.clientCapabilities);
+    } catch (error) {
+      this.#shares.release(caller);
+      throw error;
+    }
     const refusal = method === "tools/call" ? this.#refused.get(String(params.name)) : undefined;
     if (refusal !== undefined) {
-      this.#release(slot);
+      this.#release(slot, caller);
       throw refusal;
     }
     const connection = slot.connection!;
@@ -128,9 +204,12 @@ class McpUpstream implements Upstream {
     if (outer?.aborted) stop.abort(outer.reason);
     else outer?.addEventListener("abort", onAbort, { once: true });
     try {
+      const timeout = limit === undefined
+        ? NO_TIMEOUT
+        : Math.max(1, Math.ceil(limit - (performance.now() - started)));
       const request = connection.client.request(
         { method: method as "tools/call", params: sent },
-        { signal: stop.signal, timeout: context.timeoutMs ?? NO_TIMEOUT },
+        { signal: stop.signal, timeout },
       ) as Promise<Record<string, unknown>>;
       return withoutServerInfo(await watch(connection, request));
     } catch (error) {
@@ -138,8 +217,9 @@ class McpUpstream implements Upstream {
       // by the SDK: tell the SDK (and the server) to drop the request.
       if (error === connection.lostError || isOversize(error)) stop.abort(error);
       if (isUpstreamError(error)) throw error;
-      // A cancelled or failed request may still make the server send progress
-      // or log lines: the connection is replaced so that none reaches another
+      // A cancelled, timed out or failed request may still make the server
+      // send progress or log lines, or it may never answer (a hung call): the
+      // connection is closed and replaced, so that none reaches another
       // request. Only a message over the cap leaves it as it was.
       if (!isOversize(error)) slot.dead = true;
       throw upstreamFailure(this.name, connection, error);
@@ -147,7 +227,7 @@ class McpUpstream implements Upstream {
       outer?.removeEventListener("abort", onAbort);
       if (token !== undefined) connection.progress.delete(token);
       slot.context = undefined;
-      this.#release(slot);
+      this.#release(slot, caller);
     }
   }
 
@@ -159,7 +239,7 @@ class McpUpstream implements Upstream {
     );
     for (const opening of openings) opening.abort.abort(reason);
     // A request waiting for a connection would open a new one after close().
-    for (const waiter of this.#waiting.splice(0)) waiter.reject(reason);
+    this.#shares.rejectAll(reason);
     this.#slots.splice(0);
     await Promise.all([
       ...openings.map((opening) => opening.promise.catch(() => undefined)),
@@ -169,112 +249,80 @@ class McpUpstream implements Upstream {
 
   /**
    * A free connection that declared the client capabilities mirrored from
-   * `downstream`; opens one (closing a free connection of other
-   * capabilities when the pool is full), or waits.
+   * `downstream`, for a request holding a share (so there is room for it):
+   * an idle one, or a new one (closing an idle connection of other
+   * capabilities when the pool is full).
    */
   async #checkout(
     signal?: AbortSignal,
     downstream?: Readonly<Record<string, unknown>>,
   ): Promise<Slot> {
+    signal?.throwIfAborted();
     const capabilities = mirroredCapabilities(downstream);
     const key = capabilityKey(capabilities);
-    for (;;) {
-      if (signal?.aborted) {
-        this.#wake(); // a wake-up this request got passes on
-        signal.throwIfAborted();
-      }
-      for (let i = this.#slots.length - 1; i >= 0; i--) {
-        const slot = this.#slots[i];
-        if (slot.dead && !slot.busy) {
-          this.#slots.splice(i, 1);
-          // Not awaited: close() waits for every live connection.
-          if (slot.connection !== undefined) void closeConnection(slot.connection);
-        }
-      }
-      const free = this.#slots.find((s) => !s.busy && !s.dead && s.key === key);
-      if (free !== undefined) {
-        free.busy = true;
-        return free;
-      }
-      if (this.#slots.length >= this.#max) {
-        // A free connection of another client's capabilities makes room.
-        const other = this.#slots.findIndex((s) => !s.busy);
-        if (other >= 0) {
-          const [gone] = this.#slots.splice(other, 1);
-          if (gone.connection !== undefined) void closeConnection(gone.connection);
-        }
-      }
-      if (this.#slots.length < this.#max) {
-        const slot: Slot = {
-          connection: undefined,
-          busy: true,
-          dead: false,
-          context: undefined,
-          key,
-        };
-        this.#slots.push(slot);
-        try {
-          slot.connection = await openSlot(this.name, this.#config, slot, {
-            timeoutMs: this.#connectTimeoutMs,
-            signal,
-            prior: this.#verdict,
-            onVerdict: (verdict) => (this.#verdict = verdict),
-            live: this.#live,
-            openings: this.#openings,
-            capabilities,
-          });
-          this.#capabilities ??= (slot.connection.client.getServerCapabilities() ??
-            {}) as UpstreamCapabilities;
-          if (this.#checkTools !== undefined) {
-            const tools = await listTools(
-              this.name,
-              slot.connection,
-              signal,
-              this.#connectTimeoutMs,
-            );
-            for (const [tool, error] of await this.#checkTools(tools, signal)) {
-              this.#refused.set(tool, error);
-            }
-          }
-        } catch (error) {
-          const at = this.#slots.indexOf(slot);
-          if (at >= 0) this.#slots.splice(at, 1);
-          // Not awaited: close() waits for every live connection.
-          if (slot.connection !== undefined) void closeConnection(slot.connection);
-          this.#wake();
-          throw upstreamFailure(this.name, undefined, error);
-        }
-        return slot;
-      }
-      await this.#wait(signal);
+    for (let i = this.#slots.length - 1; i >= 0; i--) {
+      const slot = this.#slots[i];
+      if (slot.dead && !slot.busy) this.#drop(slot);
     }
+    const free = this.#slots.find((s) => !s.busy && !s.dead && s.key === key);
+    if (free !== undefined) {
+      free.busy = true;
+      return free;
+    }
+    if (this.#slots.length >= this.#shares.limits.max) {
+      // Requests in flight hold fewer connections than the cap (this one holds
+      // a share too): an idle connection of other capabilities makes room.
+      const idle = this.#slots.find((s) => !s.busy);
+      if (idle !== undefined) this.#drop(idle);
+    }
+    const slot: Slot = { connection: undefined, busy: true, dead: false, context: undefined, key };
+    this.#slots.push(slot);
+    try {
+      slot.connection = await openSlot(this.name, this.#config, slot, {
+        timeoutMs: this.#connectTimeoutMs,
+        signal,
+        prior: this.#verdict,
+        onVerdict: (verdict) => (this.#verdict = verdict),
+        live: this.#live,
+        openings: this.#openings,
+        capabilities,
+      });
+      this.#capabilities ??= (slot.connection.client.getServerCapabilities() ??
+        {}) as UpstreamCapabilities;
+      if (this.#checkTools !== undefined) {
+        const tools = await listTools(this.name, slot.connection, signal, this.#connectTimeoutMs);
+        for (const [tool, error] of await this.#checkTools(tools, signal)) {
+          this.#refused.set(tool, error);
+        }
+      }
+    } catch (error) {
+      this.#drop(slot);
+      throw upstreamFailure(this.name, undefined, error);
+    }
+    return slot;
   }
 
-  /** Waits for a connection to be released; leaves the queue when the signal aborts. */
-  #wait(signal: AbortSignal | undefined): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      const done = (): void => signal?.removeEventListener("abort", onAbort);
-      const waiter = {
-        resolve: () => (done(), resolve()),
-        reject: (error: Error) => (done(), reject(error)),
-      };
-      const onAbort = (): void => {
-        const at = this.#waiting.indexOf(waiter);
-        if (at >= 0) this.#waiting.splice(at, 1);
-        waiter.reject(signal!.reason);
-      };
-      signal?.addEventListener("abort", onAbort, { once: true });
-      this.#waiting.push(waiter);
-    });
-  }
-
-  #release(slot: Slot): void {
+  /**
+   * Ends a request's use of a connection: a dead one is closed at once (a
+   * hung call's server is stopped when the call times out or is cancelled),
+   * idle ones beyond `maxIdleConnections` too; then the caller's share goes
+   * to who waits.
+   */
+  #release(slot: Slot, caller: string): void {
     slot.busy = false;
-    this.#wake();
+    if (slot.dead) this.#drop(slot);
+    else {
+      const idle = this.#slots.filter((s) => !s.busy);
+      if (idle.length > this.#maxIdle) this.#drop(idle[0]);
+    }
+    this.#shares.release(caller);
   }
 
-  #wake(): void {
-    this.#waiting.shift()?.resolve();
+  /** Takes a connection out of the pool and closes it (not awaited: close() waits for it). */
+  #drop(slot: Slot): void {
+    const at = this.#slots.indexOf(slot);
+    if (at >= 0) this.#slots.splice(at, 1);
+    if (slot.connection !== undefined) void closeConnection(slot.connection);
   }
 }
 
@@ -330,7 +378,7 @@ function isOversize(error: unknown): boolean {
  *
  * @param name The server's name.
  * @param config How to reach it (the runner's server configuration).
- * @param options Pool size and connect deadline.
+ * @param options Pool size, callers' shares, connect deadline, lock check.
  * @returns The upstream.
  */
 export function mcpUpstream(

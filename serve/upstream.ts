@@ -56,6 +56,12 @@ export interface UpstreamRequest {
 
 /** The downstream side of one forwarded request. */
 export interface UpstreamCallContext {
+  /**
+   * Who calls downstream (the principal: token subject, static token name
+   * or address): an upstream shares its connections fairly between callers.
+   * Absent: one anonymous caller.
+   */
+  caller?: string;
   /** Cancels the request upstream (`notifications/cancelled`). */
   signal?: AbortSignal;
   /** Deadline in ms. */

@@ -150,9 +150,12 @@ export async function buildRunner(
           serverTools!.resolvedServer(manifest, e.server, { env: lookup, redactor, given }),
         { redact },
       );
+      // Every later connection (a crash, a restart) is checked against the lock file.
+      const checkTools = await serverTools!.lockCheckOf(manifest, e.server);
       await runner.setMcpServer(
         e.server,
         await withServerAuth(manifest, e.server, config, { env: lookup, redactor }),
+        checkTools === undefined ? {} : { checkTools },
       );
     }
     if (!t.schemaFromServer) runner.registry.add(t.tool, backendOf(t));

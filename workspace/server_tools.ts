@@ -9,9 +9,10 @@
  */
 
 import { mcpBackend, type Tool } from "../model/mod.ts";
-import type { Runner } from "../run/mod.ts";
+import type { McpToolCheck, Runner } from "../run/mod.ts";
 import { ServerUnavailableError, ToolChangedError, UsageError } from "./errors.ts";
 import { compareWithLock, describeDifference, type LockFile, lockPath, readLock } from "./lock.ts";
+import { lockCheck } from "./lock_check.ts";
 import type { Manifest, ManifestServer, ResolvedTool } from "./manifest_types.ts";
 import { serverConfig, withServerAuth } from "./runner_setup.ts";
 import type { Redactor } from "./secrets.ts";
@@ -74,6 +75,18 @@ function lockOf(manifest: Manifest): Promise<LockFile | undefined> {
   return found;
 }
 
+/**
+ * The check of a server's tools against the manifest's lock file on every
+ * later connection (see {@linkcode lockCheck}); `undefined` without a lock file.
+ */
+export async function lockCheckOf(
+  manifest: Manifest,
+  server: string,
+): Promise<McpToolCheck | undefined> {
+  const lock = await lockOf(manifest);
+  return lock === undefined ? undefined : lockCheck(lock, manifest.path, server);
+}
+
 /** The tool's name on the server, for an exposed ID of that server. */
 function originalName(server: ManifestServer, exposed: string): string {
   for (const [original, o] of Object.entries(server.tools ?? {})) {
@@ -125,12 +138,14 @@ export async function importServerTools(
         const resolved = options.resolveServer?.(name) ??
           resolvedServer(manifest, name, { ...options, given });
         const config = serverConfig(manifest, resolved, { redact });
+        const checkTools = await lockCheckOf(manifest, name);
         await runner.setMcpServer(
           name,
           await withServerAuth(manifest, name, config, {
             env: options.env ?? ((n) => Deno.env.get(n)),
             redactor: options.redactor,
           }),
+          checkTools === undefined ? {} : { checkTools },
         );
       }
       ({ imported } = await runner.importMcpTools(name, {

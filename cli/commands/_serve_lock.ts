@@ -5,17 +5,13 @@
 // serves is what was approved then; to approve a change, run `lock` and
 // restart `serve`.
 
-import type { Tool } from "../../model/mod.ts";
-import { fromMcpTool } from "../../run/mcp/tools.ts";
-import type { McpListedTool } from "../../run/mod.ts";
-import { ToolChangedError } from "../../workspace/errors.ts";
-import { compareWithLock, describeDifference, lockPath, readLock } from "../../workspace/lock.ts";
+import type { McpToolCheck } from "../../run/mod.ts";
+import { lockPath, readLock } from "../../workspace/lock.ts";
+import { lockCheck } from "../../workspace/lock_check.ts";
 import type { Manifest } from "../../workspace/manifest.ts";
 
 /** Checks one server's listed tools; returns the changed ones with the error their calls get. */
-export type ToolCheck = (
-  tools: readonly McpListedTool[],
-) => Promise<ReadonlyMap<string, Error>>;
+export type ToolCheck = McpToolCheck;
 
 /**
  * The check of each server's tools against the manifest's lock file, by
@@ -27,20 +23,5 @@ export async function lockChecks(
 ): Promise<((server: string) => ToolCheck) | undefined> {
   const lock = await readLock(lockPath(manifest.path));
   if (lock === undefined) return undefined;
-  return (server) => async (tools) => {
-    const listed = tools.map((t) => fromMcpTool(t) as Tool);
-    const found = await compareWithLock(lock.servers[server], listed);
-    const refused = new Map<string, Error>();
-    for (const changed of found.changed) {
-      refused.set(
-        changed.name,
-        new ToolChangedError([{
-          server,
-          tool: changed.name,
-          changes: changed.differences.map(describeDifference),
-        }], manifest.path),
-      );
-    }
-    return refused;
-  };
+  return (server) => lockCheck(lock, manifest.path, server);
 }

@@ -95,6 +95,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         "allow-origin": { type: "string", multiple: true },
         "max-body-bytes": { type: "string" },
         "max-concurrent": { type: "string" },
+        "upstream-connections": { type: "string" },
         "log-args": { type: "boolean" },
         timeout: { type: "string" },
         ...MANIFEST_OPTIONS,
@@ -107,6 +108,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     }
     const listen = values.http === undefined ? undefined : parseListen(values.http);
     const timeoutMs = parseTimeout(values.timeout);
+    const upstreamConnections = positive("--upstream-connections", values["upstream-connections"]);
     const prefixes = pairs("--prefix", values.prefix ?? []);
     const toolScopes: Record<string, string[]> = {};
     for (
@@ -185,6 +187,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       upstreams.push(
         serve.mcpUpstream(name, authed, {
           ...(checks === undefined ? {} : { checkTools: checks(name) }),
+          ...(upstreamConnections === undefined ? {} : { maxConnections: upstreamConnections }),
         }),
       );
     }

@@ -6,7 +6,10 @@
  * this module when it first lists or calls an MCP server.
  *
  * One deadline covers a whole run: connecting (spawn + initialize), listing
- * and the call. Progress notifications of our requests are taken off the
+ * and the call. A server given a tool check (`checkTools`, e.g. against a
+ * lock file) has its tools listed and checked on every connection after the
+ * first one a listing opened (a crash, restart or new configuration opens
+ * one): a changed tool's calls fail with the check's error, not run. Progress notifications of our requests are taken off the
  * transport before the SDK sees them, so none is lost when a server writes
  * progress and the result in one chunk.
  *
@@ -16,7 +19,7 @@
 import { ExecutionError, OutputTooLargeError } from "../errors.ts";
 import type { ToolContext } from "../local.ts";
 import type { McpServerConfig } from "./config.ts";
-import type { ElicitationHandler, McpListedTool } from "./tools.ts";
+import type { ElicitationHandler, McpListedTool, McpServerOptions, McpToolCheck } from "./tools.ts";
 import type { McpCallResult } from "../result.ts";
 import { checkCallResult, checkToolList, type McpPhase, McpTimeoutError } from "./_checks.ts";
 import { openConnection, type Opening } from "./connection.ts";
@@ -38,13 +41,21 @@ export class McpPool {
   readonly #live = new Set<Connection>();
   /** The era each `auto` server was found to speak, so a restart is not probed again. */
   readonly #verdicts = new Map<string, EraVerdict>();
+  /** Each server's tool check. */
+  readonly #checks = new Map<string, McpToolCheck>();
+  /** Servers a connection was opened to (the next one is checked). */
+  readonly #connected = new Set<string>();
+  /** Tools a check refused, by server, then by name on the server, with their error. */
+  readonly #refused = new Map<string, Map<string, Error>>();
 
   has(name: string): boolean {
     return this.#configs.has(name);
   }
 
-  async add(name: string, config: McpServerConfig): Promise<void> {
+  async add(name: string, config: McpServerConfig, options: McpServerOptions = {}): Promise<void> {
     this.#configs.set(name, config);
+    if (options.checkTools === undefined) this.#checks.delete(name);
+    else this.#checks.set(name, options.checkTools);
     this.#verdicts.delete(name);
     const opening = this.#opening.get(name);
     const ready = this.#ready.get(name);
@@ -67,11 +78,13 @@ export class McpPool {
     const started = performance.now();
     const toolId = ctx.toolId;
     const connection = this.#usable(name) ??
-      await this.#acquire(name, toolId, started, timeoutMs, ctx.signal).catch((error) => {
+      await this.#acquire(name, toolId, started, timeoutMs, ctx.signal, false).catch((error) => {
         throw error instanceof OutputTooLargeError && error.toolId === undefined
           ? new OutputTooLargeError(error.limitBytes, { toolId, cause: error })
           : error;
       });
+    const refusal = this.#refused.get(name)?.get(toolName);
+    if (refusal !== undefined) throw refusal;
     const timeout = this.#remaining(name, toolId, started, timeoutMs, "call", connection);
     const token = `tf-${++connection.tokens}`;
     connection.progress.set(token, (params) => ctx.progress(params));
@@ -118,7 +131,7 @@ export class McpPool {
     const started = performance.now();
     const timeoutMs = options.timeoutMs ?? 0;
     const connection = this.#usable(name) ??
-      await this.#acquire(name, undefined, started, timeoutMs, options.signal);
+      await this.#acquire(name, undefined, started, timeoutMs, options.signal, true);
     const tools: McpListedTool[] = [];
     let cursor: string | undefined;
     do {
@@ -184,13 +197,17 @@ export class McpPool {
     return left;
   }
 
-  /** Waits for the server's connection, within what is left of the deadline. */
+  /**
+   * Waits for the server's connection, within what is left of the deadline;
+   * a new one is checked unless it is the first and opened for a listing.
+   */
   #acquire(
     name: string,
     toolId: string | undefined,
     started: number,
     timeoutMs: number,
     signal: AbortSignal | undefined,
+    listing: boolean,
   ): Promise<Connection> {
     const config = this.#configs.get(name);
     if (config === undefined) {
@@ -205,7 +222,7 @@ export class McpPool {
         abort: new AbortController(),
         stdio: undefined,
       };
-      created.promise = openConnection(name, config, created, {
+      const opened = openConnection(name, config, created, {
         onElicitation: this.onElicitation,
         prior: this.#verdicts.get(name),
         onVerdict: (verdict) => {
@@ -217,10 +234,15 @@ export class McpPool {
         },
         onGone: (connection) => this.#live.delete(connection),
       });
+      const check = this.#checks.get(name);
+      created.promise = check === undefined || (listing && !this.#connected.has(name))
+        ? opened
+        : opened.then((connection) => this.#check(name, connection, check, created.abort.signal));
       opening = created;
       this.#opening.set(name, created);
       created.promise.then((connection) => {
         created.settled = true;
+        this.#connected.add(name);
         if (this.#opening.get(name) === created) {
           this.#opening.delete(name);
           this.#ready.set(name, connection);
@@ -233,5 +255,48 @@ export class McpPool {
       });
     }
     return waitForOpening(opening, { server: name, toolId, started, timeoutMs, signal });
+  }
+
+  /**
+   * Lists the tools on a new connection and runs the server's check; the
+   * tools it refuses are refused from then on. A failed listing or check
+   * closes the connection and fails the runs waiting for it.
+   */
+  async #check(
+    name: string,
+    connection: Connection,
+    check: McpToolCheck,
+    signal: AbortSignal,
+  ): Promise<Connection> {
+    const tools: McpListedTool[] = [];
+    try {
+      let cursor: string | undefined;
+      do {
+        const page = connection.client.request(
+          { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
+          ANY_RESULT,
+          { signal, timeout: NO_TIMEOUT },
+        );
+        const result = checkToolList(name, await watch(connection, page));
+        tools.push(...result.tools);
+        cursor = result.nextCursor;
+      } while (cursor !== undefined);
+    } catch (error) {
+      await closeConnection(connection);
+      throw callError(name, connection, error, undefined);
+    }
+    let refused: ReadonlyMap<string, Error>;
+    try {
+      refused = await check(tools, signal);
+    } catch (error) {
+      await closeConnection(connection);
+      throw error;
+    }
+    if (refused.size > 0) {
+      const known = this.#refused.get(name) ?? new Map<string, Error>();
+      for (const [tool, error] of refused) known.set(tool, error);
+      this.#refused.set(name, known);
+    }
+    return connection;
   }
 }

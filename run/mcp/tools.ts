@@ -136,6 +136,28 @@ export function fromMcpTool(listed: McpListedTool, namespace?: string): Tool {
   return tool;
 }
 
+/**
+ * Checks what an MCP server lists on a connection (e.g. against a lock
+ * file): returns the tools to refuse from then on, by their name on the
+ * server, with the error their calls fail with. Throwing refuses the
+ * connection: the run that opened it fails with that error.
+ */
+export type McpToolCheck = (
+  tools: readonly McpListedTool[],
+  signal: AbortSignal | undefined,
+) => Promise<ReadonlyMap<string, Error>>;
+
+/** Options of an MCP server beyond how to reach it (`Runner.setMcpServer`). */
+export interface McpServerOptions {
+  /**
+   * Run on every connection to the server after the first one a listing
+   * opened (whoever lists the tools compares them; a crash, restart or new
+   * configuration opens a later one), before a call uses it. A tool it
+   * refuses stays refused while the runner lives.
+   */
+  checkTools?: McpToolCheck;
+}
+
 /** Lists the tools of an MCP server, under a deadline in milliseconds. */
 export type ListMcpTools = (
   server: string,
