@@ -67,3 +67,18 @@ export {
   serveHttp,
   type ServeHttpOptions,
 } from "./http.ts";
+export {
+  DEFAULT_STATE_LIMITS,
+  MemoryStateStore,
+  type MemoryStateStoreOptions,
+  type SessionRecord,
+  type SessionRefusal,
+  type StateLimits,
+  stateLimits,
+  type StateStore,
+  StateStoreError,
+  type StateStoreErrorCode,
+  type StateStoreErrorOptions,
+  type StoredEvent,
+  type StoredMessage,
+} from "./state/mod.ts";
