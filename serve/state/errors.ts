@@ -1,13 +1,11 @@
 /**
- * The errors of a {@linkcode StateStore}: every one is a
+ * The errors of a `StateStore`: every one is a
  * {@linkcode StateStoreError} with a stable `code` and, when another error
  * caused it (a lost connection, unreadable stored data), that error as
  * `cause`.
  *
  * @module
  */
-
-import type { StateStore } from "./store.ts";
 
 /**
  * The stable codes of state store errors.
@@ -28,7 +26,7 @@ export interface StateStoreErrorOptions {
 }
 
 /**
- * An error of a {@linkcode StateStore}.
+ * An error of a `StateStore`.
  *
  * @example
  * ```ts
