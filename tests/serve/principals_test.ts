@@ -88,3 +88,31 @@ Deno.test("serve --max-rate with a short window admits again once the window has
     await served.close();
   }
 });
+
+Deno.test("serve refuses malformed limit flags, and session flags without --sessions, as usage errors (exit 2)", async () => {
+  const { cli } = await import("../cli/_cli.ts");
+  const { MANIFEST } = await import("./_helpers.ts");
+  const cases: Array<[string[], RegExp]> = [
+    [["--max-rate", "600"], /--max-rate must be REQUESTS\/WINDOW such as 600\/60s/],
+    [["--max-rate", "0/60s"], /--max-rate \(requests\) must be a positive whole number/],
+    [["--max-rate", "10/5x"], /--max-rate \(window\) must be a duration/],
+    [["--sessions", "--session-idle", "soon"], /--session-idle must be a duration/],
+    [["--sessions", "--max-sessions-per-principal", "0"], /--max-sessions-per-principal must be/],
+    [["--sessions", "--max-event-bytes=-5"], /--max-event-bytes must be a positive/],
+    [
+      ["--sessions", "--max-event-bytes", "2000", "--max-event-bytes-total", "1000"],
+      /--max-event-bytes \(2000\) is above --max-event-bytes-total \(1000\)/,
+    ],
+    [["--session-idle", "1m"], /--session-idle applies to sessions only: add --sessions/],
+  ];
+  for (const [flags, message] of cases) {
+    const out = await cli(["serve", MANIFEST, "--http", "127.0.0.1:0", ...flags], {
+      flags: ["-A"],
+    });
+    assert.equal(out.code, 2, `${flags.join(" ")}: ${out.stderr}`);
+    assert.match(out.stderr, message);
+  }
+  const stdio = await cli(["serve", MANIFEST, "--stdio", "--max-rate", "5/1s"], { flags: ["-A"] });
+  assert.equal(stdio.code, 2, stdio.stderr);
+  assert.match(stdio.stderr, /--max-rate applies to --http only/);
+});
