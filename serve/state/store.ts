@@ -15,6 +15,8 @@
  * @module
  */
 
+import { StateStoreError } from "./errors.ts";
+
 /** A JSON-RPC message as stored (the SDK's `JSONRPCMessage`, kept structural). */
 export type StoredMessage = Record<string, unknown>;
 
@@ -56,6 +58,56 @@ export interface StateLimits {
   readonly eventBytesTotal: number;
 }
 
+/**
+ * The default limits: 100 sessions per principal, 15 minutes idle, 16 MiB of
+ * events per session and 256 MiB over all sessions.
+ */
+export const DEFAULT_STATE_LIMITS: StateLimits = Object.freeze({
+  sessionsPerPrincipal: 100,
+  sessionIdleMs: 15 * 60_000,
+  eventBytesPerSession: 16 * 1024 * 1024,
+  eventBytesTotal: 256 * 1024 * 1024,
+});
+
+/**
+ * The limits with defaults filled in, checked: every one a positive whole
+ * number, and the per-session event bytes at most the total.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { stateLimits } from "@toolfoundation/core/serve";
+ *
+ * const limits = stateLimits({ sessionsPerPrincipal: 4 });
+ * assert.equal(limits.sessionsPerPrincipal, 4);
+ * assert.equal(limits.sessionIdleMs, 15 * 60_000);
+ * assert.throws(() => stateLimits({ sessionIdleMs: 0 }), /sessionIdleMs/);
+ * ```
+ *
+ * @param limits Some limits (the rest from {@linkcode DEFAULT_STATE_LIMITS}).
+ * @returns Every limit.
+ * @throws {StateStoreError} `bad_option` for a limit that is not a positive whole number.
+ */
+export function stateLimits(limits: Partial<StateLimits> = {}): StateLimits {
+  const out = { ...DEFAULT_STATE_LIMITS, ...limits };
+  for (const [name, value] of Object.entries(out)) {
+    if (!Number.isSafeInteger(value) || value < 1) {
+      throw new StateStoreError(
+        "bad_option",
+        `state limit ${name} must be a positive whole number, got ${JSON.stringify(value)}`,
+      );
+    }
+  }
+  if (out.eventBytesPerSession > out.eventBytesTotal) {
+    throw new StateStoreError(
+      "bad_option",
+      `state limit eventBytesPerSession (${out.eventBytesPerSession}) is above eventBytesTotal ` +
+        `(${out.eventBytesTotal}); lower it or raise the total`,
+    );
+  }
+  return Object.freeze(out);
+}
+
 /** The shared state of `serve --http`. Every method may reject with a `StateStoreError`. */
 export interface StateStore {
   /** What the store is, for messages (e.g. `memory`, `redis://127.0.0.1:6379`). */
@@ -78,7 +130,12 @@ export interface StateStore {
   /** How many live sessions a principal holds. */
   countSessions(principal: string): Promise<number>;
 
-  /** Stores an event of a session's stream; returns its id (which encodes session and stream). */
+  /**
+   * Stores an event of a session's stream; returns its id (which encodes
+   * session and stream). An event of an unknown (deleted, expired) session,
+   * or one larger than `limits.eventBytesPerSession`, is not kept (the id is
+   * still returned; resuming after it finds nothing).
+   */
   appendEvent(sessionId: string, streamId: string, message: StoredMessage): Promise<string>;
   /**
    * The stream an event id belongs to and the events of that stream after it,
