@@ -11,7 +11,14 @@ import { scrubConsole } from "../_console_scrub.ts";
 import { onStopSignal } from "../_stop_signals.ts";
 import { lockChecks } from "./_serve_lock.ts";
 import { telemetryUrlWarning } from "./_serve_otel.ts";
-import { MANIFEST_OPTIONS, openWorkspace, parseTimeout, report } from "./_shared.ts";
+import {
+  MANIFEST_OPTIONS,
+  MODULE_PROCESS_OPTIONS,
+  openWorkspace,
+  parseMaxModuleProcesses,
+  parseTimeout,
+  report,
+} from "./_shared.ts";
 import type { HttpAuth, ServeChain, Upstream } from "../../serve/mod.ts";
 
 /** The listen address of `--http`: `HOST:PORT`, `[V6]:PORT` or `PORT`. */
@@ -98,6 +105,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         "log-args": { type: "boolean" },
         timeout: { type: "string" },
         ...MANIFEST_OPTIONS,
+        ...MODULE_PROCESS_OPTIONS,
       },
     });
     const [path, ...extra] = positionals;
@@ -107,6 +115,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     }
     const listen = values.http === undefined ? undefined : parseListen(values.http);
     const timeoutMs = parseTimeout(values.timeout);
+    const maxModuleProcesses = parseMaxModuleProcesses(values["max-module-processes"]);
     const prefixes = pairs("--prefix", values.prefix ?? []);
     const toolScopes: Record<string, string[]> = {};
     for (
@@ -172,7 +181,10 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     const lookup = (name: string) => Deno.env.get(name);
     runner = await workspace.runner({
       signal: starting.signal,
-      ...(timeoutMs === undefined ? {} : { runner: { timeoutMs } }),
+      runner: {
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        ...(maxModuleProcesses === undefined ? {} : { maxModuleProcesses }),
+      },
     });
     const redact = (text: string) => redactor.redact(text);
     // Every connection an upstream opens (after a crash or restart too) is
