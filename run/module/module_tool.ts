@@ -5,8 +5,9 @@
  * is kept for the next call of the same tool and stopped by `close()` (or
  * when the parent exits). The processes of the module tools that share a
  * {@linkcode ModuleProcessLimit} (a Runner's, by default 16) are capped:
- * beyond it an idle process is retired, or the call waits for a slot. The tool's own stdout and stderr output goes to the
- * log sink (the parent's stderr), never to the parent's stdout. A tool that
+ * beyond it an idle process is retired, or the call waits for a slot. The
+ * tool's own stdout and stderr output goes to the log sink (the parent's
+ * stderr), never to the parent's stdout. A tool that
  * reaches outside its grant fails with `permission_denied` naming the grant
  * to change; a symbolic link inside a granted directory that leads outside
  * the grant is refused before the tool runs. Imports come from the lockfile
