@@ -99,6 +99,9 @@ Options:
                            The same over all sessions (default 268435456)
   --upstream-connections N Connections per upstream server (default 16; one
                            client holds at most 3/4 of them while others wait)
+  --max-module-processes N Module-tool processes alive at once, all clients
+                           together (default 16; beyond it an idle one is
+                           stopped, or the call waits within its deadline)
   --timeout MS             Deadline of every call (overrides the manifest)
   --log-args               Put the arguments into the access log
   --max-manifest-bytes N   Refuse larger manifests
@@ -131,6 +134,7 @@ Options:
                        timeoutMs in the manifest (default: that, else 60000)
   --events             Write progress, chunk and done/error events to stderr as JSON Lines
   --max-manifest-bytes <n>  Largest manifest read (default 4194304)
+  --max-module-processes <n>  Module-tool processes alive at once (default 16)
   -h, --help           Show this help
 
 Exit codes: 0 ok, 1 tool or validation failure (also a module tool refused by
@@ -156,6 +160,7 @@ Options:
                    the tool's timeoutMs (default: those, else 60000)
   --events         Write step and run events to stderr as JSON Lines
   --max-manifest-bytes <n>  Largest manifest read (default 4194304)
+  --max-module-processes <n>  Module-tool processes alive at once (default 16)
   -h, --help       Show this help
 `,
   list: `Usage: toolfoundation list <manifest>
@@ -241,6 +246,8 @@ Options:
   --concurrency <n>   Calls running at once (default 4)
   --media-as-text     Send images and documents as text, with a warning
   --max-manifest-bytes <n>  Largest manifest read (default 4194304)
+  --max-module-processes <n>  Module-tool processes alive at once (default 16;
+                      beyond it calls wait for one within their deadline)
   -h, --help          Show this help
 
 Offers the same tools as list, convert and serve: the manifest's tools and

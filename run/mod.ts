@@ -66,6 +66,11 @@ export {
   SAFE_ENV,
 } from "./process/child_env.ts";
 export { commandProvider, type CommandProviderOptions } from "./command/command_provider.ts";
+export {
+  DEFAULT_MAX_MODULE_PROCESSES,
+  ModuleProcessLimit,
+  type ModuleProcessSlot,
+} from "./module/process_limit.ts";
 export { httpProvider, type HttpProviderOptions } from "./http/http_provider.ts";
 export type {
   ElicitationHandler,

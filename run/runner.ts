@@ -27,6 +27,7 @@ import { InFlight } from "./_in_flight.ts";
 import { Pipeline } from "./_pipeline.ts";
 import { type RetryOptions, withRetries } from "./retry.ts";
 import type { RunnerOptions, RunOptions } from "./runner_options.ts";
+import { ModuleProcessLimit } from "./module/process_limit.ts";
 
 /**
  * Runs tools on local handlers, external providers and MCP servers.
@@ -64,19 +65,41 @@ export class Runner {
   readonly #closeTimeoutMs: number;
   readonly #timeoutMs: number;
   readonly #retry: RetryOptions;
+  readonly #moduleProcesses: ModuleProcessLimit;
 
   /**
    * Creates the instance.
    *
    * @param options Registry, validation, deadline, backend order, backends and retries.
+   * @throws {RangeError} When `maxModuleProcesses` is not a whole number from 1 to 65536.
    */
   constructor(options: RunnerOptions & RetryOptions = {}) {
+    this.#moduleProcesses = new ModuleProcessLimit(options.maxModuleProcesses);
     this.#retry = { retry: options.retry, onRetry: options.onRetry };
     this.#registry = options.registry ?? new ToolRegistry();
     this.#backends = new Backends(options);
     this.#pipeline = new Pipeline(this.#registry, this.#backends, this.#inFlight, options);
     this.#closeTimeoutMs = options.closeTimeoutMs ?? 5000;
     this.#timeoutMs = options.timeoutMs ?? 60_000;
+  }
+
+  /**
+   * The cap of live module-tool processes (`maxModuleProcesses`) this runner
+   * owns: give it to the module handlers it runs (`processes`), as a
+   * workspace's runner does, so that they share it.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { Runner } from "@toolfoundation/core/run";
+   *
+   * const runner = new Runner({ maxModuleProcesses: 4 });
+   * assert.equal(runner.moduleProcesses.max, 4);
+   * assert.equal(runner.moduleProcesses.live, 0);
+   * ```
+   */
+  get moduleProcesses(): ModuleProcessLimit {
+    return this.#moduleProcesses;
   }
 
   /** The registry this runner runs from. */

@@ -48,6 +48,13 @@ export interface RunnerOptions {
    * take their own `redact` for their output.
    */
   redact?: (text: string) => string;
+  /**
+   * The most module-tool processes live at once, across every module tool
+   * given the runner's `moduleProcesses` (default 16). Beyond it an idle
+   * process is retired (least recently used first), or the call waits for
+   * one to exit, within its deadline.
+   */
+  maxModuleProcesses?: number;
 }
 
 /** Options of one run. */

@@ -120,6 +120,8 @@ export async function buildRunner(
           dir: manifest.dir,
           memoryMb: e.memoryMb,
           maxOutputBytes: e.maxOutputBytes,
+          // Every module tool of the runner shares its cap of live processes.
+          processes: runner.moduleProcesses,
           ...(onLog === undefined ? {} : { onLog: (text: string) => onLog(t.id, text) }),
         }),
       );

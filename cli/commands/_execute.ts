@@ -97,6 +97,7 @@ export async function execute(
   deadlineMs: number,
   work: (runner: Runner, signal: AbortSignal, line: Line) => Promise<number>,
   validator?: SchemaValidator,
+  maxModuleProcesses?: number,
 ): Promise<number> {
   // Listing a server's tools (for tools whose schemas come from it) is part of
   // the run: it shares the run's deadline.
@@ -112,6 +113,7 @@ export async function execute(
         // The validator the command checked the tools' schemas with: its
         // compiled schemas are reused, not compiled again.
         ...(validator === undefined ? {} : { validator }),
+        ...(maxModuleProcesses === undefined ? {} : { maxModuleProcesses }),
         closeTimeoutMs: CLOSE_AFTER_FAILURE_MS,
         onRetry: (event) =>
           events

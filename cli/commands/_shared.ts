@@ -27,6 +27,28 @@ export const requirePermissions: (plan: PermissionPlan) => void = requirePlan;
 /** The option every command that reads a manifest takes. */
 export const MANIFEST_OPTIONS = { "max-manifest-bytes": { type: "string" } } as const;
 
+/** The option of every command that runs module tools (run, chain, respond, serve). */
+export const MODULE_PROCESS_OPTIONS = { "max-module-processes": { type: "string" } } as const;
+
+/** The most `--max-module-processes` takes (as the runner's `maxModuleProcesses`). */
+const MOST_MODULE_PROCESSES = 65_536;
+
+/**
+ * Parses `--max-module-processes`: how many module-tool processes may live at
+ * once (a whole number from 1 to 65536; default: the runner's, 16).
+ */
+export function parseMaxModuleProcesses(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = /^[0-9]{1,16}$/.test(value.trim()) ? Number(value.trim()) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1 || n > MOST_MODULE_PROCESSES) {
+    throw new UsageError(
+      `--max-module-processes must be a whole number of processes from 1 to ` +
+        `${MOST_MODULE_PROCESSES} (module tools running at once), got ${JSON.stringify(value)}`,
+    );
+  }
+  return n;
+}
+
 /** Parses `--max-manifest-bytes` (a positive whole number of bytes). */
 function parseMaxBytes(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;

@@ -9,7 +9,14 @@ import { scrubConsole } from "../_console_scrub.ts";
 import { DefaultValidator } from "../../model/default_validator.ts";
 import { checkChainInput, checkChains } from "../../workspace/chain_check.ts";
 import { checkToolSchemas } from "../../workspace/tool_checks.ts";
-import { MANIFEST_OPTIONS, openWorkspace, parseTimeout, report } from "./_shared.ts";
+import {
+  MANIFEST_OPTIONS,
+  MODULE_PROCESS_OPTIONS,
+  openWorkspace,
+  parseMaxModuleProcesses,
+  parseTimeout,
+  report,
+} from "./_shared.ts";
 import { DEFAULT_DEADLINE_MS, execute, readArguments } from "./_execute.ts";
 import { chainJson, stepJson } from "./_result_json.ts";
 
@@ -27,6 +34,7 @@ export async function chainCommand(argv: string[], io: CliIo): Promise<number> {
         args: { type: "string" },
         "args-file": { type: "string" },
         ...MANIFEST_OPTIONS,
+        ...MODULE_PROCESS_OPTIONS,
       },
     });
     const [path, name, ...extra] = positionals;
@@ -35,6 +43,7 @@ export async function chainCommand(argv: string[], io: CliIo): Promise<number> {
     }
     if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
     const cliTimeout = parseTimeout(values.timeout);
+    const maxModuleProcesses = parseMaxModuleProcesses(values["max-module-processes"]);
     const workspace = await openWorkspace(path, values, redactor);
     const manifest = workspace.manifest;
     const chain = workspace.chain(name);
@@ -90,6 +99,7 @@ export async function chainCommand(argv: string[], io: CliIo): Promise<number> {
           : report(io, redactor, result.failed!.error);
       },
       validator,
+      maxModuleProcesses,
     );
   } catch (error) {
     return report(io, redactor, error);

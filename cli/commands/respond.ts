@@ -23,7 +23,15 @@ import { Redactor } from "../../workspace/secrets.ts";
 import { scrubConsole } from "../_console_scrub.ts";
 import type { Workspace } from "../../workspace/workspace.ts";
 import { checkToolSchemas } from "../../workspace/tool_checks.ts";
-import { MANIFEST_OPTIONS, openWorkspace, parseTimeout, report, withInterrupt } from "./_shared.ts";
+import {
+  MANIFEST_OPTIONS,
+  MODULE_PROCESS_OPTIONS,
+  openWorkspace,
+  parseMaxModuleProcesses,
+  parseTimeout,
+  report,
+  withInterrupt,
+} from "./_shared.ts";
 import { serverTools } from "./_server_tools.ts";
 
 function parseConcurrency(value: string | undefined): number | undefined {
@@ -53,6 +61,7 @@ export async function respondCommand(argv: string[], io: CliIo): Promise<number>
         concurrency: { type: "string" },
         "media-as-text": { type: "boolean" },
         ...MANIFEST_OPTIONS,
+        ...MODULE_PROCESS_OPTIONS,
       },
     });
     const [path, ...extra] = positionals;
@@ -67,6 +76,7 @@ export async function respondCommand(argv: string[], io: CliIo): Promise<number>
     }
     const cliTimeout = parseTimeout(values.timeout);
     const concurrency = parseConcurrency(values.concurrency);
+    const maxModuleProcesses = parseMaxModuleProcesses(values["max-module-processes"]);
     const workspace = await openWorkspace(path, values, redactor);
     const manifest = workspace.manifest;
     // The tools offered are the workspace's exposed set, as list, convert and
@@ -98,6 +108,7 @@ export async function respondCommand(argv: string[], io: CliIo): Promise<number>
       offered,
       names,
       concurrency,
+      maxModuleProcesses,
       media: values["media-as-text"] ? "text" : "native",
       timeout: (call) => workspace.deadlineOf(call.toolId ?? "", cliTimeout),
     });
@@ -111,6 +122,7 @@ interface AnswerSetup {
   offered: string[];
   names: ToolNameMap;
   concurrency: number | undefined;
+  maxModuleProcesses: number | undefined;
   media: "text" | "native";
   timeout: (call: ToolCall) => number | undefined;
 }
@@ -130,7 +142,12 @@ async function answer(
         tools: setup.ids,
         signal,
         killGraceMs: 100,
-        runner: { closeTimeoutMs: 150 },
+        runner: {
+          closeTimeoutMs: 150,
+          ...(setup.maxModuleProcesses === undefined
+            ? {}
+            : { maxModuleProcesses: setup.maxModuleProcesses }),
+        },
       })
     );
   let failed = true;

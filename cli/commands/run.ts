@@ -7,7 +7,14 @@ import { Redactor } from "../../workspace/secrets.ts";
 import { scrubConsole } from "../_console_scrub.ts";
 import { DefaultValidator } from "../../model/default_validator.ts";
 import { checkToolSchemas } from "../../workspace/tool_checks.ts";
-import { MANIFEST_OPTIONS, openWorkspace, parseTimeout, report } from "./_shared.ts";
+import {
+  MANIFEST_OPTIONS,
+  MODULE_PROCESS_OPTIONS,
+  openWorkspace,
+  parseMaxModuleProcesses,
+  parseTimeout,
+  report,
+} from "./_shared.ts";
 import { DEFAULT_DEADLINE_MS, execute, readArguments } from "./_execute.ts";
 import { serverOfId } from "../../workspace/server_ids.ts";
 import { resultJson } from "./_result_json.ts";
@@ -26,12 +33,14 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
         timeout: { type: "string" },
         events: { type: "boolean" },
         ...MANIFEST_OPTIONS,
+        ...MODULE_PROCESS_OPTIONS,
       },
     });
     const [path, id, ...extra] = positionals;
     if (id === undefined) throw new UsageError("usage: run <manifest> <toolId>; see run --help");
     if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
     const cliTimeout = parseTimeout(values.timeout);
+    const maxModuleProcesses = parseMaxModuleProcesses(values["max-module-processes"]);
     const workspace = await openWorkspace(path, values, redactor);
     const manifest = workspace.manifest;
     workspace.checkTool(id);
@@ -87,6 +96,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
         return EXIT.ok;
       },
       validator,
+      maxModuleProcesses,
     );
   } catch (error) {
     return report(io, redactor, error);

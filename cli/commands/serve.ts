@@ -12,7 +12,14 @@ import { onStopSignal } from "../_stop_signals.ts";
 import { LIMIT_OPTIONS, limitsOf } from "./_serve_limits.ts";
 import { lockChecks } from "./_serve_lock.ts";
 import { telemetryUrlWarning } from "./_serve_otel.ts";
-import { MANIFEST_OPTIONS, openWorkspace, parseTimeout, report } from "./_shared.ts";
+import {
+  MANIFEST_OPTIONS,
+  MODULE_PROCESS_OPTIONS,
+  openWorkspace,
+  parseMaxModuleProcesses,
+  parseTimeout,
+  report,
+} from "./_shared.ts";
 import type { HttpAuth, ServeChain, Upstream } from "../../serve/mod.ts";
 
 /** The listen address of `--http`: `HOST:PORT`, `[V6]:PORT` or `PORT`. */
@@ -101,6 +108,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         timeout: { type: "string" },
         ...LIMIT_OPTIONS,
         ...MANIFEST_OPTIONS,
+        ...MODULE_PROCESS_OPTIONS,
       },
     });
     const [path, ...extra] = positionals;
@@ -115,6 +123,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       http: listen !== undefined,
       sessions: values.sessions === true,
     });
+    const maxModuleProcesses = parseMaxModuleProcesses(values["max-module-processes"]);
     const prefixes = pairs("--prefix", values.prefix ?? []);
     const toolScopes: Record<string, string[]> = {};
     for (
@@ -182,7 +191,10 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     const lookup = (name: string) => Deno.env.get(name);
     runner = await workspace.runner({
       signal: starting.signal,
-      ...(timeoutMs === undefined ? {} : { runner: { timeoutMs } }),
+      runner: {
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        ...(maxModuleProcesses === undefined ? {} : { maxModuleProcesses }),
+      },
     });
     const redact = (text: string) => redactor.redact(text);
     // Every connection an upstream opens (after a crash or restart too) is

@@ -42,6 +42,7 @@ export class ModuleProcess {
   readonly #encoder = new TextEncoder();
   readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
   readonly #ready: Promise<void>;
+  readonly #exited: Promise<void>;
   #resolveReady!: () => void;
   #rejectReady!: (outcome: HostOutcome) => void;
   #pending: { id: number; settle: (outcome: HostOutcome) => void } | undefined;
@@ -94,6 +95,12 @@ export class ModuleProcess {
       }),
     );
     this.#child.process.status.then((status) => this.#onExit(status));
+    this.#exited = this.#child.process.status.then(() => {}, () => {});
+  }
+
+  /** Resolves once the process has exited (and was reaped), however it ended. */
+  get exited(): Promise<void> {
+    return this.#exited;
   }
 
   /** Whether the process can take no more calls. */
@@ -139,6 +146,9 @@ export class ModuleProcess {
     this.#stopping = true;
     this.#dead = true;
     this.#rejectReady(this.#died("it was stopped"));
+    // A call still running gets its outcome now: only closing the handler stops a busy
+    // process without giving up on its call first.
+    this.#settle(this.#died("its handler was closed while the call ran"));
     try {
       await this.#writer.close();
     } catch { /* already closed */ }

@@ -3,8 +3,11 @@
  * permission flags are exactly what the manifest grants the tool (nothing by
  * default) and whose heap is bounded (`memoryMb`, default 512 MB). The process
  * is kept for the next call of the same tool and stopped by `close()` (or
- * when the parent exits). The tool's own stdout and stderr output goes to the
- * log sink (the parent's stderr), never to the parent's stdout. A tool that
+ * when the parent exits). The processes of the module tools that share a
+ * {@linkcode ModuleProcessLimit} (a Runner's, by default 16) are capped:
+ * beyond it an idle process is retired, or the call waits for a slot. The
+ * tool's own stdout and stderr output goes to the log sink (the parent's
+ * stderr), never to the parent's stdout. A tool that
  * reaches outside its grant fails with `permission_denied` naming the grant
  * to change; a symbolic link inside a granted directory that leads outside
  * the grant is refused before the tool runs. Imports come from the lockfile
@@ -25,6 +28,7 @@ import { moduleToolDeno } from "./deno.ts";
 import { checkGrantLinks, listOf, permissionFlags } from "./_grants.ts";
 import { downloadsNothing, importFlags } from "./_imports.ts";
 import { translate } from "./_outcome.ts";
+import { ModuleProcessLimit, type ModuleProcessSlot } from "./process_limit.ts";
 
 export { checkModuleTool, type CheckModuleToolOptions, type ModuleToolProblem } from "./_check.ts";
 
@@ -61,6 +65,12 @@ export interface ModuleHandlerOptions {
   keepAliveMs?: number;
   /** Receives the tool's own output, stdout and stderr alike (default: written to stderr). */
   onLog?: (text: string) => void;
+  /**
+   * The cap of live processes this tool shares with other module tools (a
+   * Runner's is `runner.moduleProcesses`); default: a cap of its own, of
+   * `DEFAULT_MAX_MODULE_PROCESSES` (16) processes.
+   */
+  processes?: ModuleProcessLimit;
 }
 
 /** A module tool's handler; `close()` stops its processes. */
@@ -122,19 +132,36 @@ export function moduleHandler(module: URL, options: ModuleHandlerOptions = {}): 
   const grants = { read: pathGrants("read"), write: pathGrants("write") };
   const keepAliveMs = options.keepAliveMs ?? DEFAULT_MODULE_KEEP_ALIVE_MS;
   const offline = downloadsNothing(p.net);
+  const limit = options.processes ?? new ModuleProcessLimit();
+  // Who this handler is to the limit: a slot handed over is always one of its own processes.
+  const owner = {};
   const idle: ModuleProcess[] = [];
   const idleTimers = new Map<ModuleProcess, ReturnType<typeof setTimeout>>();
+  // Live processes (not yet told to stop), each with the slot it holds until it has exited.
   const all = new Set<ModuleProcess>();
+  const slotOf = new Map<ModuleProcess, ModuleProcessSlot>();
+  const processOf = new Map<ModuleProcessSlot, ModuleProcess>();
   const stopping = new Set<Promise<void>>();
+  const closing = new AbortController();
   let closed = false;
 
+  const unpark = (proc: ModuleProcess): void => {
+    const i = idle.indexOf(proc);
+    if (i >= 0) idle.splice(i, 1);
+    clearTimeout(idleTimers.get(proc));
+    idleTimers.delete(proc);
+  };
+
+  // Its slot frees once it has exited (see start).
   const retire = (proc: ModuleProcess): void => {
-    all.delete(proc);
+    unpark(proc);
+    slotOf.get(proc)?.busy();
+    if (!all.delete(proc)) return;
     const stopped = proc.stop().finally(() => stopping.delete(stopped));
     stopping.add(stopped);
   };
 
-  const start = (toolId: string): ModuleProcess => {
+  const start = (toolId: string, slot: ModuleProcessSlot): ModuleProcess => {
     if (!Number.isInteger(memoryMb) || memoryMb < 16) {
       throw new Error(`memoryMb must be an integer of at least 16, got ${memoryMb}`);
     }
@@ -174,22 +201,66 @@ export function moduleHandler(module: URL, options: ModuleHandlerOptions = {}): 
       );
     }
     all.add(proc);
+    slotOf.set(proc, slot);
+    processOf.set(slot, proc);
+    // However it ends (stopped, crashed, exited by itself), its slot is free once it is gone.
+    // A busy one is retired by its call, once the call has its outcome (stopping it now would
+    // lose it); an idle one at once.
+    void proc.exited.then(() => {
+      if (idle.includes(proc)) retire(proc);
+      slotOf.get(proc)?.busy();
+      slotOf.delete(proc);
+      processOf.delete(slot);
+      slot.release();
+    });
     return proc;
   };
 
-  // An idle process waits for the next call, without keeping the parent alive, for keepAliveMs.
+  // An idle process waits for the next call, without keeping the parent alive, for keepAliveMs;
+  // a call of this tool waiting for a slot takes it at once; one of another tool may retire it.
   const park = (proc: ModuleProcess): void => {
+    const slot = slotOf.get(proc)!;
     if (keepAliveMs <= 0) return retire(proc);
+    if (slot.handOver()) return;
     proc.setIdle(true);
     idle.push(proc);
-    const timer = setTimeout(() => {
-      idleTimers.delete(proc);
-      const i = idle.indexOf(proc);
-      if (i >= 0) idle.splice(i, 1);
-      retire(proc);
-    }, keepAliveMs);
+    const timer = setTimeout(() => retire(proc), keepAliveMs);
     unrefTimer(timer);
     idleTimers.set(proc, timer);
+    slot.idle(() => retire(proc));
+  };
+
+  // This tool's idle process, else a slot (waiting for one) and a new process in it.
+  const obtain = async (ctx: ToolContext): Promise<ModuleProcess> => {
+    const signal = AbortSignal.any([ctx.signal, closing.signal]);
+    for (;;) {
+      let proc: ModuleProcess | undefined;
+      while ((proc = idle.pop()) !== undefined) {
+        unpark(proc);
+        if (!proc.dead) {
+          slotOf.get(proc)!.busy();
+          return proc;
+        }
+        retire(proc);
+      }
+      const slot = await limit.acquire(owner, signal);
+      const handed = processOf.get(slot);
+      if (handed !== undefined) {
+        if (!handed.dead) return handed;
+        retire(handed);
+        continue;
+      }
+      if (closed) {
+        slot.release();
+        throw new ExecutionError("its handler was closed", { toolId: ctx.toolId });
+      }
+      try {
+        return start(ctx.toolId, slot);
+      } catch (error) {
+        slot.release();
+        throw error;
+      }
+    }
   };
 
   const checkLinks = (ctx: ToolContext): Promise<void> => checkGrantLinks(grants, ctx);
@@ -198,11 +269,12 @@ export function moduleHandler(module: URL, options: ModuleHandlerOptions = {}): 
     if (closed) throw new ExecutionError("its handler was closed", { toolId: ctx.toolId });
     ctx.signal.throwIfAborted();
     await checkLinks(ctx);
-    let proc: ModuleProcess | undefined;
-    while (proc === undefined || proc.dead) {
-      proc = idle.pop() ?? start(ctx.toolId);
-      clearTimeout(idleTimers.get(proc));
-      idleTimers.delete(proc);
+    const proc = await obtain(ctx);
+    if (ctx.signal.aborted) {
+      // Given up while it waited for a process: the process is unused and stays for the next call.
+      if (closed) retire(proc);
+      else park(proc);
+      throw ctx.signal.reason;
     }
     proc.setIdle(false);
     let onAbort: () => void = () => {};
@@ -217,6 +289,11 @@ export function moduleHandler(module: URL, options: ModuleHandlerOptions = {}): 
         await Promise.race([proc.ready, aborted]);
       } catch (error) {
         if (ctx.signal.aborted) throw error;
+        if (closed) {
+          throw new ExecutionError("its handler was closed while the call ran", {
+            toolId: ctx.toolId,
+          });
+        }
         return translate(error as HostOutcome, ctx, { dir, cap, loading, offline });
       }
       loading = false;
@@ -237,12 +314,9 @@ export function moduleHandler(module: URL, options: ModuleHandlerOptions = {}): 
   return Object.assign(handler, {
     close: async (): Promise<void> => {
       closed = true;
-      idle.length = 0;
-      for (const timer of idleTimers.values()) clearTimeout(timer);
-      idleTimers.clear();
-      const procs = [...all];
-      all.clear();
-      await Promise.all([...procs.map((proc) => proc.stop()), ...stopping]);
+      closing.abort(new ExecutionError("its handler was closed"));
+      for (const proc of [...all]) retire(proc);
+      await Promise.all([...stopping]);
     },
   });
 }
