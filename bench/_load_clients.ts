@@ -25,6 +25,8 @@ export interface CallPlan {
   upstreamCalls: number;
   /** Client-side deadline of one request, ms. */
   timeoutMs: number;
+  /** Pause after each call, ms (an agent thinks between calls; no tight loop). */
+  pauseMs: number;
 }
 
 function count(map: Map<string, number>, key: string, n = 1): void {
@@ -96,10 +98,11 @@ export async function wellBehaved(
       );
     if (outcome.kind === "ok") {
       report[step].push(outcome.ms);
-      continue;
+    } else {
+      count(report.errors, `${step}: ${outcome.kind}`);
+      if (outcome.status === 404) opened = await open();
     }
-    count(report.errors, `${step}: ${outcome.kind}`);
-    if (outcome.status === 404) opened = await open();
+    await sleep(plan.pauseMs, signal);
   }
   return report;
 }

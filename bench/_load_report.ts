@@ -69,6 +69,20 @@ function summarize(phase: PhaseResult): Summary {
   return out;
 }
 
+/** "_hang_server.ts x4, work.ts x2": the scripts the processes run, counted. */
+function processes(commands: string[]): string {
+  const counts = new Map<string, number>();
+  for (const command of commands) {
+    const script = command.split(" ").find((w) => /\.(ts|js|mjs)$/.test(w)) ??
+      command.split(" ")[0];
+    const name = script.slice(script.lastIndexOf("/") + 1);
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  return counts.size === 0
+    ? ""
+    : ` (${[...counts].map(([name, n]) => `${name} x${n}`).join(", ")})`;
+}
+
 const errorCount = (s: Summary) => [...s.errors.values()].reduce((a, b) => a + b, 0);
 
 function ratio(a: number | undefined, b: number | undefined): string {
@@ -82,7 +96,7 @@ export function formatReport(report: LoadReport): string {
   lines.push(
     `serve --http --sessions, ${report.clients} static bearer tokens: ${
       report.clients - 1
-    } well-behaved clients x ${plan.calls} calls of the built-in \`add\` (+ ${plan.upstreamCalls} of the upstream's \`ping\`), one call at a time; 1 hostile client (${report.hostilePlan.hangers} hanging upstream calls, batches of ${report.hostilePlan.batch} and 60 module calls, up to ${report.hostilePlan.flood} session initializations); upstream deadline ${report.deadlineMs} ms; extra serve arguments: ${
+    } well-behaved clients x ${plan.calls} calls of the built-in \`add\` (+ ${plan.upstreamCalls} of the upstream's \`ping\`), one call at a time, ${plan.pauseMs} ms apart; 1 hostile client (${report.hostilePlan.hangers} hanging upstream calls, batches of ${report.hostilePlan.batch} and 60 module calls, up to ${report.hostilePlan.flood} session initializations); upstream deadline ${report.deadlineMs} ms; extra serve arguments: ${
       report.extraServeArgs.length === 0 ? "(none)" : report.extraServeArgs.join(" ")
     }`,
     "",
@@ -137,13 +151,15 @@ export function formatReport(report: LoadReport): string {
   }
   lines.push(
     "",
-    `Serve: RSS ${
-      mib(report.start.rss)
-    } MiB and ${report.start.children} child processes after start; ${
-      mib(report.idle.rss)
-    } MiB and ${report.idle.children} 2 s after the last phase. Stopped with exit code ${report.exit.code}${
+    `Serve: RSS ${mib(report.start.rss)} MiB and ${report.start.children} child processes${
+      processes(report.start.commands)
+    } after start; ${mib(report.idle.rss)} MiB and ${report.idle.children}${
+      processes(report.idle.commands)
+    } 2 s after the last phase. Stopped with exit code ${report.exit.code}${
       report.exit.killed ? " (SIGKILL after 15 s)" : ""
-    }; processes left behind: ${report.strays} (killed). ${report.serveLog.lines} stderr lines.`,
+    }; processes left behind: ${report.strays}${
+      report.strays > 0 ? " (killed)" : ""
+    }. ${report.serveLog.lines} stderr lines.`,
   );
   if (report.phases.length === 0) {
     lines.push("", "No phase completed; serve's last stderr lines:", ...report.serveLog.tail);

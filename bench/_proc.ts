@@ -11,6 +11,8 @@ export interface TreeSample {
   children: number;
   /** Their process IDs, each with when it started (ms since the epoch, to the second). */
   pids: Map<number, number>;
+  /** Their command lines. */
+  commands: string[];
 }
 
 interface Row {
@@ -20,23 +22,25 @@ interface Row {
   state: string;
   /** When it started, ms since the epoch (to the second). */
   started: number;
+  args: string;
 }
 
 async function table(): Promise<Row[]> {
   const { stdout } = await new Deno.Command("ps", {
-    args: ["-e", "-o", "pid=,ppid=,rss=,etimes=,stat="],
+    args: ["-e", "-o", "pid=,ppid=,rss=,etimes=,stat=,args="],
     stdout: "piped",
     stderr: "null",
   }).output();
   const now = Date.now();
   return new TextDecoder().decode(stdout).split("\n").filter((l) => l.trim() !== "").map((l) => {
-    const [pid, ppid, rss, elapsed, state] = l.trim().split(/\s+/);
+    const [pid, ppid, rss, elapsed, state, ...args] = l.trim().split(/\s+/);
     return {
       pid: Number(pid),
       ppid: Number(ppid),
       rssKb: Number(rss),
       state: state ?? "",
       started: now - Number(elapsed) * 1000,
+      args: args.join(" "),
     };
   });
 }
@@ -58,7 +62,8 @@ export async function sampleTree(pid: number): Promise<TreeSample> {
     }
   }
   const root = rows.find((r) => r.pid === pid);
-  return { rss: (root?.rssKb ?? 0) * 1024, children: pids.size, pids };
+  const commands = rows.filter((r) => pids.has(r.pid)).map((r) => r.args);
+  return { rss: (root?.rssKb ?? 0) * 1024, children: pids.size, pids, commands };
 }
 
 /**

@@ -11,7 +11,7 @@
 // latency and errors per phase, the ratio hostile / baseline, what the
 // hostile client got, and serve's resident memory and child processes.
 //
-//   deno task bench:load [--calls=20] [--upstream-calls=2] [--hangers=24] [--flood=1500]
+//   deno task bench:load [--calls=20] [--upstream-calls=2] [--pause-ms=50] [--hangers=24] [--flood=1500]
 //     [--batch=16] [--deadline-ms=10000] [--budget-ms=110000] [-- <extra serve arguments>]
 //
 // Everything after `--` is appended to serve's arguments (e.g.
@@ -41,7 +41,7 @@ const option = (name: string, fallback: number): number => {
   return value;
 };
 const unknown = own.filter((a) =>
-  !/^--(calls|upstream-calls|hangers|flood|batch|deadline-ms|budget-ms)=/.test(a)
+  !/^--(calls|upstream-calls|pause-ms|hangers|flood|batch|deadline-ms|budget-ms)=/.test(a)
 );
 if (unknown.length > 0) {
   throw new Error(
@@ -53,11 +53,12 @@ const plan = {
   calls: option("calls", 20),
   upstreamCalls: option("upstream-calls", 2),
   timeoutMs: 15_000,
+  pauseMs: option("pause-ms", 50),
 };
 const hostilePlan = {
   hangers: option("hangers", 24),
   flood: option("flood", 1500),
-  floodConcurrency: 4,
+  floodConcurrency: 8,
   batch: option("batch", 16),
 };
 const deadlineMs = option("deadline-ms", 10_000);
