@@ -111,8 +111,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const dir = Deno.makeTempDirSync({ prefix: "serve_load_" });
 const serveArgs = [
   "--sessions",
-  // The deadline of every call: serve applies a server's own timeoutMs only
-  // to the tools the manifest lists, and the default (60 s) would outlast the run.
+  // The deadline of every call: serve does not apply a server's own timeoutMs
+  // to the tools it forwards, and the default (60 s) would outlast the run.
   "--timeout",
   String(deadlineMs),
   ...tokens.flatMap((_, i) => ["--token-env", `T${i + 1}`]),
