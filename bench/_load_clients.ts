@@ -47,12 +47,15 @@ const sleep = (ms: number, signal?: AbortSignal) =>
  * `plan.calls` times (and the upstream's fast tool `plan.upstreamCalls` times
  * among them), one call at a time. A session the server forgot (404) is
  * counted as an error and opened again, as the protocol tells clients to.
+ * `gate.opened` is called once the session is open (or given up), and the
+ * calls wait for `gate.start`.
  */
 export async function wellBehaved(
   url: string,
   token: string,
   plan: CallPlan,
   signal: AbortSignal,
+  gate: { opened(): void; start: Promise<void> } = { opened() {}, start: Promise.resolve() },
 ): Promise<ClientReport> {
   const report: ClientReport = {
     local: [],
@@ -73,6 +76,8 @@ export async function wellBehaved(
     return false;
   };
   let opened = await open();
+  gate.opened();
+  await gate.start;
   const steps: ("local" | "upstream")[] = Array(plan.calls).fill("local");
   for (let k = plan.upstreamCalls; k >= 1; k--) {
     steps.splice(Math.floor(k * plan.calls / (plan.upstreamCalls + 1)), 0, "upstream");
@@ -128,15 +133,16 @@ export type HostileReport = Map<string, Map<string, number>>;
  * as the last ended), a loop sending JSON-RPC batches of module-tool calls
  * (2025-03-26, where batches exist; a batch larger than the default limit;
  * 2025-06-18, which removed them), and a flood of session initializations.
- * Requests cut by the end of the phase are not counted.
+ * Requests cut by the end of the phase are not counted; `report` fills as
+ * they end.
  */
 export async function hostile(
   url: string,
   token: string,
   plan: HostilePlan,
   signal: AbortSignal,
+  report: HostileReport = new Map(),
 ): Promise<HostileReport> {
-  const report: HostileReport = new Map();
   const record = (what: string, outcome: Outcome) => {
     if (outcome.kind === "aborted") return;
     const counts = report.get(what) ?? new Map<string, number>();

@@ -3,11 +3,13 @@
 // per client), in front of a fast built-in tool, a module tool and an upstream
 // stdio MCP server with a tool that never answers (bench/_hang_server.ts).
 //
-// Three phases against the same serve process: 49 well-behaved clients make a
-// fixed number of calls each, one at a time (baseline); the same again while
-// the 50th client is hostile (hanging upstream calls, JSON-RPC batches under
-// 2025-03-26 and 2025-06-18, a flood of session initializations); the same
-// again once it stopped (after). Prints the well-behaved clients' p50/p99
+// Phases against the same serve process: 49 well-behaved clients open a
+// session each, then make a fixed number of calls, one at a time (warm-up,
+// baseline); the same again while the 50th client is hostile (hanging
+// upstream calls, JSON-RPC batches under 2025-03-26 and 2025-06-18, a flood
+// of session initializations; it starts once their sessions are open, and
+// their calls start once the flood passed 1,000 initializations or after 5 s);
+// the same again once it stopped (after). Prints the well-behaved clients' p50/p99
 // latency and errors per phase, the ratio hostile / baseline, what the
 // hostile client got, and serve's resident memory and child processes.
 //
@@ -145,14 +147,36 @@ async function phase(name: string, withHostile: boolean): Promise<PhaseResult> {
   const before = await sampleTree(serve.pid);
   current = { rssPeak: before.rss, childrenPeak: before.children };
   const started = performance.now();
-  const stopHostile = new AbortController();
-  const hostileRun: Promise<HostileReport> | undefined = withHostile
-    ? hostile(serve.url, tokens[0], hostilePlan, AbortSignal.any([stopHostile.signal, budget]))
-    : undefined;
-  if (withHostile) await sleep(1500); // the hanging calls in place, the flood under way
-  const reports = await Promise.all(
-    tokens.slice(1).map((token) => wellBehaved(serve.url, token, plan, budget)),
+  // The well-behaved clients open their sessions first, then the hostile
+  // client starts, then their calls.
+  const open = Promise.withResolvers<void>();
+  const start = Promise.withResolvers<void>();
+  let opened = 0;
+  const gate = {
+    opened: () => ++opened === CLIENTS - 1 && open.resolve(),
+    start: start.promise,
+  };
+  const runs = Promise.all(
+    tokens.slice(1).map((token) => wellBehaved(serve.url, token, plan, budget, gate)),
   );
+  await open.promise;
+  const stopHostile = new AbortController();
+  const got: HostileReport = new Map();
+  const hostileRun: Promise<HostileReport> | undefined = withHostile
+    ? hostile(serve.url, tokens[0], hostilePlan, AbortSignal.any([stopHostile.signal, budget]), got)
+    : undefined;
+  if (withHostile) {
+    // The hanging calls in place, and the flood past serve's default session
+    // cap (1,000), or 5 s.
+    const floodGoal = Math.min(hostilePlan.flood, 1000);
+    const flooded = () =>
+      [...(got.get("session flood: initialize")?.values() ?? [])].reduce((a, b) => a + b, 0);
+    const until = Date.now() + 5000;
+    while (Date.now() < until && flooded() < floodGoal && !budget.aborted) await sleep(100);
+    await sleep(500);
+  }
+  start.resolve();
+  const reports = await runs;
   stopHostile.abort();
   const hostileReport = await hostileRun;
   const after = await sampleTree(serve.pid);
