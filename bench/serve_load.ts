@@ -125,7 +125,11 @@ const serve = await startServe(
   manifest(dir),
   serveArgs,
   Object.fromEntries(tokens.map((t, i) => [`T${i + 1}`, t])),
-);
+).catch((error) => {
+  Deno.removeSync(dir, { recursive: true });
+  clearTimeout(budgetTimer);
+  throw error;
+});
 const startedAt = await sampleTree(serve.pid);
 /** Every process serve started, with its start time. */
 const seen = new Map<number, number>(startedAt.pids);
