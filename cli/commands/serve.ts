@@ -213,9 +213,13 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     }
     const toolTimeouts: Record<string, number> = {};
     const toolMaxOutputBytes: Record<string, number> = {};
+    // Every served tool's deadline as `run` finds it: --timeout, the tool's
+    // own, its server's per-tool override, its server's.
+    for (const { id } of runner.registry.list()) {
+      const ms = workspace.deadlineOf(id, timeoutMs);
+      if (ms !== undefined) toolTimeouts[id] = ms;
+    }
     for (const t of manifest.tools) {
-      const ms = timeoutMs ?? t.entry.timeoutMs;
-      if (ms !== undefined) toolTimeouts[t.id] = ms;
       const server = t.entry.server === undefined ? undefined : manifest.servers[t.entry.server];
       const cap = t.entry.maxOutputBytes ?? server?.maxOutputBytes;
       if (cap !== undefined) toolMaxOutputBytes[t.id] = cap;
