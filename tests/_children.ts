@@ -2,11 +2,17 @@
 // and a sampler that records the most seen at once while some work runs.
 
 /**
- * The PIDs and resident memory (VmRSS, KiB) of `parent`'s live `deno`
- * children, as `ps` reads them from /proc (Deno lets a program read /proc
- * itself only with --allow-all).
+ * The PIDs and resident memory (VmRSS, KiB) of `parent`'s live children
+ * whose executable is named `comm` (default `deno`), as `ps` reads them from
+ * /proc (Deno lets a program read /proc itself only with --allow-all). Tests
+ * that count the children of the test process itself give their children an
+ * executable of their own name (a link to deno): the test files run side by
+ * side in one process, so other files' children are its children too.
  */
-export async function childrenOf(parent: number): Promise<{ pid: number; rssKiB: number }[]> {
+export async function childrenOf(
+  parent: number,
+  comm = "deno",
+): Promise<{ pid: number; rssKiB: number }[]> {
   const out = await new Deno.Command("ps", {
     args: ["-o", "pid=,rss=,stat=,comm=", "--ppid", String(parent)],
     stdin: "null",
@@ -15,8 +21,8 @@ export async function childrenOf(parent: number): Promise<{ pid: number; rssKiB:
   }).output();
   const children: { pid: number; rssKiB: number }[] = [];
   for (const line of new TextDecoder().decode(out.stdout).split("\n")) {
-    const [pid, rss, stat, comm] = line.trim().split(/\s+/);
-    if (comm !== "deno" || stat.startsWith("Z")) continue;
+    const [pid, rss, stat, name] = line.trim().split(/\s+/);
+    if (name !== comm || stat.startsWith("Z")) continue;
     children.push({ pid: Number(pid), rssKiB: Number(rss) });
   }
   return children;
@@ -33,12 +39,13 @@ export interface ChildSamples {
 export function sampleChildren(
   parent: number,
   everyMs = 20,
+  comm = "deno",
 ): { stop: () => Promise<ChildSamples> } {
   const seen: ChildSamples = { most: 0, mostRssKiB: 0, samples: 0 };
   let running = true;
   const loop = (async () => {
     while (running) {
-      const children = await childrenOf(parent);
+      const children = await childrenOf(parent, comm);
       seen.samples++;
       seen.most = Math.max(seen.most, children.length);
       seen.mostRssKiB = Math.max(seen.mostRssKiB, children.reduce((n, c) => n + c.rssKiB, 0));

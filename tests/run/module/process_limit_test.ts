@@ -12,6 +12,13 @@ import { type RunError, Runner } from "../../../run/mod.ts";
 import { childrenOf, sampleChildren } from "../../_children.ts";
 
 const SLOTS = new URL("../../fixtures/module_tools/slots.ts", import.meta.url);
+/**
+ * The deno these tests' module tools run with, under a name of its own: other
+ * test files running in this process start `deno` children too.
+ */
+const DENO = `${Deno.makeTempDirSync({ prefix: "tf-slots-" })}/deno-slots`;
+Deno.symlinkSync(Deno.execPath(), DENO);
+const COMM = "deno-slots";
 
 /** A runner capped at `max` with one module tool per export of slots.ts; closes all when done. */
 async function withTools<T>(
@@ -24,6 +31,7 @@ async function withTools<T>(
   for (const name of exports) {
     const handler = moduleHandler(SLOTS, {
       export: name,
+      deno: DENO,
       onLog: () => {},
       processes: runner.moduleProcesses,
     });
@@ -65,7 +73,7 @@ Deno.test("six concurrent calls of three module tools under a cap of 2 never run
     const limit = runner.moduleProcesses;
     let mostCounted = 0;
     const counter = setInterval(() => (mostCounted = Math.max(mostCounted, limit.live)), 5);
-    const os = sampleChildren(Deno.pid, 10);
+    const os = sampleChildren(Deno.pid, 10, COMM);
     const calls = ["a", "b", "c", "a", "b", "c"].map((t) => runner.run(t, { ms: 300 }));
     const results = await Promise.all(calls);
     clearInterval(counter);
@@ -84,7 +92,7 @@ Deno.test("six concurrent calls of three module tools under a cap of 2 never run
     assert.ok(seen.most >= 1, "the OS never saw a module process");
     assert.equal(limit.waiting, 0);
   });
-  assert.deepEqual(await childrenOf(Deno.pid), [], "every module process stopped on close");
+  assert.deepEqual(await childrenOf(Deno.pid, COMM), [], "every module process stopped on close");
 });
 
 Deno.test("an idle process of tool A is retired at once so that tool B can run under a full cap", async () => {
@@ -129,7 +137,7 @@ Deno.test("a call queued for a process slot times out with the run's timeout err
     );
     assert.ok(Date.now() - started < 5000, "it gave up at its deadline");
     assert.equal(limit.waiting, 0, "it left the queue");
-    assert.equal((await childrenOf(Deno.pid)).length, 1, "it never started a process");
+    assert.equal((await childrenOf(Deno.pid, COMM)).length, 1, "it never started a process");
 
     const controller = new AbortController();
     const cancelled = runner.run("a", {}, { signal: controller.signal });
