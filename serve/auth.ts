@@ -10,7 +10,11 @@ import { constantTimeEqual, jsonError } from "./_guard.ts";
 
 /** Who a request is, once authenticated. */
 export interface AuthOutcome {
-  /** For the access log: the token's subject, or `bearer` for a static token. Never the token. */
+  /**
+   * The principal: the OAuth token's subject (else its client id), or the
+   * name of a static token (`bearer` when unnamed). Never the token. It owns
+   * the sessions it opens and counts against the per-principal limits.
+   */
   caller: string;
   /** The scopes the token grants (empty for static tokens, which grant everything). */
   scopes: readonly string[];
@@ -35,37 +39,52 @@ function bearerOf(request: Request): string | undefined {
 }
 
 /**
- * Static bearer tokens (e.g. from `--token-env NAME`).
+ * Static bearer tokens (e.g. from `--token-env NAME`). Given as a record of
+ * name → token, a request's principal (its `caller`, which owns its sessions
+ * and counts against its limits) is the name of the token it presented,
+ * never the token; given as a list, every token's principal is `bearer`.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { bearerAuth } from "@toolfoundation/core/serve";
  *
- * const auth = bearerAuth(["s3cret-token"]);
+ * const auth = bearerAuth({ TEAM_A_TOKEN: "s3cret-token-of-a", TEAM_B_TOKEN: "s3cret-token-of-b" });
  * const ok = await auth.authenticate(
- *   new Request("http://127.0.0.1/mcp", { headers: { authorization: "Bearer s3cret-token" } }),
+ *   new Request("http://127.0.0.1/mcp", { headers: { authorization: "Bearer s3cret-token-of-b" } }),
  * );
- * assert.equal((ok as { caller: string }).caller, "bearer");
+ * assert.equal((ok as { caller: string }).caller, "TEAM_B_TOKEN");
  * const denied = await auth.authenticate(new Request("http://127.0.0.1/mcp"));
  * assert.equal((denied as Response).status, 401);
+ * const unnamed = bearerAuth(["s3cret-token"]);
+ * const old = await unnamed.authenticate(
+ *   new Request("http://127.0.0.1/mcp", { headers: { authorization: "Bearer s3cret-token" } }),
+ * );
+ * assert.equal((old as { caller: string }).caller, "bearer");
  * ```
  *
- * @param tokens The accepted tokens (at least one, none empty).
+ * @param tokens The accepted tokens by name (or a list, all named `bearer`): at least one, none empty.
  * @returns The auth.
  */
-export function bearerAuth(tokens: readonly string[]): HttpAuth {
-  if (tokens.length === 0 || tokens.some((t) => t.length === 0)) {
-    throw new TypeError("bearerAuth needs at least one non-empty token");
+export function bearerAuth(tokens: readonly string[] | Readonly<Record<string, string>>): HttpAuth {
+  const named: Array<[string, string]> = Array.isArray(tokens)
+    ? tokens.map((token) => ["bearer", token])
+    : Object.entries(tokens);
+  if (named.length === 0 || named.some(([name, t]) => t.length === 0 || name.length === 0)) {
+    throw new TypeError(
+      "bearerAuth needs at least one non-empty token, each with a non-empty name",
+    );
   }
   return {
     authenticate(request) {
       const given = bearerOf(request);
-      let ok = false;
+      let caller: string | undefined;
       // Compare with every token (no early exit) so timing says nothing.
-      for (const token of tokens) if (constantTimeEqual(given ?? "", token)) ok = true;
-      if (given !== undefined && ok) {
-        return Promise.resolve({ caller: "bearer", scopes: [], scoped: false });
+      for (const [name, token] of named) {
+        if (constantTimeEqual(given ?? "", token) && caller === undefined) caller = name;
+      }
+      if (given !== undefined && caller !== undefined) {
+        return Promise.resolve({ caller, scopes: [], scoped: false });
       }
       return Promise.resolve(
         jsonError(401, given === undefined ? "missing bearer token" : "invalid bearer token", {
@@ -192,8 +211,13 @@ export function oauthResourceAuth(options: OAuthResourceOptions): HttpAuth {
           : Array.isArray(payload.scp)
           ? payload.scp.map(String)
           : [];
+        const clientId = [payload.client_id, payload.azp].find((v) => typeof v === "string");
         return {
-          caller: typeof payload.sub === "string" ? payload.sub : "oauth",
+          caller: typeof payload.sub === "string" && payload.sub !== ""
+            ? payload.sub
+            : typeof clientId === "string" && clientId !== ""
+            ? `client:${clientId}`
+            : "oauth",
           scopes,
           scoped: true,
         };

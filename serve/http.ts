@@ -3,7 +3,10 @@
  * stateless by default (a fresh MCP server per request, so any number of
  * instances can sit behind a load balancer), sessions on request. Every
  * request passes the Host and Origin checks (DNS rebinding), the
- * authentication, the body limit and the per-client concurrency limit first.
+ * authentication, the per-principal rate, the body limit and the
+ * per-principal concurrency limit first. Sessions belong to the principal
+ * that opened them and live in a state store (memory by default, shareable
+ * between instances).
  *
  * @module
  */
@@ -12,7 +15,6 @@ import {
   createMcpHandler,
   isLegacyRequest,
   type McpHttpHandler,
-  WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 import {
   batchSlots,
@@ -22,16 +24,32 @@ import {
   originAllowed,
   readLimited,
 } from "./_guard.ts";
-import { MemoryEventStore } from "./_event_store.ts";
+import { SessionTable, whenDone } from "./_http_sessions.ts";
 import type { AuthOutcome, HttpAuth } from "./auth.ts";
 import { ServeError } from "./errors.ts";
 import type { Gateway } from "./gateway.ts";
 import { createMcpServer, type CreateMcpServerOptions } from "./_mcp_server.ts";
+import { MemoryStateStore } from "./state/memory.ts";
+import { StateStoreError } from "./state/errors.ts";
+import type { StateStore } from "./state/store.ts";
 
 /** The default request body limit: 4 MiB. */
 export const DEFAULT_MAX_BODY_BYTES: number = 4 * 1024 * 1024;
-/** The default number of requests one client may have in flight: 16. */
+/** The default number of requests one principal may have in flight: 16. */
 export const DEFAULT_MAX_CONCURRENT_PER_CLIENT = 16;
+/** The default number of sessions this instance keeps live copies of: 10000. */
+export const DEFAULT_MAX_LOCAL_SESSIONS = 10_000;
+
+/** A request rate: at most `requests` per fixed window of `windowMs`. */
+export interface RateLimit {
+  /** Requests allowed per window. */
+  readonly requests: number;
+  /** The window (ms). */
+  readonly windowMs: number;
+}
+
+/** The default request rate of one principal: 6000 per minute. */
+export const DEFAULT_MAX_RATE: RateLimit = Object.freeze({ requests: 6000, windowMs: 60_000 });
 
 /** Options of {@linkcode createHttpHandler}. */
 export interface HttpHandlerOptions extends Omit<CreateMcpServerOptions, "caller" | "transport"> {
@@ -50,12 +68,31 @@ export interface HttpHandlerOptions extends Omit<CreateMcpServerOptions, "caller
   toolScopes?: Readonly<Record<string, readonly string[]>>;
   /** Largest request body in bytes (default {@linkcode DEFAULT_MAX_BODY_BYTES}). */
   maxBodyBytes?: number;
-  /** Requests one client may have in flight (default {@linkcode DEFAULT_MAX_CONCURRENT_PER_CLIENT}). */
+  /**
+   * Requests one principal may have in flight (default
+   * {@linkcode DEFAULT_MAX_CONCURRENT_PER_CLIENT}). The principal is the
+   * authenticated caller (a static token's name, an OAuth token's subject),
+   * else the remote address.
+   */
   maxConcurrentPerClient?: number;
+  /** Requests one principal may make per window (default {@linkcode DEFAULT_MAX_RATE}). */
+  maxRate?: RateLimit;
   /** Keep 2025-era sessions (with resumable streams) instead of serving statelessly. */
   sessions?: boolean;
-  /** Most sessions kept at once (default 1000; the oldest is closed first). */
+  /**
+   * Sessions this instance keeps a live copy of (default
+   * {@linkcode DEFAULT_MAX_LOCAL_SESSIONS}); beyond it the least recently
+   * used idle copy is closed (the session stays in the state store and is
+   * rebuilt on use), and with every copy busy a new one is refused (503).
+   */
   maxSessions?: number;
+  /**
+   * Where sessions, their events and the per-principal counters live
+   * (default: a {@linkcode MemoryStateStore} with the default limits). Its
+   * limits are the session quota, idle expiry and event bytes. The handler
+   * closes it on {@linkcode HttpHandler.close}.
+   */
+  state?: StateStore;
 }
 
 /** The address of the client, as `Deno.serve` reports it. */
@@ -68,51 +105,8 @@ export interface ClientInfo {
 export interface HttpHandler {
   /** Answers one request. */
   fetch(request: Request, info?: ClientInfo): Promise<Response>;
-  /** Closes sessions and the SDK handler. */
+  /** Closes this instance's session copies, the SDK handler and the state store. */
   close(): Promise<void>;
-}
-
-interface Session {
-  transport: WebStandardStreamableHTTPServerTransport;
-  close(): Promise<void>;
-}
-
-function releasing(response: Response, release: () => void): Response {
-  if (response.body === null) {
-    release();
-    return response;
-  }
-  let released = false;
-  const once = () => {
-    if (!released) {
-      released = true;
-      release();
-    }
-  };
-  const reader = response.body.getReader();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) {
-          once();
-          controller.close();
-        } else controller.enqueue(value);
-      } catch (error) {
-        once();
-        controller.error(error);
-      }
-    },
-    cancel(reason) {
-      once();
-      return reader.cancel(reason);
-    },
-  });
-  return new Response(body, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
-  });
 }
 
 /**
@@ -179,39 +173,29 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions 
       }),
     { legacy: "stateless", maxRequestBodySize: maxBody, onerror: () => {} },
   );
-  const sessions = new Map<string, Session>();
-  const eventStore = new MemoryEventStore();
+  const state = options.state ?? new MemoryStateStore();
+  const rate = options.maxRate ?? DEFAULT_MAX_RATE;
+  const table = options.sessions
+    ? new SessionTable(
+      gateway,
+      state,
+      serverOptions,
+      options.maxSessions ?? DEFAULT_MAX_LOCAL_SESSIONS,
+    )
+    : undefined;
 
-  async function session(request: Request, body: unknown, caller: string): Promise<Response> {
-    const id = request.headers.get("mcp-session-id");
-    if (id !== null) {
-      const found = sessions.get(id);
-      if (found === undefined) {
-        return jsonError(404, `unknown session ${JSON.stringify(id)}; start a new one`);
-      }
-      return await found.transport.handleRequest(request, { parsedBody: body });
-    }
-    if (request.method !== "POST") return jsonError(400, "missing mcp-session-id header");
-    const max = options.maxSessions ?? 1000;
-    if (sessions.size >= max) {
-      const [oldest] = sessions.keys();
-      await sessions.get(oldest)?.close();
-      sessions.delete(oldest);
-    }
-    const server = createMcpServer(gateway, { ...serverOptions, caller, transport: "tcp" });
-    const transport: WebStandardStreamableHTTPServerTransport =
-      new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: () => crypto.randomUUID(),
-        eventStore,
-        onsessioninitialized: (sid) => {
-          sessions.set(sid, { transport, close: () => server.close() });
-        },
-        onsessionclosed: (sid) => {
-          sessions.delete(sid);
-        },
-      });
-    await server.connect(transport);
-    return await transport.handleRequest(request, { parsedBody: body });
+  /** The 429 for a principal over its rate, or `undefined`. */
+  async function overRate(caller: string): Promise<Response | undefined> {
+    const count = await state.hit(caller, rate.windowMs);
+    if (count <= rate.requests) return undefined;
+    const now = Date.now();
+    const retry = Math.max(1, Math.ceil((rate.windowMs - (now % rate.windowMs)) / 1000));
+    return jsonError(
+      429,
+      `too many requests from this client: the limit is ${rate.requests} per ` +
+        `${rate.windowMs / 1000}s (--max-rate); retry after ${retry}s`,
+      { "retry-after": String(retry) },
+    );
   }
 
   async function handle(request: Request, info?: ClientInfo): Promise<Response> {
@@ -239,6 +223,25 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions 
       who = outcome;
     }
     const caller = who?.caller ?? info?.remoteAddr?.hostname ?? "anonymous";
+    try {
+      return await admitted(request, caller, who);
+    } catch (error) {
+      if (!(error instanceof StateStoreError)) throw error;
+      return jsonError(
+        503,
+        `the state store (${state.description}) is unavailable: ${error.message}; retry later`,
+        { "retry-after": "1" },
+      );
+    }
+  }
+
+  async function admitted(
+    request: Request,
+    caller: string,
+    who: AuthOutcome | undefined,
+  ): Promise<Response> {
+    const limited = await overRate(caller);
+    if (limited !== undefined) return limited;
     let body: unknown;
     let forward = request;
     if (request.method === "POST") {
@@ -276,7 +279,8 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions 
     if (!limit.acquire(caller, slots)) {
       return jsonError(
         429,
-        `too many concurrent requests from this client (limit ${maxConcurrent}); wait for one to finish`,
+        `too many concurrent requests from this client (limit ${maxConcurrent}, --max-concurrent); ` +
+          `wait for one to finish`,
         { "retry-after": "1" },
       );
     }
@@ -287,10 +291,10 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions 
         scopes: [...(who?.scopes ?? [])],
         extra: { caller },
       };
-      const response = options.sessions && await isLegacyRequest(forward.clone(), body)
-        ? await session(forward, body, caller)
+      const response = table !== undefined && await isLegacyRequest(forward.clone(), body)
+        ? await table.handle(forward, body, caller)
         : await stateless.fetch(forward, { parsedBody: body, authInfo });
-      return releasing(response, () => limit.release(caller, slots));
+      return whenDone(response, () => limit.release(caller, slots));
     } catch (error) {
       limit.release(caller, slots);
       throw error;
@@ -300,9 +304,9 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions 
   return {
     fetch: handle,
     async close() {
-      await Promise.allSettled([...sessions.values()].map((s) => s.close()));
-      sessions.clear();
+      await table?.close();
       await stateless.close();
+      await state.close();
     },
   };
 }

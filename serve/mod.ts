@@ -61,9 +61,12 @@ export {
   createHttpHandler,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MAX_CONCURRENT_PER_CLIENT,
+  DEFAULT_MAX_LOCAL_SESSIONS,
+  DEFAULT_MAX_RATE,
   type HttpHandler,
   type HttpHandlerOptions,
   type HttpServing,
+  type RateLimit,
   serveHttp,
   type ServeHttpOptions,
 } from "./http.ts";

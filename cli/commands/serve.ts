@@ -9,6 +9,7 @@ import { serverConfig, withServerAuth } from "../../workspace/runner_setup.ts";
 import { Redactor } from "../../workspace/secrets.ts";
 import { scrubConsole } from "../_console_scrub.ts";
 import { onStopSignal } from "../_stop_signals.ts";
+import { LIMIT_OPTIONS, limitsOf } from "./_serve_limits.ts";
 import { lockChecks } from "./_serve_lock.ts";
 import { telemetryUrlWarning } from "./_serve_otel.ts";
 import { MANIFEST_OPTIONS, openWorkspace, parseTimeout, report } from "./_shared.ts";
@@ -97,6 +98,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         "max-concurrent": { type: "string" },
         "log-args": { type: "boolean" },
         timeout: { type: "string" },
+        ...LIMIT_OPTIONS,
         ...MANIFEST_OPTIONS,
       },
     });
@@ -107,6 +109,10 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     }
     const listen = values.http === undefined ? undefined : parseListen(values.http);
     const timeoutMs = parseTimeout(values.timeout);
+    const limits = limitsOf(values, {
+      http: listen !== undefined,
+      sessions: values.sessions === true,
+    });
     const prefixes = pairs("--prefix", values.prefix ?? []);
     const toolScopes: Record<string, string[]> = {};
     for (
@@ -128,7 +134,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     const serve = await import("../../serve/mod.ts");
     let auth: HttpAuth | undefined;
     if (tokenEnv.length > 0) {
-      const tokens = tokenEnv.map((name) => {
+      // Each token's principal is its variable's name (never the token).
+      const tokens: Record<string, string> = {};
+      for (const name of tokenEnv) {
         const value = Deno.env.get(name);
         if (value === undefined || value.length < 16) {
           throw new UsageError(
@@ -138,8 +146,8 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
           );
         }
         redactor.add(value, name);
-        return value;
-      });
+        tokens[name] = value;
+      }
       auth = serve.bearerAuth(tokens);
     }
     if (values["oauth-issuer"] !== undefined) {
@@ -235,6 +243,8 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         allowedHosts: values["allow-host"] ?? [],
         allowedOrigins: values["allow-origin"] ?? [],
         sessions: values.sessions === true,
+        state: new serve.MemoryStateStore(limits.state),
+        ...(limits.rate === undefined ? {} : { maxRate: limits.rate }),
         ...(values["max-body-bytes"] === undefined
           ? {}
           : { maxBodyBytes: positive("--max-body-bytes", values["max-body-bytes"]) }),

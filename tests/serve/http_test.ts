@@ -141,7 +141,7 @@ Deno.test("serve --http --sessions passes an upstream's sampling request to the 
   }
 });
 
-Deno.test("serve --token-env: the access log names the caller, never the token; --log-args adds arguments", async () => {
+Deno.test("serve --token-env: the access log names the caller by the variable's name, never the token; --log-args adds arguments", async () => {
   const token = "tok-0123456789abcdef-secret";
   const served = await startHttp(["--token-env", "SERVE_TOKEN", "--log-args"], {
     env: { SERVE_TOKEN: token },
@@ -156,7 +156,7 @@ Deno.test("serve --token-env: the access log names the caller, never the token; 
     const log = served.stderr();
     assert.match(
       log,
-      /"tool":"add".*"outcome":"ok","caller":"bearer","args":\{"operation":"add","a":4,"b":5\}/,
+      /"tool":"add".*"outcome":"ok","caller":"SERVE_TOKEN","args":\{"operation":"add","a":4,"b":5\}/,
     );
     assert.doesNotMatch(log, /tok-0123456789abcdef-secret/);
   } finally {

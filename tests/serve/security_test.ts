@@ -142,7 +142,10 @@ Deno.test("serve http limits requests in flight per client with a clear 429", as
     await new Promise((r) => setTimeout(r, 50));
     const third = await call(3);
     assert.equal(third.status, 429);
-    assert.match(await third.text(), /too many concurrent requests from this client \(limit 2\)/);
+    assert.match(
+      await third.text(),
+      /too many concurrent requests from this client \(limit 2, --max-concurrent\)/,
+    );
     open();
     for (const r of await Promise.all([first, second])) {
       assert.equal(r.status, 200);

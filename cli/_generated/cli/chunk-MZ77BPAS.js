@@ -65,7 +65,8 @@ Options:
   --http HOST:PORT         Serve Streamable HTTP at http://HOST:PORT/mcp
   --prefix SERVER=PREFIX   Prefix the tools of an MCP server (repeatable)
   --sessions               Keep sessions (resumable streams) for 2025-era clients
-  --token-env NAME         Require "Authorization: Bearer $NAME" (repeatable)
+  --token-env NAME         Require "Authorization: Bearer $NAME" (repeatable);
+                           the caller's principal is NAME (never the token)
   --oauth-issuer URL       OAuth resource-server mode: JWTs of this issuer
   --oauth-resource URL     This server's resource URL (the tokens' audience)
   --oauth-jwks URL         The issuer's JWKS (default: from its metadata)
@@ -73,10 +74,24 @@ Options:
   --allow-host NAME        Accept this Host header (repeatable)
   --allow-origin ORIGIN    Accept this Origin (repeatable)
   --max-body-bytes N       Request body / stdin line limit (default 4194304)
-  --max-concurrent N       Calls in flight per client (default 16)
+  --max-concurrent N       Requests in flight per principal (default 16)
+  --max-rate N/WINDOW      Requests per principal per window (default 6000/60s)
+  --max-sessions-per-principal N
+                           Sessions one principal may hold (default 100)
+  --session-idle DURATION  A session unused this long ends (default 15m)
+  --max-event-bytes N      Bytes of stream events kept per session, for
+                           resuming (default 16777216; oldest dropped first)
+  --max-event-bytes-total N
+                           The same over all sessions (default 268435456)
   --timeout MS             Deadline of every call (overrides the manifest)
   --log-args               Put the arguments into the access log
   --max-manifest-bytes N   Refuse larger manifests
+
+The principal of a request is its token's --token-env NAME, its OAuth
+token's subject (else client id), or without auth the remote address. A
+session belongs to the principal that opened it: any other gets 404.
+Over a limit a request gets 429 (with retry-after for the rate and the
+concurrency). DURATION is 500ms, 60s, 15m, 1h (bare numbers: ms).
 
 One JSON access-log line per call goes to stderr. SIGINT or SIGTERM (and the
 end of stdin with --stdio) stop serving and every server process it started;
