@@ -234,7 +234,7 @@ export class RedisConnection {
     return new StateStoreError(
       "unavailable",
       `${this.#where} is unreachable (${reason}); check that redis-server runs there and ` +
-        `accepts connections from this host (serve keeps reconnecting in the background)`,
+        `accepts connections from this host`,
       { cause },
     );
   }
