@@ -7,6 +7,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { parse, parseAllDocuments } from "yaml";
 import { cli } from "../cli/_cli.ts";
 import { type Served, startHttp } from "./_helpers.ts";
 import { mustOpen, openSession, post, sessionRequest } from "./_session_helpers.ts";
@@ -201,5 +202,41 @@ Deno.test("serve --state redis without --allow-net for it exits 3 naming the fla
     }
   } finally {
     await Deno.remove(join(path, ".."), { recursive: true });
+  }
+});
+
+Deno.test("the deploy files run serve with Redis under exactly the flags permissions prints for it", async () => {
+  const printed = await cli([
+    "permissions",
+    "examples/tools.yaml",
+    "--serve",
+    "--http",
+    "0.0.0.0:8080",
+    "--token-env",
+    "MCP_TOKEN",
+    "--state",
+    "redis://redis:6379",
+  ], { flags: ["--allow-read"] });
+  assert.equal(printed.code, 0, printed.stderr);
+  const want = printed.stdout.split("\n")[0].split(" ").filter((f) => f.startsWith("--allow-"));
+  assert.ok(want.includes("--allow-net=0.0.0.0:8080,redis:6379"), printed.stdout);
+  const root = new URL("../../docs/deploy/", import.meta.url);
+  const compose = parse(await Deno.readTextFile(new URL("compose.yaml", root))) as {
+    services: Record<string, { entrypoint?: string[] }>;
+  };
+  const k8s = parseAllDocuments(await Deno.readTextFile(new URL("kubernetes.yaml", root)))
+    .map((d) => d.toJS())
+    .find((d) => d.metadata?.name === "toolfoundation" && d.kind === "Deployment");
+  const lines = [
+    compose.services["serve-a"].entrypoint!,
+    compose.services["serve-b"].entrypoint!,
+    k8s.spec.template.spec.containers[0].command as string[],
+  ];
+  assert.ok(k8s.spec.replicas > 1, "several replicas");
+  for (const line of lines) {
+    assert.deepEqual(line.filter((f) => f.startsWith("--allow-") && f !== "--allow-host"), want);
+    const at = line.indexOf("--state");
+    assert.equal(line[at + 1], "redis://redis:6379");
+    assert.ok(line.includes("--sessions"));
   }
 });
