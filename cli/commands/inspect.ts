@@ -294,6 +294,9 @@ export async function permissionsCommand(argv: string[], io: CliIo): Promise<num
     const listen = typeof values.http === "string" ? values.http : undefined;
     const tokenEnv = typeof values["token-env"] === "string" ? [values["token-env"]] : [];
     const stateUrl = typeof values.state === "string" ? values.state : undefined;
+    if (stateUrl !== undefined && values.serve !== true) {
+      throw new UsageError("--state plans for serve: add --serve");
+    }
     const state = stateUrl === undefined || stateUrl === "memory"
       ? undefined
       : stateChoice({ state: stateUrl }, true);

@@ -220,6 +220,14 @@ Deno.test("the deploy files run serve with Redis under exactly the flags permiss
   assert.equal(printed.code, 0, printed.stderr);
   const want = printed.stdout.split("\n")[0].split(" ").filter((f) => f.startsWith("--allow-"));
   assert.ok(want.includes("--allow-net=0.0.0.0:8080,redis:6379"), printed.stdout);
+  const without = await cli(
+    ["permissions", "examples/tools.yaml", "--state", "redis://redis:6379"],
+    {
+      flags: ["--allow-read"],
+    },
+  );
+  assert.equal(without.code, 2, without.stderr);
+  assert.match(without.stderr, /--state plans for serve: add --serve/);
   const root = new URL("../../docs/deploy/", import.meta.url);
   const compose = parse(await Deno.readTextFile(new URL("compose.yaml", root))) as {
     services: Record<string, { entrypoint?: string[] }>;
