@@ -182,9 +182,12 @@ export class RedisConnection {
           { cause: error },
         );
       }
+      // Offline: the reason is the last failed connection (refused, reset, no answer).
+      const offline = name === "ClientOfflineError" && this.#lastError !== undefined;
       throw this.#unreachable(
-        error,
-        error instanceof RedisNoAnswer || name === "TimeoutError"
+        offline ? this.#lastError : error,
+        error instanceof RedisNoAnswer || name === "TimeoutError" ||
+          (offline && this.#lastError instanceof RedisNoAnswer)
           ? `no answer in ${this.#options.commandTimeoutMs} ms`
           : message,
       );

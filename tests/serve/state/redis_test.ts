@@ -216,3 +216,19 @@ test("a closed redis store rejects with closed", async () => {
     assert.equal((await rejection(store.countSessions("a"))).code, "closed");
   });
 });
+
+test("redis store: while Redis is down, each call's error gives the connection's failure as reason", async () => {
+  await withRedis(async (redis) => {
+    const store = await RedisStateStore.open(redis.url);
+    try {
+      await store.ping();
+      await redis.kill();
+      await rejection(store.hit("a", 1000)); // the call that meets the lost connection
+      await new Promise((resolve) => setTimeout(resolve, 150)); // a reconnection attempt fails
+      const error = await rejection(store.hit("a", 1000));
+      assert.match(error.message, /is unreachable \(connect ECONNREFUSED 127\.0\.0\.1:\d+\)/);
+    } finally {
+      await store.close();
+    }
+  });
+});
