@@ -102,6 +102,13 @@ Options:
   --max-module-processes N Module-tool processes alive at once, all clients
                            together (default 16; beyond it an idle one is
                            stopped, or the call waits within its deadline)
+  --state STORE            Where sessions, their events, quotas and rates
+                           live: memory (default, this process) or
+                           redis://HOST:PORT, shared by every instance
+                           started with the same one (needs --allow-net
+                           for HOST:PORT)
+  --state-prefix PREFIX    Prefix of serve's Redis keys (default
+                           toolfoundation:); instances sharing state use one
   --timeout MS             Deadline of every call (overrides the manifest)
   --log-args               Put the arguments into the access log
   --max-manifest-bytes N   Refuse larger manifests
@@ -111,6 +118,10 @@ token's subject (else client id), or without auth the remote address. A
 session belongs to the principal that opened it: any other gets 404.
 Over a limit a request gets 429 (with retry-after for the rate and the
 concurrency). DURATION is 500ms, 60s, 15m, 1h (bare numbers: ms).
+
+With --state redis://HOST:PORT serve exits 1 at start when that Redis does
+not answer; while it is down later, requests that need it get 503 (a
+JSON-RPC error naming it) and serve reconnects by itself when it is back.
 
 One JSON access-log line per call goes to stderr. SIGINT or SIGTERM (and the
 end of stdin with --stdio) stop serving and every server process it started;
@@ -222,7 +233,9 @@ Options:
 Prints the exact Deno permission flags that running the tool, the chain (or,
 without a target, every tool) needs, as complete \`deno run ... cli.ts run|chain
 <manifest> <target>\` and \`deno compile\` command lines (stdout), with the
-reason for each permission (stderr).
+reason for each permission (stderr). --serve plans for serve instead (with
+--http HOST:PORT, --token-env NAME and --state redis://HOST:PORT as serve
+would be given them).
 `,
   respond: `Usage: toolfoundation respond <manifest> --format <format> [options]
 

@@ -85,3 +85,9 @@ export {
   type StoredEvent,
   type StoredMessage,
 } from "./state/mod.ts";
+export {
+  parseRedisUrl,
+  type RedisAddress,
+  RedisStateStore,
+  type RedisStateStoreOptions,
+} from "./state/redis.ts";

@@ -33,8 +33,11 @@ export interface PlanPermissionsOptions {
   tools?: readonly string[];
   /** Extra files the command reads (e.g. `--args-file`). */
   extraReads?: readonly string[];
-  /** Plan for `serve`: every server (upstreams), the address to listen on, variables read. */
-  serve?: { listen?: string; env?: readonly string[] };
+  /**
+   * Plan for `serve`: every server (upstreams), the address to listen on,
+   * variables read, the shared state store's `HOST:PORT` (`--state redis://`).
+   */
+  serve?: { listen?: string; env?: readonly string[]; state?: string };
 }
 
 /**
@@ -93,6 +96,13 @@ export function planPermissions(
     }
     for (const name of options.serve.env ?? []) {
       needs.push({ name: "env", value: name, reason: "serve --token-env" });
+    }
+    if (options.serve.state !== undefined) {
+      needs.push({
+        name: "net",
+        value: options.serve.state,
+        reason: "the state store (serve --state)",
+      });
     }
   }
   for (const s of [...servers].sort()) {

@@ -14,6 +14,7 @@ import { MANIFEST_OPTIONS, openWorkspace, report, withInterrupt } from "./_share
 import { scrubConsole } from "../_console_scrub.ts";
 import { serverOfId } from "../../workspace/server_ids.ts";
 import { SERVER_OPTIONS, serverTools } from "./_server_tools.ts";
+import { stateChoice } from "./_serve_state.ts";
 // Start-up: validate and convert load their checks and the adapters on first
 // use (checksKit); the format names come from the help text (checked equal).
 import { adapterKit, checksKit } from "./_checks_kit.ts";
@@ -282,6 +283,7 @@ export async function permissionsCommand(argv: string[], io: CliIo): Promise<num
       serve: { type: "boolean" },
       http: { type: "string" },
       "token-env": { type: "string" },
+      state: { type: "string" },
     });
     const [path, target, ...extra] = positionals;
     if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
@@ -291,12 +293,24 @@ export async function permissionsCommand(argv: string[], io: CliIo): Promise<num
     let command = ["run", path!, "<toolId>"];
     const listen = typeof values.http === "string" ? values.http : undefined;
     const tokenEnv = typeof values["token-env"] === "string" ? [values["token-env"]] : [];
+    const stateUrl = typeof values.state === "string" ? values.state : undefined;
+    if (stateUrl !== undefined && values.serve !== true) {
+      throw new UsageError("--state plans for serve: add --serve");
+    }
+    const state = stateUrl === undefined || stateUrl === "memory"
+      ? undefined
+      : stateChoice({ state: stateUrl }, true);
     const serve = values.serve === true
-      ? { ...(listen ? { listen } : {}), env: tokenEnv }
+      ? {
+        ...(listen ? { listen } : {}),
+        env: tokenEnv,
+        ...(state?.kind === "redis" ? { state: state.net } : {}),
+      }
       : undefined;
     if (serve !== undefined) {
       command = ["serve", path!, ...(listen ? ["--http", listen] : ["--stdio"])];
       command.push(...tokenEnv.flatMap((name) => ["--token-env", name]));
+      if (state !== undefined) command.push("--state", stateUrl!);
     }
     if (target !== undefined) {
       if (manifest.tools.some((t) => t.id === target)) {

@@ -12,6 +12,7 @@ import { onStopSignal } from "../_stop_signals.ts";
 import { LIMIT_OPTIONS, limitsOf } from "./_serve_limits.ts";
 import { lockChecks } from "./_serve_lock.ts";
 import { telemetryUrlWarning } from "./_serve_otel.ts";
+import { openState, STATE_OPTIONS, stateChoice } from "./_serve_state.ts";
 import {
   MANIFEST_OPTIONS,
   MODULE_PROCESS_OPTIONS,
@@ -20,7 +21,7 @@ import {
   parseTimeout,
   report,
 } from "./_shared.ts";
-import type { HttpAuth, ServeChain, Upstream } from "../../serve/mod.ts";
+import type { HttpAuth, ServeChain, StateStore, Upstream } from "../../serve/mod.ts";
 
 /** The listen address of `--http`: `HOST:PORT`, `[V6]:PORT` or `PORT`. */
 export function parseListen(value: string): { hostname: string; port: number } {
@@ -83,6 +84,8 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   using _console = scrubConsole(redactor);
   let runner: Runner | undefined;
   let stopping: StopSignals | undefined;
+  /** The state store until serveHttp owns it (it closes it). */
+  let state: StateStore | undefined;
   const starting = new AbortController();
   const STOPPED_STARTING = "serve was stopped (SIGINT or SIGTERM) while its servers started";
   try {
@@ -107,6 +110,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         "log-args": { type: "boolean" },
         timeout: { type: "string" },
         ...LIMIT_OPTIONS,
+        ...STATE_OPTIONS,
         ...MANIFEST_OPTIONS,
         ...MODULE_PROCESS_OPTIONS,
       },
@@ -124,6 +128,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       sessions: values.sessions === true,
     });
     const maxModuleProcesses = parseMaxModuleProcesses(values["max-module-processes"]);
+    const stateStore = stateChoice(values, listen !== undefined);
     const prefixes = pairs("--prefix", values.prefix ?? []);
     const toolScopes: Record<string, string[]> = {};
     for (
@@ -140,8 +145,11 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       serve: {
         ...(listen === undefined ? {} : { listen: netAddress(listen) }),
         env: tokenEnv,
+        ...(stateStore.kind === "redis" ? { state: stateStore.net } : {}),
       },
     });
+    // A shared store that does not answer stops serve here, before any server starts.
+    if (listen !== undefined) state = await openState(stateStore, limits.state);
     const serve = await import("../../serve/mod.ts");
     let auth: HttpAuth | undefined;
     if (tokenEnv.length > 0) {
@@ -262,7 +270,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         allowedHosts: values["allow-host"] ?? [],
         allowedOrigins: values["allow-origin"] ?? [],
         sessions: values.sessions === true,
-        state: new serve.MemoryStateStore(limits.state),
+        state: state!,
         ...(limits.rate === undefined ? {} : { maxRate: limits.rate }),
         ...(values["max-body-bytes"] === undefined
           ? {}
@@ -271,6 +279,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
           ? {}
           : { maxConcurrentPerClient: positive("--max-concurrent", values["max-concurrent"]) }),
       });
+      state = undefined; // serving closes it
       diagnose(io, redactor, "info", `serving ${manifest.path} at ${serving.url}`);
       void stopping.requested.then(() => serving.close());
       await serving.finished;
@@ -293,6 +302,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     return report(io, redactor, error);
   } finally {
     await runner?.close();
+    await state?.close();
     stopping?.remove();
   }
 }

@@ -4,6 +4,93 @@
 // CLI's TypeScript sources (cli/main.ts and all it imports): do not edit. Regenerate
 // after changing any source the CLI imports; tests/cli/startup_manifest_check_test.ts
 // fails while these files are stale.
-
-import{a as o}from"./chunk-C72D4U3U.js";var s=class extends Error{static{o(this,"StateStoreError")}code;constructor(e,n,t){super(n,t?.cause===void 0?void 0:{cause:t.cause}),this.name="StateStoreError",this.code=e}};var i=Object.freeze({sessionsPerPrincipal:100,sessionIdleMs:15*6e4,eventBytesPerSession:16*1024*1024,eventBytesTotal:256*1024*1024});function l(r={}){let e={...i,...r};for(let[n,t]of Object.entries(e))if(!Number.isSafeInteger(t)||t<1)throw new s("bad_option",`state limit ${n} must be a positive whole number, got ${JSON.stringify(t)}`);if(e.eventBytesPerSession>e.eventBytesTotal)throw new s("bad_option",`state limit eventBytesPerSession (${e.eventBytesPerSession}) is above eventBytesTotal (${e.eventBytesTotal}); lower it or raise the total`);return Object.freeze(e)}o(l,"stateLimits");export{s as a,i as b,l as c};
+const __npm=(m)=>import({"@redis/client":"npm:@redis/client@6.3.1"}[m]);
+import{a as l}from"./chunk-C72D4U3U.js";var o=class extends Error{static{l(this,"StateStoreError")}code;constructor(e,t,s){super(t,s?.cause===void 0?void 0:{cause:s.cause}),this.name="StateStoreError",this.code=e}};var O=Object.freeze({sessionsPerPrincipal:100,sessionIdleMs:15*6e4,eventBytesPerSession:16*1024*1024,eventBytesTotal:256*1024*1024});function p(c={}){let e={...O,...c};for(let[t,s]of Object.entries(e))if(!Number.isSafeInteger(s)||s<1)throw new o("bad_option",`state limit ${t} must be a positive whole number, got ${JSON.stringify(s)}`);if(e.eventBytesPerSession>e.eventBytesTotal)throw new o("bad_option",`state limit eventBytesPerSession (${e.eventBytesPerSession}) is above eventBytesTotal (${e.eventBytesTotal}); lower it or raise the total`);return Object.freeze(e)}l(p,"stateLimits");var u=class c{static{l(this,"RedisConnection")}#r;#s;#n;#e;#t;#o=!1;#i=new Set;constructor(e,t,s){this.#r=e,this.#s=t,this.#n=s,this.#e=this.#a(e())}#a(e){return e.on("error",t=>{e===this.#e&&(this.#t=t)}),e.on("ready",()=>{if(e===this.#e){this.#t=void 0;for(let t of this.#i)t()}}),e.connect().catch(t=>{e===this.#e&&(this.#t=t)}),e}#d(e){let t=this.#e;this.#t=e,this.#e=this.#a(this.#r());try{t.destroy()}catch{}}static async open(e){let s=`Redis at ${e.hostname.includes(":")?`[${e.hostname}]`:e.hostname}:${e.port}`,i;try{i=await __npm("@redis/client") }catch(n){throw new o("unavailable",`the Redis client (npm:@redis/client) could not be loaded for ${s}: ${n?.message??n}; check the npm registry can be reached (or the Deno cache holds it)`,{cause:n})}let r=l(()=>i.createClient({socket:{host:e.hostname,port:e.port,connectTimeout:e.connectTimeoutMs,reconnectStrategy:l(n=>Math.min(100*2**Math.min(n,5),2e3),"reconnectStrategy")},disableOfflineQueue:!0,commandOptions:{timeout:e.commandTimeoutMs}}),"make");return new c(r,e,s)}async ready(){if(this.#l(),this.#e.isReady)return;let e,t=new Promise(r=>e=r);this.#i.add(e);let s,i=new Promise(r=>{s=setTimeout(()=>r("late"),this.#s.connectTimeoutMs)});try{if(await Promise.race([t,i])==="late"&&!this.#e.isReady)throw this.#c(this.#t,"no connection")}finally{clearTimeout(s),this.#i.delete(e)}}async send(e){this.#l(),!this.#e.isReady&&this.#t===void 0&&await this.ready();let t=this.#e,s,i=new Promise((r,n)=>{s=setTimeout(()=>n(new h),this.#s.commandTimeoutMs)});try{return await Promise.race([t.sendCommand(e),i])}catch(r){r instanceof h&&t===this.#e&&!this.#o&&this.#d(r),this.#o&&this.#l();let n=r?.constructor?.name??"",a=String(r?.message??r);if(/^(Simple|Blob|MultiError)?ErrorReply$/.test(n)||n==="SimpleError")throw/^(OOM|READONLY|LOADING|BUSY|MASTERDOWN|NOREPLICAS|CLUSTERDOWN)/.test(a)?new o("unavailable",`${this.#n} refused a command: ${a}; fix the Redis server (memory, a writable primary) and retry`,{cause:r}):a.startsWith("NOSCRIPT")?r:new o("bad_data",`${this.#n} refused a command: ${a}; its keys under this prefix hold data that is not serve's (choose another key prefix or database)`,{cause:r});let d=n==="ClientOfflineError"&&this.#t!==void 0;throw this.#c(d?this.#t:r,r instanceof h||n==="TimeoutError"||d&&this.#t instanceof h?`no answer in ${this.#s.commandTimeoutMs} ms`:a)}finally{clearTimeout(s)}}async close(){if(this.#o)return;this.#o=!0;for(let t of this.#i)t();let e=this.#e;if(e.isReady){let t,s=new Promise(i=>{t=setTimeout(i,this.#s.commandTimeoutMs)});await Promise.race([e.close().catch(()=>{}),s]),clearTimeout(t);try{e.destroy()}catch{}}else try{e.destroy()}catch{}}#l(){if(this.#o)throw new o("closed",`the state store (${this.#n}) was closed`)}#c(e,t){let s=e===void 0||e instanceof h?t:String(e?.message??e);return new o("unavailable",`${this.#n} is unreachable (${s}); check that redis-server runs there and accepts connections from this host`,{cause:e})}},h=class extends Error{static{l(this,"RedisNoAnswer")}constructor(){super("no answer in time"),this.name="RedisNoAnswer"}};var S=`local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+`,y=`${S}
+local idle = tonumber(ARGV[4])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[3]) then return 0 end
+redis.call('HSET', KEYS[1], 'r', ARGV[1], 'p', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], idle)
+redis.call('ZADD', KEYS[2], now + idle, ARGV[5])
+redis.call('PEXPIRE', KEYS[2], idle)
+return 1
+`,b=`${S}
+local idle = tonumber(ARGV[1])
+local found = redis.call('HMGET', KEYS[1], 'r', 'p')
+if not found[1] then return false end
+redis.call('PEXPIRE', KEYS[1], idle)
+local owned = ARGV[3] .. 'p:' .. found[2]
+redis.call('ZADD', owned, now + idle, ARGV[2])
+redis.call('PEXPIRE', owned, idle)
+redis.call('PEXPIRE', KEYS[2], idle)
+redis.call('PEXPIRE', KEYS[3], idle)
+return found[1]
+`,w=`
+local principal = redis.call('HGET', KEYS[1], 'p')
+if principal then redis.call('ZREM', ARGV[2] .. 'p:' .. principal, ARGV[1]) end
+local entries = redis.call('LRANGE', KEYS[2], 0, -1)
+local freed = 0
+for _, entry in ipairs(entries) do
+  local bar1 = string.find(entry, '|', 1, true)
+  local bar2 = string.find(entry, '|', bar1 + 1, true)
+  local bytes = #entry - bar2
+  redis.call('ZREM', KEYS[4], string.sub(entry, 1, bar1 - 1) .. '|' .. bytes .. '|' .. ARGV[1])
+  freed = freed + bytes
+end
+if freed > 0 then redis.call('DECRBY', KEYS[5], freed) end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+return 1
+`,R=`${S}
+return redis.call('ZCOUNT', KEYS[1], '(' .. now, '+inf')
+`,T=`
+local seq = redis.call('INCR', KEYS[6])
+local bytes = tonumber(ARGV[3])
+local cap = tonumber(ARGV[4])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl <= 0 or bytes > cap then return seq end
+redis.call('RPUSH', KEYS[2], seq .. '|' .. ARGV[1] .. '|' .. ARGV[2])
+local held = redis.call('INCRBY', KEYS[3], bytes)
+redis.call('ZADD', KEYS[4], seq, seq .. '|' .. bytes .. '|' .. ARGV[6])
+local total = redis.call('INCRBY', KEYS[5], bytes)
+while held > cap do
+  local old = redis.call('LPOP', KEYS[2])
+  if not old then break end
+  local bar1 = string.find(old, '|', 1, true)
+  local bar2 = string.find(old, '|', bar1 + 1, true)
+  local oldBytes = #old - bar2
+  redis.call('ZREM', KEYS[4], string.sub(old, 1, bar1 - 1) .. '|' .. oldBytes .. '|' .. ARGV[6])
+  held = redis.call('DECRBY', KEYS[3], oldBytes)
+  total = redis.call('DECRBY', KEYS[5], oldBytes)
+end
+local limit = tonumber(ARGV[5])
+while total > limit do
+  local popped = redis.call('ZPOPMIN', KEYS[4])
+  if not popped[1] then
+    redis.call('SET', KEYS[5], 0)
+    break
+  end
+  local member = popped[1]
+  local bar1 = string.find(member, '|', 1, true)
+  local bar2 = string.find(member, '|', bar1 + 1, true)
+  local oldSeq = string.sub(member, 1, bar1 - 1)
+  local oldBytes = tonumber(string.sub(member, bar1 + 1, bar2 - 1))
+  local owner = string.sub(member, bar2 + 1)
+  total = redis.call('DECRBY', KEYS[5], oldBytes)
+  local list = ARGV[7] .. 'e:' .. owner
+  local head = redis.call('LINDEX', list, 0)
+  if head and string.sub(head, 1, #oldSeq + 1) == oldSeq .. '|' then
+    redis.call('LPOP', list)
+    redis.call('DECRBY', ARGV[7] .. 'eb:' .. owner, oldBytes)
+  end
+end
+redis.call('PEXPIRE', KEYS[2], ttl)
+redis.call('PEXPIRE', KEYS[3], ttl)
+return seq
+`,P=`
+local n = redis.call('INCR', KEYS[1])
+if n == 1 or redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return n
+`;function N(c){let e;try{e=new URL(c)}catch{e=void 0}if(e===void 0||e.protocol!=="redis:"||e.hostname===""||e.username!==""||e.password!==""||!/^\/?$/.test(e.pathname)||e.search!==""||e.hash!=="")throw new o("bad_option",`the state store must be redis://HOST:PORT (e.g. redis://127.0.0.1:6379), got ${JSON.stringify(c)}`);let t=e.port===""?6379:Number(e.port);return{hostname:e.hostname.startsWith("[")?e.hostname.slice(1,-1):e.hostname,port:t,net:`${e.hostname}:${t}`}}l(N,"parseRedisUrl");var g=class c{static{l(this,"RedisStateStore")}description;limits;#r;#s;#n=new Map;constructor(e,t,s,i){this.description=e,this.limits=t,this.#r=s,this.#s=i}static async open(e,t={}){let s=N(e),i=p(t.limits),r=t.keyPrefix??"toolfoundation:",n=await u.open({hostname:s.hostname,port:s.port,connectTimeoutMs:t.connectTimeoutMs??2e3,commandTimeoutMs:t.commandTimeoutMs??2e3});return new c(`redis://${s.net}`,i,n,r)}async createSession(e){return await this.#i(y,[this.#e("s:",e.id),this.#e("p:",e.principal)],[JSON.stringify(e),e.principal,String(this.limits.sessionsPerPrincipal),String(this.limits.sessionIdleMs),e.id])===1?e:"quota"}async touchSession(e){let t=await this.#i(b,this.#t(e),[String(this.limits.sessionIdleMs),e,this.#s]);if(typeof t=="string")try{return JSON.parse(t)}catch(s){throw this.#a(`session ${JSON.stringify(e)}`,s)}}async deleteSession(e){await this.#i(w,[...this.#t(e),...this.#o()],[e,this.#s])}async countSessions(e){return Number(await this.#i(R,[this.#e("p:",e)],[]))}async appendEvent(e,t,s){let i=JSON.stringify(s),r=encodeURIComponent(t);return`${await this.#i(T,[...this.#t(e),...this.#o(),this.#e("g:seq","")],[r,i,String(new TextEncoder().encode(i).length),String(this.limits.eventBytesPerSession),String(this.limits.eventBytesTotal),e,this.#s])}:${encodeURIComponent(e)}:${r}`}async eventsAfter(e){let t=e.split(":");if(t.length!==3||!/^[1-9][0-9]{0,15}$/.test(t[0]))return;let s,i;try{s=decodeURIComponent(t[1]),i=decodeURIComponent(t[2])}catch{return}let r=await this.#r.send(["LRANGE",this.#e("e:",s),"0","-1"]);if(!Array.isArray(r))throw this.#a(`the events of ${s}`,r);let n=[],a=!1;for(let d of r){let m=d.indexOf("|"),f=d.indexOf("|",m+1);if(m<1||f<0)throw this.#a(`the events of ${s}`,d);let E=d.slice(0,m);if(d.slice(m+1,f)===t[2]){if(!a){a=E===t[0];continue}try{n.push({id:`${E}:${t[1]}:${t[2]}`,message:JSON.parse(d.slice(f+1))})}catch(A){throw this.#a(`an event of ${s}`,A)}}}return a?{sessionId:s,streamId:i,events:n}:void 0}async hit(e,t){let s=this.#e(`r:${t}:`,e);return Number(await this.#i(P,[s],[String(t)]))}async ping(){await this.#r.ready(),await this.#r.send(["PING"])}async close(){await this.#r.close()}#e(e,t){return`${this.#s}${e}${t}`}#t(e){return[this.#e("s:",e),this.#e("e:",e),this.#e("eb:",e)]}#o(){return[this.#e("g:events",""),this.#e("g:bytes","")]}async#i(e,t,s){let i=[String(t.length),...t,...s],r=this.#n.get(e);if(r!==void 0)try{return await this.#r.send(["EVALSHA",r,...i])}catch(a){if(!String(a?.message).startsWith("NOSCRIPT"))throw a}let n=await this.#r.send(["SCRIPT","LOAD",e]);return this.#n.set(e,String(n)),await this.#r.send(["EVALSHA",String(n),...i])}#a(e,t){return new o("bad_data",`${this.description} holds ${e} in a form serve cannot read (under the key prefix ${JSON.stringify(this.#s)}); delete those keys or choose another prefix`,{cause:t})}};export{o as a,O as b,p as c,N as d,g as e};
 //# sourceMappingURL=chunk-6TQX5G2T.js.map

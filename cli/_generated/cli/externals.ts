@@ -22,5 +22,6 @@ import "npm:@modelcontextprotocol/client@2.4.0";
 import "npm:@modelcontextprotocol/server@2.4.0";
 import "npm:@modelcontextprotocol/server@2.4.0/stdio";
 import "npm:@opentelemetry/api@1.10.0";
+import "npm:@redis/client@6.3.1";
 import "npm:jose@6.2.18";
 import "npm:re2js@2.10.0";
