@@ -97,8 +97,9 @@ Options:
                            resuming (default 16777216; oldest dropped first)
   --max-event-bytes-total N
                            The same over all sessions (default 268435456)
-  --upstream-connections N Connections per upstream server (default 16; one
-                           client holds at most 3/4 of them while others wait)
+  --upstream-connections N Connections per upstream server (default 4 for a
+                           stdio server, 16 for HTTP; one client holds at
+                           most 3/4 of them while others wait)
   --max-module-processes N Module-tool processes alive at once, all clients
                            together (default 16; beyond it an idle one is
                            stopped, or the call waits within its deadline)

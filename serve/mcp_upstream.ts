@@ -45,9 +45,10 @@ import type {
 /** Options of {@linkcode mcpUpstream}. */
 export interface McpUpstreamOptions {
   /**
-   * Connections open at most (default 16): one per request in flight, opened
-   * on demand; further requests wait for one within their deadline (their
-   * signal, or `timeoutMs`).
+   * Connections open at most (default 4 for a stdio server, where each is a
+   * process, 16 otherwise): one per request in flight, opened on demand;
+   * further requests wait for one within their deadline (their signal, or
+   * `timeoutMs`).
    */
   maxConnections?: number;
   /**
@@ -64,13 +65,13 @@ export interface McpUpstreamOptions {
    * Free connections a caller holding its share never takes, kept for other
    * callers (default `callerShare`, at most `maxConnections - callerShare`).
    * With the defaults, one caller holds at most 12 of 16 connections and a
-   * newcomer finds one free at once.
+   * newcomer finds one free at once (of a stdio server's 4: at most 3).
    */
   reservedConnections?: number;
   /**
-   * Idle connections kept open for the next requests (default 4, at most
-   * `maxConnections`); others are closed (a stdio server's process stops)
-   * when their request ends.
+   * Idle connections kept open for the next requests (default: all of a
+   * stdio server's, 4 of others; at most `maxConnections`); others are closed
+   * (a stdio server's process stops) when their request ends.
    */
   maxIdleConnections?: number;
   /** Deadline of connecting, in ms (default 30 000). */
@@ -89,6 +90,9 @@ export interface McpUpstreamOptions {
     signal: AbortSignal | undefined,
   ) => Promise<ReadonlyMap<string, Error>>;
 }
+
+/** Connections to a stdio server at most by default (each one is a process). */
+const DEFAULT_STDIO_CONNECTIONS = 4;
 
 /** The caller of requests that name none (a library caller). */
 const ANONYMOUS = "";
@@ -115,9 +119,18 @@ class McpUpstream implements Upstream {
   constructor(name: string, config: McpServerConfig, options: McpUpstreamOptions) {
     this.name = name;
     this.#config = config;
-    const limits = shareLimits(name, options);
+    // A stdio connection is a process of its own: fewer by default, all kept
+    // when idle, so a burst of calls does not start and stop processes.
+    const stdio = config.transport === "stdio";
+    const limits = shareLimits(name, {
+      ...options,
+      maxConnections: options.maxConnections ?? (stdio ? DEFAULT_STDIO_CONNECTIONS : 16),
+    });
     this.#shares = new ConnectionShares(limits);
-    this.#maxIdle = Math.min(limits.max, Math.max(0, options.maxIdleConnections ?? 4));
+    this.#maxIdle = Math.min(
+      limits.max,
+      Math.max(0, options.maxIdleConnections ?? (stdio ? limits.max : 4)),
+    );
     this.#connectTimeoutMs = options.connectTimeoutMs ?? 30_000;
     this.#checkTools = options.checkTools;
   }
