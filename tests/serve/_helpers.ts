@@ -19,12 +19,13 @@ export interface Served {
 /** Starts `deno run -A cli.ts serve <manifest> --http 127.0.0.1:0 ...extra` and waits for its URL. */
 export async function startHttp(
   extra: string[] = [],
-  options: { manifest?: string; env?: Record<string, string> } = {},
+  options: { manifest?: string; env?: Record<string, string>; denoFlags?: string[] } = {},
 ): Promise<Served> {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
       "-A",
+      ...(options.denoFlags ?? []),
       CLI,
       "serve",
       options.manifest ?? MANIFEST,
