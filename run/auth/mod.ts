@@ -28,6 +28,7 @@ export {
   MemoryTokenStore,
   serverKey,
   type StoredClient,
+  type StoredDpopKey,
   type StoredTokens,
   type TokenStore,
 } from "./token_store.ts";

@@ -11,6 +11,7 @@
 
 import {
   createPrivateKeyJwtAuth,
+  type DpopSession,
   type OAuthClientInformationContext,
   type OAuthClientMetadata,
   type OAuthClientProvider,
@@ -20,9 +21,16 @@ import {
   type StoredOAuthTokens,
 } from "@modelcontextprotocol/client";
 import { AuthError } from "./auth_error.ts";
+import { dpopKeySecrets, dpopSession, newDpopKey, pickDpopAlg } from "./_dpop.ts";
 import type { AuthorizationCallback } from "./loopback.ts";
 import type { AuthorizationHandler, OAuthClientSettings, OAuthGrant } from "./oauth_settings.ts";
-import { type AuthEntry, serverKey, type StoredTokens, type TokenStore } from "./token_store.ts";
+import {
+  type AuthEntry,
+  serverKey,
+  type StoredDpopKey,
+  type StoredTokens,
+  type TokenStore,
+} from "./token_store.ts";
 
 /** Options of {@linkcode StoreOAuthProvider}. */
 export interface StoreOAuthProviderOptions {
@@ -47,7 +55,7 @@ export interface StoreOAuthProviderOptions {
    * it appears: the configured client secret, private key and cross-app
    * tokens; a registered client secret; the PKCE `code_verifier`; the
    * authorization code; access, refresh and ID tokens; a JWT authorization
-   * grant. A host that prints or serves text scrubs these values from it.
+   * grant; the private part of a DPoP key. A host that prints or serves text scrubs these values from it.
    */
   onSecret?: (value: string) => void;
 }
@@ -103,6 +111,8 @@ export class StoreOAuthProvider {
   #resourceUrl: string | undefined;
   #authorizations = 0;
   #saves = 0;
+  /** The DPoP key and session of each issuer this provider signed for (one key per entry). */
+  readonly #dpop = new Map<string, Promise<{ key: StoredDpopKey; session: DpopSession }>>();
 
   /**
    * Creates the provider.
@@ -285,6 +295,8 @@ export class StoreOAuthProvider {
     this.#checkIssuer(issuer);
     const { issuer: _drop, ...fresh } = tokens as StoredOAuthTokens & { issuer?: string };
     this.#remember(fresh as StoredTokens);
+    const signed = issuer === undefined ? undefined : await this.#dpop.get(issuer);
+    this.#checkTokenType(fresh.token_type, signed !== undefined, issuer);
     this.#saves++;
     await this.#update(issuer, (entry) => {
       const kept = entry.tokens?.refresh_token;
@@ -300,6 +312,8 @@ export class StoreOAuthProvider {
         ...rest,
         tokens: next,
         obtainedAt: this.#now(),
+        // The key the token request was signed with: the token (or its refresh token) is bound to it.
+        ...(signed === undefined ? {} : { dpop: signed.key }),
         ...(wanted === undefined ? {} : { wantedScope: wanted }),
       };
     });
@@ -390,6 +404,8 @@ export class StoreOAuthProvider {
     scope: "all" | "client" | "tokens" | "verifier" | "discovery",
   ): Promise<void> {
     if (scope === "verifier" || scope === "all") this.#codeVerifier = undefined;
+    // A DPoP key goes with the tokens bound to it: the next login makes a new one.
+    if (scope === "tokens" || scope === "client" || scope === "all") this.#dpop.clear();
     if (scope === "discovery" || scope === "all") this.#discovery = undefined;
     if (scope === "discovery") {
       for (const entry of (await this.#store.list()).filter((e) => e.server === this.server)) {
@@ -403,7 +419,7 @@ export class StoreOAuthProvider {
     }
     if (scope === "tokens" || scope === "client") {
       for (const entry of (await this.#store.list()).filter((e) => e.server === this.server)) {
-        const { tokens: _t, obtainedAt: _o, client, ...rest } = entry;
+        const { tokens: _t, obtainedAt: _o, client, dpop: _k, ...rest } = entry;
         await this.#store.set({
           ...rest,
           ...(scope === "tokens" && client !== undefined ? { client } : {}),
@@ -411,6 +427,79 @@ export class StoreOAuthProvider {
         });
       }
     }
+  }
+
+  /**
+   * The DPoP session (RFC 9449) of the current authorization server, or
+   * undefined when DPoP is not used: the SDK signs a proof into every token
+   * request with it, and presents a `token_type: DPoP` access token as
+   * `Authorization: DPoP` with a fresh proof per request (answering one
+   * `use_dpop_nonce` challenge of the authorization or the MCP server each
+   * time). The key is the entry's stored one, else a new one that
+   * {@linkcode StoreOAuthProvider.saveTokens} stores with the tokens.
+   *
+   * @ignore
+   */
+  dpop(): Promise<DpopSession | undefined> {
+    return this.#dpopFor().then((d) => d?.session);
+  }
+
+  async #dpopFor(): Promise<{ key: StoredDpopKey; session: DpopSession } | undefined> {
+    const setting = this.#settings.dpop;
+    if (setting === false) return undefined;
+    const issuer = this.#authorizationServerUrl ?? (await this.#entry(undefined))?.issuer;
+    if (issuer === undefined) return undefined;
+    const known = this.#dpop.get(issuer);
+    if (known !== undefined) return known;
+    const stored = (await this.#entry(issuer))?.dpop;
+    let alg: string | undefined;
+    if (stored === undefined) {
+      const metadata = this.#discovery?.authorizationServerMetadata as
+        | Record<string, unknown>
+        | undefined;
+      const advertised = metadata?.dpop_signing_alg_values_supported;
+      alg = pickDpopAlg(advertised);
+      if (alg === undefined && setting === true) {
+        if (Array.isArray(advertised) && advertised.length > 0) {
+          throw new AuthError(
+            "auth_failed",
+            `authorization server ${issuer} signs DPoP proofs only with ` +
+              `${advertised.join(", ")}; this client signs with ES256, ES384 or ES512 ` +
+              `(set auth.dpop: false to use bearer tokens)`,
+            { server: this.server },
+          );
+        }
+        alg = "ES256";
+      }
+      if (alg === undefined) return undefined;
+    }
+    if (this.#dpop.has(issuer)) return this.#dpop.get(issuer);
+    const made = (async () => {
+      const key = stored ?? await newDpopKey(alg!);
+      for (const secret of dpopKeySecrets(key)) this.#keep(secret);
+      return { key, session: await dpopSession(key, this.server) };
+    })();
+    this.#dpop.set(issuer, made);
+    made.catch(() => this.#dpop.delete(issuer));
+    return made;
+  }
+
+  /** Refuses a token this client cannot present (RFC 6749 section 7.1; RFC 9449 section 5). */
+  #checkTokenType(type: string | undefined, signed: boolean, issuer: string | undefined): void {
+    const kind = (type ?? "").toLowerCase();
+    if (kind === "bearer" || (kind === "dpop" && signed)) return;
+    const from = `authorization server ${issuer ?? "(unknown)"} (server ${this.server})`;
+    throw new AuthError(
+      "auth_failed",
+      kind === "dpop"
+        ? `${from} issued a DPoP-bound token (token_type DPoP) although this client sent no ` +
+          `DPoP proof, so no key of this client can present it; nothing was stored ` +
+          `(set auth.dpop: true if the server requires DPoP)`
+        : `${from} issued a token of type ${JSON.stringify(type ?? "")}; this client presents ` +
+          `only Bearer and DPoP tokens and must not use a token type it does not understand ` +
+          `(RFC 6749 section 7.1); nothing was stored`,
+      { server: this.server },
+    );
   }
 
   /** Records the issuer (the cross-app access grant names it as the audience). */

@@ -52,6 +52,13 @@ export interface OAuthClientSettings {
   issuer?: string;
   /** The client name sent in a dynamic registration (default `toolfoundation`). */
   clientName?: string;
+  /**
+   * DPoP (RFC 9449): `true` always sends proofs (ES256 unless the authorization
+   * server lists others), `false` never; unset (the default) sends them when the
+   * authorization server's metadata lists `dpop_signing_alg_values_supported`
+   * or the stored tokens are already bound to a key.
+   */
+  dpop?: boolean;
   /** The cross-app access IdP (with `grant: cross_app_access`). */
   crossApp?: CrossAppSettings;
 }

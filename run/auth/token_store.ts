@@ -10,7 +10,7 @@
 export interface StoredTokens {
   /** The access token. */
   access_token: string;
-  /** Usually "Bearer". */
+  /** "Bearer", or "DPoP" for a token bound to the entry's DPoP key. */
   token_type: string;
   /** Lifetime in seconds from `obtainedAt`. */
   expires_in?: number;
@@ -34,6 +34,19 @@ export interface StoredClient {
   [field: string]: unknown;
 }
 
+/**
+ * The DPoP key pair of an entry (RFC 9449): the key its tokens are bound to,
+ * kept so that a refreshed or reloaded token is presented with the same key.
+ */
+export interface StoredDpopKey {
+  /** The JWS algorithm the key signs with (`ES256`, `ES384` or `ES512`). */
+  alg: string;
+  /** The private key as a JWK (`kty`, `crv`, `x`, `y`, `d`); `d` is a secret. */
+  jwk: { kty: string; crv: string; x: string; y: string; d: string };
+  /** The RFC 7638 SHA-256 thumbprint of the public key (the token's `cnf.jkt`). */
+  jkt: string;
+}
+
 /** What is kept for one server and one authorization server (issuer). */
 export interface AuthEntry {
   /** The MCP server's URL. */
@@ -46,6 +59,8 @@ export interface AuthEntry {
   obtainedAt?: number;
   /** The client registration used with this issuer. */
   client?: StoredClient;
+  /** The DPoP key pair the tokens are bound to (made on the first DPoP token request). */
+  dpop?: StoredDpopKey;
   /** A scope the server asked for that the stored tokens lack (a step-up that needs a login). */
   wantedScope?: string;
   /**
