@@ -296,9 +296,29 @@ export function toAuthError(error: unknown, provider: StoreOAuthProvider): AuthE
   cause.name = (error as Error)?.name ?? "Error";
   return new AuthError(
     "auth_failed",
-    `authorization with ${provider.server} failed: ${message}`,
+    `authorization with ${provider.server} failed: ${message}${dpopHint(error)}`,
     { cause, server: provider.server },
   );
+}
+
+/** What a DPoP error of the token endpoint means (RFC 9449 sections 5 and 8), or "". */
+function dpopHint(error: unknown): string {
+  let current: unknown = error;
+  for (let depth = 0; current !== undefined && current !== null && depth < 8; depth++) {
+    if (current instanceof OAuthError) {
+      if (current.code === "use_dpop_nonce") {
+        return " (use_dpop_nonce: the authorization server asked for a new DPoP nonce again " +
+          "after the client had retried with the one it sent; it is misbehaving)";
+      }
+      if (current.code === "invalid_dpop_proof") {
+        return " (invalid_dpop_proof: the authorization server refused the DPoP proof; " +
+          "set auth.dpop: false to ask for bearer tokens)";
+      }
+      return ` (${current.code})`;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return "";
 }
 
 /**
