@@ -63,6 +63,11 @@ export interface ManifestAuth {
   scopes?: string[];
   /** The expected authorization server issuer; any other is refused. */
   issuer?: string;
+  /**
+   * DPoP (RFC 9449): `true` always sends proofs, `false` never; unset sends them
+   * when the authorization server lists `dpop_signing_alg_values_supported`.
+   */
+  dpop?: boolean;
   /** Hosts (host or host:port) the login and token refresh talk to, for `permissions`. */
   hosts?: string[];
   /** The IdP of `cross_app_access`. */

@@ -54,6 +54,7 @@ export function authSettings(
     ...(auth.signingAlgorithm ? { signingAlgorithm: auth.signingAlgorithm } : {}),
     ...(auth.scopes ? { scopes: auth.scopes } : {}),
     ...(auth.issuer ? { issuer: auth.issuer } : {}),
+    ...(auth.dpop === undefined ? {} : { dpop: auth.dpop }),
   };
   const clientSecret = secret(auth.clientSecretEnv);
   if (clientSecret !== undefined) settings.clientSecret = clientSecret;

@@ -263,3 +263,11 @@ Deno.test("the private key reaches onSecret, so a redactor scrubs it from a prin
   assert.ok(!p.scrub(JSON.stringify(entry)).includes(d));
   assert.ok(printed.includes(entry.dpop!.jkt), "the public thumbprint is not a secret");
 });
+
+Deno.test("a manifest auth block's dpop setting reaches the provider settings", async () => {
+  const { authSettings } = await import("../../../workspace/server_auth.ts");
+  const redactor = new Redactor();
+  assert.equal(authSettings({ dpop: false }, () => undefined, redactor).dpop, false);
+  assert.equal(authSettings({ dpop: true }, () => undefined, redactor).dpop, true);
+  assert.equal("dpop" in authSettings({}, () => undefined, redactor), false);
+});
