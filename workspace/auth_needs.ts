@@ -31,9 +31,13 @@ export function authNeeds(auth: ManifestAuth, reason: string): PermissionNeed[] 
       auth.privateKeyEnv,
       crossApp?.idpClientSecretEnv,
       crossApp?.idTokenEnv,
+      auth.assertionEnv,
     ]
   ) {
     if (v !== undefined) needs.push({ name: "env", value: v, reason: `${why} secret` });
+  }
+  if (auth.assertionFile !== undefined) {
+    needs.push({ name: "read", value: auth.assertionFile, reason: `${why} assertion file` });
   }
   needs.push(...tokenStoreNeeds(why, true));
   return needs;

@@ -41,8 +41,11 @@ export interface ManifestEndpoint {
 
 /** A server's `auth:` block: its OAuth client identity and grant (secrets by variable name). */
 export interface ManifestAuth {
-  /** `authorization_code` (default; `auth login`), `client_credentials` or `cross_app_access`. */
-  grant?: "authorization_code" | "client_credentials" | "cross_app_access";
+  /**
+   * `authorization_code` (default; `auth login`), `client_credentials`,
+   * `cross_app_access` or `jwt_bearer` (a ready assertion, workload identity).
+   */
+  grant?: "authorization_code" | "client_credentials" | "cross_app_access" | "jwt_bearer";
   /** A pre-registered client ID (else CIMD or dynamic registration). */
   clientId?: string;
   /** The environment variable holding the client secret. */
@@ -70,6 +73,10 @@ export interface ManifestAuth {
   dpop?: boolean;
   /** Hosts (host or host:port) the login and token refresh talk to, for `permissions`. */
   hosts?: string[];
+  /** The environment variable holding the assertion of `jwt_bearer`. */
+  assertionEnv?: string;
+  /** The absolute path of a file holding the assertion of `jwt_bearer`, read anew for each token request. */
+  assertionFile?: string;
   /** The IdP of `cross_app_access`. */
   crossApp?: {
     /** The IdP's token endpoint. */

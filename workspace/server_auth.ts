@@ -60,6 +60,19 @@ export function authSettings(
   if (clientSecret !== undefined) settings.clientSecret = clientSecret;
   const privateKey = secret(auth.privateKeyEnv);
   if (privateKey !== undefined) settings.privateKey = privateKey;
+  const assertionEnv = auth.assertionEnv;
+  const assertionFile = auth.assertionFile;
+  if (assertionEnv !== undefined) {
+    secret(assertionEnv); // missing: reported now, not at the first token request
+    settings.assertion = () => secret(assertionEnv)!;
+  } else if (assertionFile !== undefined) {
+    // Read for each token request: the platform rotates the file (projected tokens).
+    settings.assertion = async () => {
+      const value = (await Deno.readTextFile(assertionFile)).trim();
+      if (value !== "") redactor.add(value, assertionFile);
+      return value;
+    };
+  }
   if (idp !== undefined) {
     const idpSecret = secret(idp.idpClientSecretEnv);
     settings.crossApp = {

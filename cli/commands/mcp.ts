@@ -78,9 +78,10 @@ export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
         const options = { signal, timeoutMs };
         switch (action) {
           case "ping": {
+            // `ping` in the 2025 era; `server/discover` in 2026-07-28, which has no `ping`.
             const started = performance.now();
-            await session.request("ping", {}, options);
-            return { server, ok: true, ms: Math.round(performance.now() - started) };
+            const method = await session.ping(options);
+            return { server, ok: true, ms: Math.round(performance.now() - started), method };
           }
           case "resources":
             return {

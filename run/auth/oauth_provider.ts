@@ -113,6 +113,10 @@ export class StoreOAuthProvider {
   #saves = 0;
   /** The DPoP key and session of each issuer this provider signed for (one key per entry). */
   readonly #dpop = new Map<string, Promise<{ key: StoredDpopKey; session: DpopSession }>>();
+  /** A jwt_bearer token request was prepared and no tokens came of it yet. */
+  #assertionPending = false;
+  /** The authorization server refused the assertion (the SDK's retry is not sent). */
+  #assertionRefused = false;
 
   /**
    * Creates the provider.
@@ -155,6 +159,14 @@ export class StoreOAuthProvider {
         privateKey: s.privateKey,
         alg: s.signingAlgorithm ?? "ES256",
       });
+    }
+    if (s.grant === "jwt_bearer" && s.assertion === undefined) {
+      throw new AuthError(
+        "auth_failed",
+        `grant jwt_bearer needs an assertion (auth.assertionEnv or auth.assertionFile; ` +
+          `server ${this.server})`,
+        { server: this.server },
+      );
     }
     if ((s.grant ?? "authorization_code") !== "authorization_code" && !s.clientId) {
       throw new AuthError(
@@ -298,6 +310,8 @@ export class StoreOAuthProvider {
     const signed = issuer === undefined ? undefined : await this.#dpop.get(issuer);
     this.#checkTokenType(fresh.token_type, signed !== undefined, issuer);
     this.#saves++;
+    this.#assertionPending = false;
+    this.#assertionRefused = false;
     await this.#update(issuer, (entry) => {
       const kept = entry.tokens?.refresh_token;
       const next: StoredTokens = {
@@ -403,16 +417,19 @@ export class StoreOAuthProvider {
   async invalidateCredentials(
     scope: "all" | "client" | "tokens" | "verifier" | "discovery",
   ): Promise<void> {
+    if (this.#assertionPending && scope !== "verifier" && scope !== "discovery") {
+      // The SDK is about to retry a refused token request: the same assertion
+      // would be refused again (RFC 7523 errors are final for that assertion).
+      this.#assertionPending = false;
+      this.#assertionRefused = true;
+    }
     if (scope === "verifier" || scope === "all") this.#codeVerifier = undefined;
     // A DPoP key goes with the tokens bound to it: the next login makes a new one.
     if (scope === "tokens" || scope === "client" || scope === "all") this.#dpop.clear();
+    // "discovery" (a refused access token): discover the authorization server anew, in
+    // case the server moved to another one. A stored 2025-03-26 fallback stays: such a
+    // server is its own authorization server (it has no resource metadata to change).
     if (scope === "discovery" || scope === "all") this.#discovery = undefined;
-    if (scope === "discovery") {
-      for (const entry of (await this.#store.list()).filter((e) => e.server === this.server)) {
-        const { discovery: _d, ...rest } = entry;
-        await this.#store.set({ ...rest, updatedAt: this.#now() });
-      }
-    }
     if (scope === "all") {
       await this.#store.delete(this.server);
       return;
@@ -522,7 +539,13 @@ export class StoreOAuthProvider {
       return params;
     }
     if (this.grant === "cross_app_access") return this.#jwtBearerRequest(scope);
+    if (this.grant === "jwt_bearer") return this.#assertionRequest(scope);
     return undefined;
+  }
+
+  /** The authorization server in use (its issuer), once discovered. */
+  get authorizationServer(): string | undefined {
+    return this.#authorizationServerUrl;
   }
 
   /**
@@ -550,6 +573,50 @@ export class StoreOAuthProvider {
   /** Adds a value (an authorization code) to what {@linkcode StoreOAuthProvider.scrub} removes. */
   rememberSecret(value: string): void {
     if (value) this.#keep(value);
+  }
+
+  /** The RFC 7523 token request of a ready assertion (workload identity federation). */
+  async #assertionRequest(scope?: string): Promise<URLSearchParams> {
+    const issuer = this.#authorizationServerUrl ?? "the authorization server";
+    if (this.#assertionRefused) {
+      this.#assertionRefused = false;
+      throw new AuthError(
+        "auth_failed",
+        `${issuer} refused the JWT-bearer assertion for server ${this.server} (its answer is ` +
+          `in the warning above); not retried: check that the assertion is current, that its ` +
+          `audience is ${issuer}, and that client ${this.#settings.clientId} may use the ` +
+          `jwt-bearer grant there`,
+        { server: this.server },
+      );
+    }
+    let assertion: string;
+    try {
+      assertion = (await this.#settings.assertion!()).trim();
+    } catch (error) {
+      throw new AuthError(
+        "auth_failed",
+        `cannot read the JWT-bearer assertion of server ${this.server}: ${
+          (error as Error)?.message ?? error
+        }`,
+        { server: this.server, cause: error },
+      );
+    }
+    if (assertion === "") {
+      throw new AuthError(
+        "auth_failed",
+        `the JWT-bearer assertion of server ${this.server} is empty ` +
+          `(auth.assertionEnv or auth.assertionFile)`,
+        { server: this.server },
+      );
+    }
+    this.#keep(assertion);
+    this.#assertionPending = true;
+    const params = new URLSearchParams({
+      grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer",
+      assertion,
+    });
+    if (scope) params.set("scope", scope);
+    return params;
   }
 
   async #jwtBearerRequest(scope?: string): Promise<URLSearchParams> {

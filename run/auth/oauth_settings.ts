@@ -9,7 +9,11 @@
 import type { AuthorizationCallback } from "./loopback.ts";
 
 /** How tokens are obtained. */
-export type OAuthGrant = "authorization_code" | "client_credentials" | "cross_app_access";
+export type OAuthGrant =
+  | "authorization_code"
+  | "client_credentials"
+  | "cross_app_access"
+  | "jwt_bearer";
 
 /** How the client authenticates at the token endpoint. */
 export type TokenEndpointAuthMethod =
@@ -61,6 +65,13 @@ export interface OAuthClientSettings {
   dpop?: boolean;
   /** The cross-app access IdP (with `grant: cross_app_access`). */
   crossApp?: CrossAppSettings;
+  /**
+   * The assertion of `grant: jwt_bearer` (RFC 7523; workload identity
+   * federation: a JWT the platform issued to this workload, audience the
+   * authorization server). Called for each token request, so a token file
+   * the platform rotates is read anew every time.
+   */
+  assertion?: () => string | Promise<string>;
 }
 
 /** The interactive half of a login: shows the authorization URL and receives the response. */

@@ -83,3 +83,14 @@ export function closedOnProbe(error: unknown): boolean {
   return e?.code === ERA_NEGOTIATION_FAILED &&
     typeof e.message === "string" && e.message.includes("closed during the server/discover probe");
 }
+
+/**
+ * The request that asks a connected server whether it is there: `ping` in the
+ * 2025 era; the 2026-07-28 era has no `ping` (the SDK refuses it), so there
+ * `server/discover`, which every server of that era answers.
+ */
+export function livenessRequest(
+  client: { getProtocolEra(): string | undefined },
+): { method: "ping" | "server/discover" } {
+  return { method: client.getProtocolEra() === "modern" ? "server/discover" : "ping" };
+}

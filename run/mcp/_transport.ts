@@ -5,6 +5,8 @@
 // (`_http.ts`), with the caller's headers and auth provider. The SDK's
 // own redirect policy is off (`follow`): our fetch follows redirects itself,
 // with the rule of `run/http/redirect.ts` for every request, the OAuth ones included.
+// With an OAuth provider, a refused access token is handled by `_credentials.ts`
+// (re-discovery of the authorization server, no second re-authorization).
 
 import type { AuthProvider, OAuthClientProvider, Transport } from "@modelcontextprotocol/client";
 import { childEnv } from "../process/child_env.ts";
@@ -12,6 +14,7 @@ import { ExecutionError } from "../errors.ts";
 import type { McpServerConfig } from "./config.ts";
 import { DEFAULT_MAX_OUTPUT_BYTES } from "../provider.ts";
 import { HttpBodies } from "./_http.ts";
+import { watchCredentials } from "./_credentials.ts";
 import type { ConfiguredHeaders } from "../http/redirect.ts";
 import type { Sdk } from "./_sdk.ts";
 import { StdioTransport } from "./_stdio.ts";
@@ -51,7 +54,7 @@ export function createTransport(sdk: Sdk, name: string, config: McpServerConfig)
       const transport = new sdk.StreamableHTTPClientTransport(new URL(config.url), {
         requestInit: config.headers === undefined ? undefined : { headers: config.headers },
         authProvider: config.authProvider as AuthProvider | OAuthClientProvider | undefined,
-        fetch: bodies.fetch,
+        fetch: watchCredentials(bodies.fetch, config.authProvider, String(config.url)),
         redirectPolicy: "follow",
       });
       return { transport, stdio: undefined, bodies };
@@ -62,7 +65,7 @@ export function createTransport(sdk: Sdk, name: string, config: McpServerConfig)
       const transport = new sdk.SSEClientTransport(new URL(config.url), {
         requestInit: config.headers === undefined ? undefined : { headers: config.headers },
         authProvider: config.authProvider as AuthProvider | OAuthClientProvider | undefined,
-        fetch: bodies.fetch,
+        fetch: watchCredentials(bodies.fetch, config.authProvider, String(config.url)),
         redirectPolicy: "follow",
       });
       return { transport, stdio: undefined, bodies };

@@ -18,6 +18,7 @@ import {
   closedOnProbe,
   connectOptions,
   type EraVerdict,
+  livenessRequest,
   negotiation,
   protocolOf,
   verdictOf,
@@ -29,7 +30,7 @@ import {
   interceptProgress,
   markLost,
 } from "./_lifecycle.ts";
-import { loadSdk, PASS_THROUGH, type Sdk } from "./_sdk.ts";
+import { ANY_RESULT, loadSdk, PASS_THROUGH, type Sdk } from "./_sdk.ts";
 import { createTransport } from "./_transport.ts";
 import { errorText, startError } from "./_report.ts";
 
@@ -201,13 +202,19 @@ async function attempt(
   if (bodies !== undefined) {
     // A broken HTTP stream does not always close the client; probe the server
     // after a transport error and give up on the connection when it is gone.
+    // An authorization failure is the server's answer, not a lost server: the
+    // request it refused fails on its own (and may be authorized again).
     let probing = false;
     client.onerror = (error: Error) => {
-      if (connection.closed || probing || !connected || error instanceof OutputTooLargeError) {
+      if (
+        connection.closed || probing || !connected || error instanceof OutputTooLargeError ||
+        isAuthorizationFailure(sdk, error)
+      ) {
         return;
       }
       probing = true;
-      client.ping({ timeout: PROBE_TIMEOUT_MS }).then(
+      // What the era has: `ping` (2025) or `server/discover` (2026-07-28, no `ping`).
+      client.request(livenessRequest(client), ANY_RESULT, { timeout: PROBE_TIMEOUT_MS }).then(
         () => (probing = false),
         (cause: unknown) => {
           markLost(
@@ -250,4 +257,23 @@ async function attempt(
   }
   interceptProgress(connection);
   return connection;
+}
+
+/** The codes of the runner's `AuthError` (run/auth). */
+const AUTH_CODES: ReadonlySet<unknown> = new Set(["auth_login_required", "auth_failed"]);
+
+/** Whether a transport error is an authorization failure (401, 403, a login needed). */
+function isAuthorizationFailure(sdk: Sdk, error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current !== undefined && current !== null && depth < 6; depth++) {
+    if (
+      current instanceof sdk.UnauthorizedError || current instanceof sdk.OAuthError ||
+      AUTH_CODES.has((current as { code?: unknown }).code) ||
+      (current instanceof sdk.SdkHttpError &&
+        (current.code === sdk.SdkErrorCode.ClientHttpAuthentication ||
+          current.code === sdk.SdkErrorCode.ClientHttpForbidden))
+    ) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
 }

@@ -1,6 +1,7 @@
 /**
- * A direct session with one MCP server for what is not a tool call: ping,
- * resources (list, templates, read) and prompts (list, get with arguments).
+ * A direct session with one MCP server for what is not a tool call: a
+ * liveness check, resources (list, templates, read) and prompts (list, get
+ * with arguments).
  * It connects the same way the runner does (same transports, child
  * environment policy, message cap and process-group shutdown), and returns
  * results whole, as the server sent them (text, images, embedded resources).
@@ -12,6 +13,7 @@ import { ExecutionError, RunTimeoutError } from "../errors.ts";
 import type { McpServerConfig } from "./config.ts";
 import { ANY_RESULT } from "./_sdk.ts";
 import { openConnection, type Opening } from "./connection.ts";
+import { livenessRequest } from "./_era.ts";
 import { closeConnection, type Connection, watch } from "./_lifecycle.ts";
 
 /** Options of {@linkcode McpSession.open} and of each request. */
@@ -129,6 +131,21 @@ export class McpSession {
         { cause: error },
       );
     }
+  }
+
+  /**
+   * Asks the server whether it is there, with what its protocol era has:
+   * `ping` in the 2025 era, `server/discover` in 2026-07-28 (which has no
+   * `ping`).
+   *
+   * @param options Signal and deadline.
+   * @returns The method sent.
+   * @throws {ExecutionError} When the server answers with an error or the connection fails.
+   */
+  async ping(options: McpSessionOptions = {}): Promise<"ping" | "server/discover"> {
+    const { method } = livenessRequest(this.#connection.client);
+    await this.request(method, {}, options);
+    return method;
   }
 
   /**

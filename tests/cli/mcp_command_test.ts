@@ -28,6 +28,7 @@ Deno.test("ping, resources, read, prompts and prompt with arguments print the se
   const ping = await cli(["mcp", path, "everything", "ping"], { flags });
   assert.equal(ping.code, 0, ping.stderr);
   assert.equal(JSON.parse(ping.stdout).ok, true);
+  assert.equal(JSON.parse(ping.stdout).method, "ping", "a 2025-era server is sent ping");
   const resources = await cli(["mcp", path, "everything", "resources"], { flags });
   assert.equal(resources.code, 0, resources.stderr);
   const listed = JSON.parse(resources.stdout);
@@ -90,4 +91,27 @@ Deno.test("mcp: unknown server, bad arguments and a server error are reported", 
   assert.equal(missing.code, 1, missing.stderr);
   assert.match(missing.stderr, /MCP server "everything": prompts\/get/);
   assert.equal(missing.stdout, "");
+});
+
+Deno.test("ping of a 2026-07-28 server sends server/discover (that era has no ping)", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "tf-mcp-" });
+  const path = `${dir}/.mcp.json`;
+  const script = new URL("../fixtures/run/mcp_modern_server.ts", import.meta.url).pathname;
+  await Deno.writeTextFile(
+    path,
+    JSON.stringify({
+      mcpServers: {
+        modern: {
+          command: Deno.execPath(),
+          args: ["run", "-A", script, "stdio", "modern-only"],
+        },
+      },
+    }),
+  );
+  const ping = await cli(["mcp", path, "modern", "ping"], { flags: await flagsFor(path) });
+  assert.equal(ping.code, 0, ping.stderr);
+  const answer = JSON.parse(ping.stdout);
+  assert.equal(answer.ok, true);
+  assert.equal(answer.method, "server/discover");
+  assert.doesNotMatch(ping.stderr, /not supported/);
 });

@@ -62,6 +62,14 @@ function settingsFor(ctx: Record<string, string>): OAuthClientSettings {
         signingAlgorithm: ctx.signing_algorithm ?? "ES256",
         tokenEndpointAuthMethod: "private_key_jwt",
       };
+    case "auth/wif-jwt-bearer":
+      // Workload identity: the platform's JWT, exchanged as is (RFC 7523).
+      return {
+        grant: "jwt_bearer",
+        clientId: ctx.client_id,
+        assertion: () => ctx.valid_jwt,
+        tokenEndpointAuthMethod: "none",
+      };
     case "auth/cross-app-access-complete-flow":
       return {
         grant: "cross_app_access",

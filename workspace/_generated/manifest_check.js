@@ -6,22 +6,23 @@
 "use strict";
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://toolfoundation.dev/schemas/manifest-v1.json","title":"toolfoundation manifest, version 1","description":"Tools, MCP servers, providers and chains for the toolfoundation CLI. Strings in server and provider settings may hold secrets by reference: ${env:NAME}.","type":"object","required":["version"],"additionalProperties":false,"properties":{"$schema":{"type":"string"},"version":{"const":1,"description":"The manifest format version."},"servers":{"type":"object","description":"MCP servers, by name.","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/server"}},"providers":{"type":"object","description":"External tool providers (a command speaking JSON on stdin/stdout, or an HTTP endpoint), by ID.","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/endpoint"}},"tools":{"type":"array","items":{"$ref":"#/$defs/tool"}},"chains":{"type":"object","description":"Named step lists.","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/chain"}},"inputs":{"type":"object","description":"Values asked for when a tool runs, used as ${input:ID} in server and provider settings: on a terminal they are asked for without echo, otherwise taken from TOOLFOUNDATION_INPUT_<ID>.","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"description":{"type":"string"},"password":{"type":"boolean"}}}}},"$defs":{"name":{"type":"string","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"strings":{"type":"array","items":{"type":"string"}},"stringMap":{"type":"object","additionalProperties":{"type":"string"}},"endpoint":{"type":"object","additionalProperties":false,"oneOf":[{"required":["command"]},{"required":["url"]}],"properties":{"command":{"type":"string","minLength":1,"description":"Program to start (stdio)."},"args":{"$ref":"#/$defs/strings"},"env":{"$ref":"#/$defs/stringMap"},"cwd":{"type":"string"},"url":{"type":"string","pattern":"^https?://","description":"HTTP endpoint."},"headers":{"$ref":"#/$defs/stringMap"},"maxOutputBytes":{"type":"integer","minimum":1,"description":"Cap of one result (a provider's stdout or response body, an MCP message) in bytes (default 10485760, 10 MiB); past it the call fails with output_too_large."},"inheritEnv":{"description":"Environment variables the process inherits beyond the default set (the MCP SDK's safe set plus proxy, certificate, Deno and npm settings): a list of names, or \"all\" for the whole environment (never the default).","oneOf":[{"const":"all"},{"type":"array","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}}]}}},"envName":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"auth":{"type":"object","additionalProperties":false,"description":"OAuth of a Streamable HTTP server (needs url). Secrets by environment variable name. Log in with `toolfoundation auth login <manifest> <server>`.","properties":{"grant":{"enum":["authorization_code","client_credentials","cross_app_access"],"description":"authorization_code (default: interactive login), client_credentials (CI, services) or cross_app_access (enterprise IdP, SEP-990)."},"clientId":{"type":"string","minLength":1,"description":"A pre-registered client ID; without it: a client ID metadata document (clientMetadataUrl) or dynamic registration."},"clientSecretEnv":{"$ref":"#/$defs/envName","description":"The environment variable holding the client secret."},"clientMetadataUrl":{"type":"string","pattern":"^https://[^/]+/.+","description":"HTTPS URL of this client's metadata document (CIMD)."},"tokenEndpointAuthMethod":{"enum":["none","client_secret_basic","client_secret_post","private_key_jwt"]},"privateKeyEnv":{"$ref":"#/$defs/envName","description":"The environment variable holding the PKCS#8 PEM key of private_key_jwt."},"signingAlgorithm":{"type":"string","pattern":"^(RS|PS|ES)(256|384|512)$","description":"JWS algorithm of private_key_jwt (default ES256)."},"scopes":{"$ref":"#/$defs/strings","description":"Scopes asked for when neither the server's challenge nor its metadata names any."},"issuer":{"type":"string","pattern":"^https?://","description":"The expected authorization server issuer; any other is refused."},"hosts":{"$ref":"#/$defs/strings","description":"Hosts (host or host:port) the login and token refresh talk to (authorization server, IdP), for `permissions`."},"crossApp":{"type":"object","additionalProperties":false,"required":["idpTokenEndpoint","idpClientId","idTokenEnv"],"properties":{"idpTokenEndpoint":{"type":"string","pattern":"^https?://"},"idpClientId":{"type":"string","minLength":1},"idpClientSecretEnv":{"$ref":"#/$defs/envName"},"idTokenEnv":{"$ref":"#/$defs/envName"}}}}},"grant":{"description":"true for all, false or absent for none, or a list of paths, hosts, programs or variables.","oneOf":[{"type":"boolean"},{"$ref":"#/$defs/strings"}]},"permissions":{"type":"object","additionalProperties":false,"properties":{"read":{"$ref":"#/$defs/grant"},"write":{"$ref":"#/$defs/grant"},"net":{"$ref":"#/$defs/grant"},"run":{"$ref":"#/$defs/grant"},"env":{"$ref":"#/$defs/grant"}}},"objectSchema":{"type":"object","required":["type"],"properties":{"type":{"const":"object"}}},"tool":{"type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"$ref":"#/$defs/name"},"namespace":{"$ref":"#/$defs/name"},"version":{"type":"string"},"tags":{"$ref":"#/$defs/strings"},"title":{"type":"string"},"description":{"type":"string"},"inputSchema":{"$ref":"#/$defs/objectSchema"},"outputSchema":{"$ref":"#/$defs/objectSchema"},"annotations":{"type":"object"},"icons":{"type":"array"},"execution":{"type":"object"},"_meta":{"type":"object"},"builtin":{"type":"string","description":"A built-in handler shipped with the CLI."},"module":{"type":"string","description":"A local module (path relative to the manifest), run in a child Deno process with exactly its permissions."},"export":{"type":"string","description":"The module's export to call (default: default)."},"permissions":{"$ref":"#/$defs/permissions"},"memoryMb":{"type":"integer","minimum":16,"description":"Heap limit of a module tool's process in MB (default 512); exhausting it fails this tool alone."},"maxOutputBytes":{"type":"integer","minimum":1,"description":"Cap of a module tool's result (its JSON text) in bytes (default 10485760, 10 MiB)."},"server":{"type":"string","description":"The MCP server that serves this tool."},"provider":{"type":"string","description":"The provider that serves this tool."},"providerTool":{"type":"string","description":"The provider's ID for the tool (default: name)."},"timeoutMs":{"type":"integer","minimum":1,"maximum":2147483647,"description":"Deadline of one run of this tool in milliseconds (the CLI's --timeout overrides it)."}}},"step":{"type":"object","required":["tool"],"additionalProperties":false,"properties":{"tool":{"type":"string","description":"Tool ID (namespace:name or name)."},"args":{"type":"object","description":"Arguments. Any value may be {$from: \"input/<JSON Pointer>\"} (the chain's input) or {$from: \"steps/<index or id>/<JSON Pointer>\"} (an earlier step's structured result; no pointer: all of it). usePrevious still puts the previous result into args.previous."},"usePrevious":{"type":"boolean","description":"Put the previous step's result into args.previous."},"timeoutMs":{"type":"integer","minimum":1,"maximum":2147483647,"description":"Deadline of this step in milliseconds (the CLI's --timeout overrides it)."},"id":{"$ref":"#/$defs/name","description":"A name for the step, so later steps can take values from its result: {$from: steps/<id>/<pointer>}."}}},"chain":{"type":"object","required":["steps"],"additionalProperties":false,"properties":{"description":{"type":"string"},"steps":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/step"}},"inputSchema":{"$ref":"#/$defs/objectSchema","description":"The JSON Schema of the chain's input (chain <manifest> <chain> --args JSON); checked before any step runs."}}},"server":{"type":"object","additionalProperties":false,"dependentRequired":{"auth":["url"]},"oneOf":[{"required":["command"]},{"required":["url"]}],"properties":{"command":{"type":"string","minLength":1,"description":"Program to start (stdio)."},"args":{"$ref":"#/$defs/strings"},"env":{"$ref":"#/$defs/stringMap"},"cwd":{"type":"string"},"url":{"type":"string","pattern":"^(https?://|\\$\\{)","description":"HTTP endpoint (may start with a variable, e.g. ${env:URL:-http://127.0.0.1:3001/mcp})."},"headers":{"$ref":"#/$defs/stringMap"},"maxOutputBytes":{"type":"integer","minimum":1,"description":"Cap of one result (a provider's stdout or response body, an MCP message) in bytes (default 10485760, 10 MiB); past it the call fails with output_too_large."},"auth":{"$ref":"#/$defs/auth"},"protocol":{"enum":["auto","legacy","2026-07-28"],"description":"MCP servers: the protocol era. auto (default) asks the server with server/discover on the same connection and uses 2026-07-28 when offered, else 2025; legacy: 2025 initialize only, no probe; 2026-07-28: that revision only."},"inheritEnv":{"description":"Environment variables the process inherits beyond the default set (the MCP SDK's safe set plus proxy, certificate, Deno and npm settings): a list of names, or \"all\" for the whole environment (never the default).","oneOf":[{"const":"all"},{"type":"array","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}}]},"type":{"enum":["stdio","http","sse"],"description":"The transport: stdio (with command), http (Streamable HTTP, the default with url) or sse (the legacy HTTP+SSE transport)."},"include":{"$ref":"#/$defs/globs","description":"Import only tools whose name matches one of these globs (* any run of characters, ? one character). Default: all."},"exclude":{"$ref":"#/$defs/globs","description":"Never import tools whose name matches one of these globs."},"annotations":{"type":"object","additionalProperties":false,"description":"Import only tools whose MCP annotations have these values (absent hints take the MCP defaults: readOnlyHint false, destructiveHint true, idempotentHint false, openWorldHint true), e.g. {readOnlyHint: true} or {destructiveHint: false}.","properties":{"readOnlyHint":{"type":"boolean"},"destructiveHint":{"type":"boolean"},"idempotentHint":{"type":"boolean"},"openWorldHint":{"type":"boolean"}}},"tools":{"type":"object","description":"Per-tool overrides by the tool's name on the server; the schema stays the server's.","additionalProperties":{"$ref":"#/$defs/toolOverride"}},"timeoutMs":{"type":"integer","minimum":1,"maximum":2147483647,"description":"Deadline of connecting, listing and one call of this server's tools in milliseconds (a tool's own timeoutMs wins)."}},"description":"An MCP server: a command (stdio) or a URL (Streamable HTTP, or the legacy SSE transport with type: sse). Every tool it lists is imported, namespaced by the server name (server:tool), unless include, exclude or annotations filter it out."},"globs":{"type":"array","items":{"type":"string","minLength":1}},"toolOverride":{"type":"object","additionalProperties":false,"properties":{"name":{"$ref":"#/$defs/name","description":"The name to expose the tool under (server:name); calls still use the server's name."},"description":{"type":"string","description":"A description replacing the server's."},"timeoutMs":{"type":"integer","minimum":1,"maximum":2147483647,"description":"Deadline of one run of this tool in milliseconds."},"idempotent":{"type":"boolean","description":"Whether a call may be repeated safely: transport failures and HTTP 429/502/503/504 are then retried (default: the tool's idempotentHint or readOnlyHint)."}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://toolfoundation.dev/schemas/manifest-v1.json","title":"toolfoundation manifest, version 1","description":"Tools, MCP servers, providers and chains for the toolfoundation CLI. Strings in server and provider settings may hold secrets by reference: ${env:NAME}.","type":"object","required":["version"],"additionalProperties":false,"properties":{"$schema":{"type":"string"},"version":{"const":1,"description":"The manifest format version."},"servers":{"type":"object","description":"MCP servers, by name.","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/server"}},"providers":{"type":"object","description":"External tool providers (a command speaking JSON on stdin/stdout, or an HTTP endpoint), by ID.","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/endpoint"}},"tools":{"type":"array","items":{"$ref":"#/$defs/tool"}},"chains":{"type":"object","description":"Named step lists.","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"$ref":"#/$defs/chain"}},"inputs":{"type":"object","description":"Values asked for when a tool runs, used as ${input:ID} in server and provider settings: on a terminal they are asked for without echo, otherwise taken from TOOLFOUNDATION_INPUT_<ID>.","propertyNames":{"$ref":"#/$defs/name"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"description":{"type":"string"},"password":{"type":"boolean"}}}}},"$defs":{"name":{"type":"string","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"strings":{"type":"array","items":{"type":"string"}},"stringMap":{"type":"object","additionalProperties":{"type":"string"}},"endpoint":{"type":"object","additionalProperties":false,"oneOf":[{"required":["command"]},{"required":["url"]}],"properties":{"command":{"type":"string","minLength":1,"description":"Program to start (stdio)."},"args":{"$ref":"#/$defs/strings"},"env":{"$ref":"#/$defs/stringMap"},"cwd":{"type":"string"},"url":{"type":"string","pattern":"^https?://","description":"HTTP endpoint."},"headers":{"$ref":"#/$defs/stringMap"},"maxOutputBytes":{"type":"integer","minimum":1,"description":"Cap of one result (a provider's stdout or response body, an MCP message) in bytes (default 10485760, 10 MiB); past it the call fails with output_too_large."},"inheritEnv":{"description":"Environment variables the process inherits beyond the default set (the MCP SDK's safe set plus proxy, certificate, Deno and npm settings): a list of names, or \"all\" for the whole environment (never the default).","oneOf":[{"const":"all"},{"type":"array","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}}]}}},"envName":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"auth":{"type":"object","additionalProperties":false,"description":"OAuth of a Streamable HTTP server (needs url). Secrets by environment variable name. Log in with `toolfoundation auth login <manifest> <server>`.","properties":{"grant":{"enum":["authorization_code","client_credentials","cross_app_access","jwt_bearer"],"description":"authorization_code (default: interactive login), client_credentials (CI, services), cross_app_access (enterprise IdP, SEP-990) or jwt_bearer (a ready assertion: workload identity federation, RFC 7523)."},"clientId":{"type":"string","minLength":1,"description":"A pre-registered client ID; without it: a client ID metadata document (clientMetadataUrl) or dynamic registration."},"clientSecretEnv":{"$ref":"#/$defs/envName","description":"The environment variable holding the client secret."},"clientMetadataUrl":{"type":"string","pattern":"^https://[^/]+/.+","description":"HTTPS URL of this client's metadata document (CIMD)."},"tokenEndpointAuthMethod":{"enum":["none","client_secret_basic","client_secret_post","private_key_jwt"]},"privateKeyEnv":{"$ref":"#/$defs/envName","description":"The environment variable holding the PKCS#8 PEM key of private_key_jwt."},"signingAlgorithm":{"type":"string","pattern":"^(RS|PS|ES)(256|384|512)$","description":"JWS algorithm of private_key_jwt (default ES256)."},"scopes":{"$ref":"#/$defs/strings","description":"Scopes asked for when neither the server's challenge nor its metadata names any."},"issuer":{"type":"string","pattern":"^https?://","description":"The expected authorization server issuer; any other is refused."},"dpop":{"type":"boolean","description":"DPoP (RFC 9449): true always sends proofs, false never; unset sends them when the authorization server lists dpop_signing_alg_values_supported."},"hosts":{"$ref":"#/$defs/strings","description":"Hosts (host or host:port) the login and token refresh talk to (authorization server, IdP), for `permissions`."},"assertionEnv":{"$ref":"#/$defs/envName","description":"The environment variable holding the assertion of jwt_bearer (a JWT whose audience is the authorization server)."},"assertionFile":{"type":"string","pattern":"^(/|[A-Za-z]:[/\\\\])","description":"The absolute path of a file holding the assertion of jwt_bearer, read anew for each token request (a token the platform rotates)."},"crossApp":{"type":"object","additionalProperties":false,"required":["idpTokenEndpoint","idpClientId","idTokenEnv"],"properties":{"idpTokenEndpoint":{"type":"string","pattern":"^https?://"},"idpClientId":{"type":"string","minLength":1},"idpClientSecretEnv":{"$ref":"#/$defs/envName"},"idTokenEnv":{"$ref":"#/$defs/envName"}}}}},"grant":{"description":"true for all, false or absent for none, or a list of paths, hosts, programs or variables.","oneOf":[{"type":"boolean"},{"$ref":"#/$defs/strings"}]},"permissions":{"type":"object","additionalProperties":false,"properties":{"read":{"$ref":"#/$defs/grant"},"write":{"$ref":"#/$defs/grant"},"net":{"$ref":"#/$defs/grant"},"run":{"$ref":"#/$defs/grant"},"env":{"$ref":"#/$defs/grant"}}},"objectSchema":{"type":"object","required":["type"],"properties":{"type":{"const":"object"}}},"tool":{"type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"$ref":"#/$defs/name"},"namespace":{"$ref":"#/$defs/name"},"version":{"type":"string"},"tags":{"$ref":"#/$defs/strings"},"title":{"type":"string"},"description":{"type":"string"},"inputSchema":{"$ref":"#/$defs/objectSchema"},"outputSchema":{"$ref":"#/$defs/objectSchema"},"annotations":{"type":"object"},"icons":{"type":"array"},"execution":{"type":"object"},"_meta":{"type":"object"},"builtin":{"type":"string","description":"A built-in handler shipped with the CLI."},"module":{"type":"string","description":"A local module (path relative to the manifest), run in a child Deno process with exactly its permissions."},"export":{"type":"string","description":"The module's export to call (default: default)."},"permissions":{"$ref":"#/$defs/permissions"},"memoryMb":{"type":"integer","minimum":16,"description":"Heap limit of a module tool's process in MB (default 512); exhausting it fails this tool alone."},"maxOutputBytes":{"type":"integer","minimum":1,"description":"Cap of a module tool's result (its JSON text) in bytes (default 10485760, 10 MiB)."},"server":{"type":"string","description":"The MCP server that serves this tool."},"provider":{"type":"string","description":"The provider that serves this tool."},"providerTool":{"type":"string","description":"The provider's ID for the tool (default: name)."},"timeoutMs":{"type":"integer","minimum":1,"maximum":2147483647,"description":"Deadline of one run of this tool in milliseconds (the CLI's --timeout overrides it)."}}},"step":{"type":"object","required":["tool"],"additionalProperties":false,"properties":{"tool":{"type":"string","description":"Tool ID (namespace:name or name)."},"args":{"type":"object","description":"Arguments. Any value may be {$from: \"input/<JSON Pointer>\"} (the chain's input) or {$from: \"steps/<index or id>/<JSON Pointer>\"} (an earlier step's structured result; no pointer: all of it). usePrevious still puts the previous result into args.previous."},"usePrevious":{"type":"boolean","description":"Put the previous step's result into args.previous."},"timeoutMs":{"type":"integer","minimum":1,"maximum":2147483647,"description":"Deadline of this step in milliseconds (the CLI's --timeout overrides it)."},"id":{"$ref":"#/$defs/name","description":"A name for the step, so later steps can take values from its result: {$from: steps/<id>/<pointer>}."}}},"chain":{"type":"object","required":["steps"],"additionalProperties":false,"properties":{"description":{"type":"string"},"steps":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/step"}},"inputSchema":{"$ref":"#/$defs/objectSchema","description":"The JSON Schema of the chain's input (chain <manifest> <chain> --args JSON); checked before any step runs."}}},"server":{"type":"object","additionalProperties":false,"dependentRequired":{"auth":["url"]},"oneOf":[{"required":["command"]},{"required":["url"]}],"properties":{"command":{"type":"string","minLength":1,"description":"Program to start (stdio)."},"args":{"$ref":"#/$defs/strings"},"env":{"$ref":"#/$defs/stringMap"},"cwd":{"type":"string"},"url":{"type":"string","pattern":"^(https?://|\\$\\{)","description":"HTTP endpoint (may start with a variable, e.g. ${env:URL:-http://127.0.0.1:3001/mcp})."},"headers":{"$ref":"#/$defs/stringMap"},"maxOutputBytes":{"type":"integer","minimum":1,"description":"Cap of one result (a provider's stdout or response body, an MCP message) in bytes (default 10485760, 10 MiB); past it the call fails with output_too_large."},"auth":{"$ref":"#/$defs/auth"},"protocol":{"enum":["auto","legacy","2026-07-28"],"description":"MCP servers: the protocol era. auto (default) asks the server with server/discover on the same connection and uses 2026-07-28 when offered, else 2025; legacy: 2025 initialize only, no probe; 2026-07-28: that revision only."},"inheritEnv":{"description":"Environment variables the process inherits beyond the default set (the MCP SDK's safe set plus proxy, certificate, Deno and npm settings): a list of names, or \"all\" for the whole environment (never the default).","oneOf":[{"const":"all"},{"type":"array","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}}]},"type":{"enum":["stdio","http","sse"],"description":"The transport: stdio (with command), http (Streamable HTTP, the default with url) or sse (the legacy HTTP+SSE transport)."},"include":{"$ref":"#/$defs/globs","description":"Import only tools whose name matches one of these globs (* any run of characters, ? one character). Default: all."},"exclude":{"$ref":"#/$defs/globs","description":"Never import tools whose name matches one of these globs."},"annotations":{"type":"object","additionalProperties":false,"description":"Import only tools whose MCP annotations have these values (absent hints take the MCP defaults: readOnlyHint false, destructiveHint true, idempotentHint false, openWorldHint true), e.g. {readOnlyHint: true} or {destructiveHint: false}.","properties":{"readOnlyHint":{"type":"boolean"},"destructiveHint":{"type":"boolean"},"idempotentHint":{"type":"boolean"},"openWorldHint":{"type":"boolean"}}},"tools":{"type":"object","description":"Per-tool overrides by the tool's name on the server; the schema stays the server's.","additionalProperties":{"$ref":"#/$defs/toolOverride"}},"timeoutMs":{"type":"integer","minimum":1,"maximum":2147483647,"description":"Deadline of connecting, listing and one call of this server's tools in milliseconds (a tool's own timeoutMs wins)."}},"description":"An MCP server: a command (stdio) or a URL (Streamable HTTP, or the legacy SSE transport with type: sse). Every tool it lists is imported, namespaced by the server name (server:tool), unless include, exclude or annotations filter it out."},"globs":{"type":"array","items":{"type":"string","minLength":1}},"toolOverride":{"type":"object","additionalProperties":false,"properties":{"name":{"$ref":"#/$defs/name","description":"The name to expose the tool under (server:name); calls still use the server's name."},"description":{"type":"string","description":"A description replacing the server's."},"timeoutMs":{"type":"integer","minimum":1,"maximum":2147483647,"description":"Deadline of one run of this tool in milliseconds."},"idempotent":{"type":"boolean","description":"Whether a call may be repeated safely: transport failures and HTTP 429/502/503/504 are then retried (default: the tool's idempotentHint or readOnlyHint)."}}}}};
 const schema32 = {"type":"string","pattern":"^[A-Za-z0-9_.-]{1,128}$"};
 const func0 = Object.prototype.hasOwnProperty;
 const pattern4 = new RegExp("^[A-Za-z0-9_.-]{1,128}$", "u");
 const schema33 = {"type":"object","additionalProperties":false,"dependentRequired":{"auth":["url"]},"oneOf":[{"required":["command"]},{"required":["url"]}],"properties":{"command":{"type":"string","minLength":1,"description":"Program to start (stdio)."},"args":{"$ref":"#/$defs/strings"},"env":{"$ref":"#/$defs/stringMap"},"cwd":{"type":"string"},"url":{"type":"string","pattern":"^(https?://|\\$\\{)","description":"HTTP endpoint (may start with a variable, e.g. ${env:URL:-http://127.0.0.1:3001/mcp})."},"headers":{"$ref":"#/$defs/stringMap"},"maxOutputBytes":{"type":"integer","minimum":1,"description":"Cap of one result (a provider's stdout or response body, an MCP message) in bytes (default 10485760, 10 MiB); past it the call fails with output_too_large."},"auth":{"$ref":"#/$defs/auth"},"protocol":{"enum":["auto","legacy","2026-07-28"],"description":"MCP servers: the protocol era. auto (default) asks the server with server/discover on the same connection and uses 2026-07-28 when offered, else 2025; legacy: 2025 initialize only, no probe; 2026-07-28: that revision only."},"inheritEnv":{"description":"Environment variables the process inherits beyond the default set (the MCP SDK's safe set plus proxy, certificate, Deno and npm settings): a list of names, or \"all\" for the whole environment (never the default).","oneOf":[{"const":"all"},{"type":"array","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}}]},"type":{"enum":["stdio","http","sse"],"description":"The transport: stdio (with command), http (Streamable HTTP, the default with url) or sse (the legacy HTTP+SSE transport)."},"include":{"$ref":"#/$defs/globs","description":"Import only tools whose name matches one of these globs (* any run of characters, ? one character). Default: all."},"exclude":{"$ref":"#/$defs/globs","description":"Never import tools whose name matches one of these globs."},"annotations":{"type":"object","additionalProperties":false,"description":"Import only tools whose MCP annotations have these values (absent hints take the MCP defaults: readOnlyHint false, destructiveHint true, idempotentHint false, openWorldHint true), e.g. {readOnlyHint: true} or {destructiveHint: false}.","properties":{"readOnlyHint":{"type":"boolean"},"destructiveHint":{"type":"boolean"},"idempotentHint":{"type":"boolean"},"openWorldHint":{"type":"boolean"}}},"tools":{"type":"object","description":"Per-tool overrides by the tool's name on the server; the schema stays the server's.","additionalProperties":{"$ref":"#/$defs/toolOverride"}},"timeoutMs":{"type":"integer","minimum":1,"maximum":2147483647,"description":"Deadline of connecting, listing and one call of this server's tools in milliseconds (a tool's own timeoutMs wins)."}},"description":"An MCP server: a command (stdio) or a URL (Streamable HTTP, or the legacy SSE transport with type: sse). Every tool it lists is imported, namespaced by the server name (server:tool), unless include, exclude or annotations filter it out."};
 const schema34 = {"type":"array","items":{"type":"string"}};
 const schema35 = {"type":"object","additionalProperties":{"type":"string"}};
-const schema44 = {"type":"array","items":{"type":"string","minLength":1}};
+const schema45 = {"type":"array","items":{"type":"string","minLength":1}};
 const func68 = (s) => { let n = 0; for (const _ of s) n++; return n; };
 const pattern5 = new RegExp("^(https?://|\\$\\{)", "u");
 const pattern6 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
-const schema37 = {"type":"object","additionalProperties":false,"description":"OAuth of a Streamable HTTP server (needs url). Secrets by environment variable name. Log in with `toolfoundation auth login <manifest> <server>`.","properties":{"grant":{"enum":["authorization_code","client_credentials","cross_app_access"],"description":"authorization_code (default: interactive login), client_credentials (CI, services) or cross_app_access (enterprise IdP, SEP-990)."},"clientId":{"type":"string","minLength":1,"description":"A pre-registered client ID; without it: a client ID metadata document (clientMetadataUrl) or dynamic registration."},"clientSecretEnv":{"$ref":"#/$defs/envName","description":"The environment variable holding the client secret."},"clientMetadataUrl":{"type":"string","pattern":"^https://[^/]+/.+","description":"HTTPS URL of this client's metadata document (CIMD)."},"tokenEndpointAuthMethod":{"enum":["none","client_secret_basic","client_secret_post","private_key_jwt"]},"privateKeyEnv":{"$ref":"#/$defs/envName","description":"The environment variable holding the PKCS#8 PEM key of private_key_jwt."},"signingAlgorithm":{"type":"string","pattern":"^(RS|PS|ES)(256|384|512)$","description":"JWS algorithm of private_key_jwt (default ES256)."},"scopes":{"$ref":"#/$defs/strings","description":"Scopes asked for when neither the server's challenge nor its metadata names any."},"issuer":{"type":"string","pattern":"^https?://","description":"The expected authorization server issuer; any other is refused."},"hosts":{"$ref":"#/$defs/strings","description":"Hosts (host or host:port) the login and token refresh talk to (authorization server, IdP), for `permissions`."},"crossApp":{"type":"object","additionalProperties":false,"required":["idpTokenEndpoint","idpClientId","idTokenEnv"],"properties":{"idpTokenEndpoint":{"type":"string","pattern":"^https?://"},"idpClientId":{"type":"string","minLength":1},"idpClientSecretEnv":{"$ref":"#/$defs/envName"},"idTokenEnv":{"$ref":"#/$defs/envName"}}}}};
+const schema37 = {"type":"object","additionalProperties":false,"description":"OAuth of a Streamable HTTP server (needs url). Secrets by environment variable name. Log in with `toolfoundation auth login <manifest> <server>`.","properties":{"grant":{"enum":["authorization_code","client_credentials","cross_app_access","jwt_bearer"],"description":"authorization_code (default: interactive login), client_credentials (CI, services), cross_app_access (enterprise IdP, SEP-990) or jwt_bearer (a ready assertion: workload identity federation, RFC 7523)."},"clientId":{"type":"string","minLength":1,"description":"A pre-registered client ID; without it: a client ID metadata document (clientMetadataUrl) or dynamic registration."},"clientSecretEnv":{"$ref":"#/$defs/envName","description":"The environment variable holding the client secret."},"clientMetadataUrl":{"type":"string","pattern":"^https://[^/]+/.+","description":"HTTPS URL of this client's metadata document (CIMD)."},"tokenEndpointAuthMethod":{"enum":["none","client_secret_basic","client_secret_post","private_key_jwt"]},"privateKeyEnv":{"$ref":"#/$defs/envName","description":"The environment variable holding the PKCS#8 PEM key of private_key_jwt."},"signingAlgorithm":{"type":"string","pattern":"^(RS|PS|ES)(256|384|512)$","description":"JWS algorithm of private_key_jwt (default ES256)."},"scopes":{"$ref":"#/$defs/strings","description":"Scopes asked for when neither the server's challenge nor its metadata names any."},"issuer":{"type":"string","pattern":"^https?://","description":"The expected authorization server issuer; any other is refused."},"dpop":{"type":"boolean","description":"DPoP (RFC 9449): true always sends proofs, false never; unset sends them when the authorization server lists dpop_signing_alg_values_supported."},"hosts":{"$ref":"#/$defs/strings","description":"Hosts (host or host:port) the login and token refresh talk to (authorization server, IdP), for `permissions`."},"assertionEnv":{"$ref":"#/$defs/envName","description":"The environment variable holding the assertion of jwt_bearer (a JWT whose audience is the authorization server)."},"assertionFile":{"type":"string","pattern":"^(/|[A-Za-z]:[/\\\\])","description":"The absolute path of a file holding the assertion of jwt_bearer, read anew for each token request (a token the platform rotates)."},"crossApp":{"type":"object","additionalProperties":false,"required":["idpTokenEndpoint","idpClientId","idTokenEnv"],"properties":{"idpTokenEndpoint":{"type":"string","pattern":"^https?://"},"idpClientId":{"type":"string","minLength":1},"idpClientSecretEnv":{"$ref":"#/$defs/envName"},"idTokenEnv":{"$ref":"#/$defs/envName"}}}}};
 const schema38 = {"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"};
 const pattern7 = new RegExp("^https://[^/]+/.+", "u");
 const pattern9 = new RegExp("^(RS|PS|ES)(256|384|512)$", "u");
 const pattern10 = new RegExp("^https?://", "u");
+const pattern12 = new RegExp("^(/|[A-Za-z]:[/\\\\])", "u");
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -47,7 +48,7 @@ if(_errs1 === errors){
 if(data.grant !== undefined && func0.call(data, "grant")){
 let data0 = data.grant;
 const _errs2 = errors;
-if(!(((data0 === "authorization_code") || (data0 === "client_credentials")) || (data0 === "cross_app_access"))){
+if(!((((data0 === "authorization_code") || (data0 === "client_credentials")) || (data0 === "cross_app_access")) || (data0 === "jwt_bearer"))){
 validate22.errors = [{instancePath:instancePath+"/grant",schemaPath:"#/properties/grant/enum",keyword:"enum",params:{allowedValues: schema37.properties.grant.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
@@ -229,21 +230,33 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.hosts !== undefined && func0.call(data, "hosts")){
-let data10 = data.hosts;
+if(data.dpop !== undefined && func0.call(data, "dpop")){
 const _errs23 = errors;
-const _errs24 = errors;
-if(errors === _errs24){
-if(Array.isArray(data10)){
-var valid6 = true;
-const len1 = data10.length;
-for(let i1=0; i1<len1; i1++){
+if(typeof data.dpop !== "boolean"){
+validate22.errors = [{instancePath:instancePath+"/dpop",schemaPath:"#/properties/dpop/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs23 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.hosts !== undefined && func0.call(data, "hosts")){
+let data11 = data.hosts;
+const _errs25 = errors;
 const _errs26 = errors;
-if(typeof data10[i1] !== "string"){
+if(errors === _errs26){
+if(Array.isArray(data11)){
+var valid6 = true;
+const len1 = data11.length;
+for(let i1=0; i1<len1; i1++){
+const _errs28 = errors;
+if(typeof data11[i1] !== "string"){
 validate22.errors = [{instancePath:instancePath+"/hosts/" + i1,schemaPath:"#/$defs/strings/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-var valid6 = _errs26 === errors;
+var valid6 = _errs28 === errors;
 if(!valid6){
 break;
 }
@@ -254,38 +267,81 @@ validate22.errors = [{instancePath:instancePath+"/hosts",schemaPath:"#/$defs/str
 return false;
 }
 }
-var valid0 = _errs23 === errors;
+var valid0 = _errs25 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.assertionEnv !== undefined && func0.call(data, "assertionEnv")){
+let data13 = data.assertionEnv;
+const _errs30 = errors;
+const _errs31 = errors;
+if(errors === _errs31){
+if(typeof data13 === "string"){
+if(!pattern6.test(data13)){
+validate22.errors = [{instancePath:instancePath+"/assertionEnv",schemaPath:"#/$defs/envName/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""}];
+return false;
+}
+}
+else {
+validate22.errors = [{instancePath:instancePath+"/assertionEnv",schemaPath:"#/$defs/envName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs30 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.assertionFile !== undefined && func0.call(data, "assertionFile")){
+let data14 = data.assertionFile;
+const _errs33 = errors;
+if(errors === _errs33){
+if(typeof data14 === "string"){
+if(!pattern12.test(data14)){
+validate22.errors = [{instancePath:instancePath+"/assertionFile",schemaPath:"#/properties/assertionFile/pattern",keyword:"pattern",params:{pattern: "^(/|[A-Za-z]:[/\\\\])"},message:"must match pattern \""+"^(/|[A-Za-z]:[/\\\\])"+"\""}];
+return false;
+}
+}
+else {
+validate22.errors = [{instancePath:instancePath+"/assertionFile",schemaPath:"#/properties/assertionFile/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs33 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.crossApp !== undefined && func0.call(data, "crossApp")){
-let data12 = data.crossApp;
-const _errs28 = errors;
-if(errors === _errs28){
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+let data15 = data.crossApp;
+const _errs35 = errors;
+if(errors === _errs35){
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
 let missing0;
-if(((((data12.idpTokenEndpoint === undefined) || (!(func0.call(data12, "idpTokenEndpoint")))) && (missing0 = "idpTokenEndpoint")) || (((data12.idpClientId === undefined) || (!(func0.call(data12, "idpClientId")))) && (missing0 = "idpClientId"))) || (((data12.idTokenEnv === undefined) || (!(func0.call(data12, "idTokenEnv")))) && (missing0 = "idTokenEnv"))){
+if(((((data15.idpTokenEndpoint === undefined) || (!(func0.call(data15, "idpTokenEndpoint")))) && (missing0 = "idpTokenEndpoint")) || (((data15.idpClientId === undefined) || (!(func0.call(data15, "idpClientId")))) && (missing0 = "idpClientId"))) || (((data15.idTokenEnv === undefined) || (!(func0.call(data15, "idTokenEnv")))) && (missing0 = "idTokenEnv"))){
 validate22.errors = [{instancePath:instancePath+"/crossApp",schemaPath:"#/properties/crossApp/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
-const _errs30 = errors;
-for(const key1 of Object.keys(data12)){
+const _errs37 = errors;
+for(const key1 of Object.keys(data15)){
 if(!((((key1 === "idpTokenEndpoint") || (key1 === "idpClientId")) || (key1 === "idpClientSecretEnv")) || (key1 === "idTokenEnv"))){
 validate22.errors = [{instancePath:instancePath+"/crossApp",schemaPath:"#/properties/crossApp/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
-if(_errs30 === errors){
-if(data12.idpTokenEndpoint !== undefined && func0.call(data12, "idpTokenEndpoint")){
-let data13 = data12.idpTokenEndpoint;
-const _errs31 = errors;
-if(errors === _errs31){
-if(typeof data13 === "string"){
-if(!pattern10.test(data13)){
+if(_errs37 === errors){
+if(data15.idpTokenEndpoint !== undefined && func0.call(data15, "idpTokenEndpoint")){
+let data16 = data15.idpTokenEndpoint;
+const _errs38 = errors;
+if(errors === _errs38){
+if(typeof data16 === "string"){
+if(!pattern10.test(data16)){
 validate22.errors = [{instancePath:instancePath+"/crossApp/idpTokenEndpoint",schemaPath:"#/properties/crossApp/properties/idpTokenEndpoint/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""}];
 return false;
 }
@@ -295,18 +351,18 @@ validate22.errors = [{instancePath:instancePath+"/crossApp/idpTokenEndpoint",sch
 return false;
 }
 }
-var valid7 = _errs31 === errors;
+var valid8 = _errs38 === errors;
 }
 else {
-var valid7 = true;
+var valid8 = true;
 }
-if(valid7){
-if(data12.idpClientId !== undefined && func0.call(data12, "idpClientId")){
-let data14 = data12.idpClientId;
-const _errs33 = errors;
-if(errors === _errs33){
-if(typeof data14 === "string"){
-if(func68(data14) < 1){
+if(valid8){
+if(data15.idpClientId !== undefined && func0.call(data15, "idpClientId")){
+let data17 = data15.idpClientId;
+const _errs40 = errors;
+if(errors === _errs40){
+if(typeof data17 === "string"){
+if(func68(data17) < 1){
 validate22.errors = [{instancePath:instancePath+"/crossApp/idpClientId",schemaPath:"#/properties/crossApp/properties/idpClientId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -316,19 +372,19 @@ validate22.errors = [{instancePath:instancePath+"/crossApp/idpClientId",schemaPa
 return false;
 }
 }
-var valid7 = _errs33 === errors;
+var valid8 = _errs40 === errors;
 }
 else {
-var valid7 = true;
+var valid8 = true;
 }
-if(valid7){
-if(data12.idpClientSecretEnv !== undefined && func0.call(data12, "idpClientSecretEnv")){
-let data15 = data12.idpClientSecretEnv;
-const _errs35 = errors;
-const _errs36 = errors;
-if(errors === _errs36){
-if(typeof data15 === "string"){
-if(!pattern6.test(data15)){
+if(valid8){
+if(data15.idpClientSecretEnv !== undefined && func0.call(data15, "idpClientSecretEnv")){
+let data18 = data15.idpClientSecretEnv;
+const _errs42 = errors;
+const _errs43 = errors;
+if(errors === _errs43){
+if(typeof data18 === "string"){
+if(!pattern6.test(data18)){
 validate22.errors = [{instancePath:instancePath+"/crossApp/idpClientSecretEnv",schemaPath:"#/$defs/envName/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""}];
 return false;
 }
@@ -338,19 +394,19 @@ validate22.errors = [{instancePath:instancePath+"/crossApp/idpClientSecretEnv",s
 return false;
 }
 }
-var valid7 = _errs35 === errors;
+var valid8 = _errs42 === errors;
 }
 else {
-var valid7 = true;
+var valid8 = true;
 }
-if(valid7){
-if(data12.idTokenEnv !== undefined && func0.call(data12, "idTokenEnv")){
-let data16 = data12.idTokenEnv;
-const _errs38 = errors;
-const _errs39 = errors;
-if(errors === _errs39){
-if(typeof data16 === "string"){
-if(!pattern6.test(data16)){
+if(valid8){
+if(data15.idTokenEnv !== undefined && func0.call(data15, "idTokenEnv")){
+let data19 = data15.idTokenEnv;
+const _errs45 = errors;
+const _errs46 = errors;
+if(errors === _errs46){
+if(typeof data19 === "string"){
+if(!pattern6.test(data19)){
 validate22.errors = [{instancePath:instancePath+"/crossApp/idTokenEnv",schemaPath:"#/$defs/envName/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""}];
 return false;
 }
@@ -360,10 +416,10 @@ validate22.errors = [{instancePath:instancePath+"/crossApp/idTokenEnv",schemaPat
 return false;
 }
 }
-var valid7 = _errs38 === errors;
+var valid8 = _errs45 === errors;
 }
 else {
-var valid7 = true;
+var valid8 = true;
 }
 }
 }
@@ -376,10 +432,13 @@ validate22.errors = [{instancePath:instancePath+"/crossApp",schemaPath:"#/proper
 return false;
 }
 }
-var valid0 = _errs28 === errors;
+var valid0 = _errs35 === errors;
 }
 else {
 var valid0 = true;
+}
+}
+}
 }
 }
 }
@@ -403,7 +462,7 @@ return errors === 0;
 }
 validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema46 = {"type":"object","additionalProperties":false,"properties":{"name":{"$ref":"#/$defs/name","description":"The name to expose the tool under (server:name); calls still use the server's name."},"description":{"type":"string","description":"A description replacing the server's."},"timeoutMs":{"type":"integer","minimum":1,"maximum":2147483647,"description":"Deadline of one run of this tool in milliseconds."},"idempotent":{"type":"boolean","description":"Whether a call may be repeated safely: transport failures and HTTP 429/502/503/504 are then retried (default: the tool's idempotentHint or readOnlyHint)."}}};
+const schema47 = {"type":"object","additionalProperties":false,"properties":{"name":{"$ref":"#/$defs/name","description":"The name to expose the tool under (server:name); calls still use the server's name."},"description":{"type":"string","description":"A description replacing the server's."},"timeoutMs":{"type":"integer","minimum":1,"maximum":2147483647,"description":"Deadline of one run of this tool in milliseconds."},"idempotent":{"type":"boolean","description":"Whether a call may be repeated safely: transport failures and HTTP 429/502/503/504 are then retried (default: the tool's idempotentHint or readOnlyHint)."}}};
 
 function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1166,7 +1225,7 @@ return errors === 0;
 }
 validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema49 = {"type":"object","additionalProperties":false,"oneOf":[{"required":["command"]},{"required":["url"]}],"properties":{"command":{"type":"string","minLength":1,"description":"Program to start (stdio)."},"args":{"$ref":"#/$defs/strings"},"env":{"$ref":"#/$defs/stringMap"},"cwd":{"type":"string"},"url":{"type":"string","pattern":"^https?://","description":"HTTP endpoint."},"headers":{"$ref":"#/$defs/stringMap"},"maxOutputBytes":{"type":"integer","minimum":1,"description":"Cap of one result (a provider's stdout or response body, an MCP message) in bytes (default 10485760, 10 MiB); past it the call fails with output_too_large."},"inheritEnv":{"description":"Environment variables the process inherits beyond the default set (the MCP SDK's safe set plus proxy, certificate, Deno and npm settings): a list of names, or \"all\" for the whole environment (never the default).","oneOf":[{"const":"all"},{"type":"array","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}}]}}};
+const schema50 = {"type":"object","additionalProperties":false,"oneOf":[{"required":["command"]},{"required":["url"]}],"properties":{"command":{"type":"string","minLength":1,"description":"Program to start (stdio)."},"args":{"$ref":"#/$defs/strings"},"env":{"$ref":"#/$defs/stringMap"},"cwd":{"type":"string"},"url":{"type":"string","pattern":"^https?://","description":"HTTP endpoint."},"headers":{"$ref":"#/$defs/stringMap"},"maxOutputBytes":{"type":"integer","minimum":1,"description":"Cap of one result (a provider's stdout or response body, an MCP message) in bytes (default 10485760, 10 MiB); past it the call fails with output_too_large."},"inheritEnv":{"description":"Environment variables the process inherits beyond the default set (the MCP SDK's safe set plus proxy, certificate, Deno and npm settings): a list of names, or \"all\" for the whole environment (never the default).","oneOf":[{"const":"all"},{"type":"array","items":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}}]}}};
 
 function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1552,10 +1611,10 @@ return errors === 0;
 }
 validate27.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema53 = {"type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"$ref":"#/$defs/name"},"namespace":{"$ref":"#/$defs/name"},"version":{"type":"string"},"tags":{"$ref":"#/$defs/strings"},"title":{"type":"string"},"description":{"type":"string"},"inputSchema":{"$ref":"#/$defs/objectSchema"},"outputSchema":{"$ref":"#/$defs/objectSchema"},"annotations":{"type":"object"},"icons":{"type":"array"},"execution":{"type":"object"},"_meta":{"type":"object"},"builtin":{"type":"string","description":"A built-in handler shipped with the CLI."},"module":{"type":"string","description":"A local module (path relative to the manifest), run in a child Deno process with exactly its permissions."},"export":{"type":"string","description":"The module's export to call (default: default)."},"permissions":{"$ref":"#/$defs/permissions"},"memoryMb":{"type":"integer","minimum":16,"description":"Heap limit of a module tool's process in MB (default 512); exhausting it fails this tool alone."},"maxOutputBytes":{"type":"integer","minimum":1,"description":"Cap of a module tool's result (its JSON text) in bytes (default 10485760, 10 MiB)."},"server":{"type":"string","description":"The MCP server that serves this tool."},"provider":{"type":"string","description":"The provider that serves this tool."},"providerTool":{"type":"string","description":"The provider's ID for the tool (default: name)."},"timeoutMs":{"type":"integer","minimum":1,"maximum":2147483647,"description":"Deadline of one run of this tool in milliseconds (the CLI's --timeout overrides it)."}}};
-const schema57 = {"type":"object","required":["type"],"properties":{"type":{"const":"object"}}};
-const schema59 = {"type":"object","additionalProperties":false,"properties":{"read":{"$ref":"#/$defs/grant"},"write":{"$ref":"#/$defs/grant"},"net":{"$ref":"#/$defs/grant"},"run":{"$ref":"#/$defs/grant"},"env":{"$ref":"#/$defs/grant"}}};
-const schema60 = {"description":"true for all, false or absent for none, or a list of paths, hosts, programs or variables.","oneOf":[{"type":"boolean"},{"$ref":"#/$defs/strings"}]};
+const schema54 = {"type":"object","required":["name"],"additionalProperties":false,"properties":{"name":{"$ref":"#/$defs/name"},"namespace":{"$ref":"#/$defs/name"},"version":{"type":"string"},"tags":{"$ref":"#/$defs/strings"},"title":{"type":"string"},"description":{"type":"string"},"inputSchema":{"$ref":"#/$defs/objectSchema"},"outputSchema":{"$ref":"#/$defs/objectSchema"},"annotations":{"type":"object"},"icons":{"type":"array"},"execution":{"type":"object"},"_meta":{"type":"object"},"builtin":{"type":"string","description":"A built-in handler shipped with the CLI."},"module":{"type":"string","description":"A local module (path relative to the manifest), run in a child Deno process with exactly its permissions."},"export":{"type":"string","description":"The module's export to call (default: default)."},"permissions":{"$ref":"#/$defs/permissions"},"memoryMb":{"type":"integer","minimum":16,"description":"Heap limit of a module tool's process in MB (default 512); exhausting it fails this tool alone."},"maxOutputBytes":{"type":"integer","minimum":1,"description":"Cap of a module tool's result (its JSON text) in bytes (default 10485760, 10 MiB)."},"server":{"type":"string","description":"The MCP server that serves this tool."},"provider":{"type":"string","description":"The provider that serves this tool."},"providerTool":{"type":"string","description":"The provider's ID for the tool (default: name)."},"timeoutMs":{"type":"integer","minimum":1,"maximum":2147483647,"description":"Deadline of one run of this tool in milliseconds (the CLI's --timeout overrides it)."}}};
+const schema58 = {"type":"object","required":["type"],"properties":{"type":{"const":"object"}}};
+const schema60 = {"type":"object","additionalProperties":false,"properties":{"read":{"$ref":"#/$defs/grant"},"write":{"$ref":"#/$defs/grant"},"net":{"$ref":"#/$defs/grant"},"run":{"$ref":"#/$defs/grant"},"env":{"$ref":"#/$defs/grant"}}};
+const schema61 = {"description":"true for all, false or absent for none, or a list of paths, hosts, programs or variables.","oneOf":[{"type":"boolean"},{"$ref":"#/$defs/strings"}]};
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1780,7 +1839,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 of Object.keys(data)){
-if(!(func0.call(schema53.properties, key0))){
+if(!(func0.call(schema54.properties, key0))){
 validate29.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -2197,8 +2256,8 @@ return errors === 0;
 }
 validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema63 = {"type":"object","required":["steps"],"additionalProperties":false,"properties":{"description":{"type":"string"},"steps":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/step"}},"inputSchema":{"$ref":"#/$defs/objectSchema","description":"The JSON Schema of the chain's input (chain <manifest> <chain> --args JSON); checked before any step runs."}}};
-const schema64 = {"type":"object","required":["tool"],"additionalProperties":false,"properties":{"tool":{"type":"string","description":"Tool ID (namespace:name or name)."},"args":{"type":"object","description":"Arguments. Any value may be {$from: \"input/<JSON Pointer>\"} (the chain's input) or {$from: \"steps/<index or id>/<JSON Pointer>\"} (an earlier step's structured result; no pointer: all of it). usePrevious still puts the previous result into args.previous."},"usePrevious":{"type":"boolean","description":"Put the previous step's result into args.previous."},"timeoutMs":{"type":"integer","minimum":1,"maximum":2147483647,"description":"Deadline of this step in milliseconds (the CLI's --timeout overrides it)."},"id":{"$ref":"#/$defs/name","description":"A name for the step, so later steps can take values from its result: {$from: steps/<id>/<pointer>}."}}};
+const schema64 = {"type":"object","required":["steps"],"additionalProperties":false,"properties":{"description":{"type":"string"},"steps":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/step"}},"inputSchema":{"$ref":"#/$defs/objectSchema","description":"The JSON Schema of the chain's input (chain <manifest> <chain> --args JSON); checked before any step runs."}}};
+const schema65 = {"type":"object","required":["tool"],"additionalProperties":false,"properties":{"tool":{"type":"string","description":"Tool ID (namespace:name or name)."},"args":{"type":"object","description":"Arguments. Any value may be {$from: \"input/<JSON Pointer>\"} (the chain's input) or {$from: \"steps/<index or id>/<JSON Pointer>\"} (an earlier step's structured result; no pointer: all of it). usePrevious still puts the previous result into args.previous."},"usePrevious":{"type":"boolean","description":"Put the previous step's result into args.previous."},"timeoutMs":{"type":"integer","minimum":1,"maximum":2147483647,"description":"Deadline of this step in milliseconds (the CLI's --timeout overrides it)."},"id":{"$ref":"#/$defs/name","description":"A name for the step, so later steps can take values from its result: {$from: steps/<id>/<pointer>}."}}};
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;

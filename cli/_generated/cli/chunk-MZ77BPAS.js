@@ -201,7 +201,9 @@ until lock runs again.
 
 Actions: ping; resources (resources and resource templates); read <uri>;
 prompts; prompt <name> [--args '{"arg":"value"}']. Prints the server's answer
-as JSON, content whole (text, blobs, embedded resources).
+as JSON, content whole (text, blobs, embedded resources). ping sends ping to a
+2025-era server and server/discover to a 2026-07-28 one (that era has no ping);
+it prints {server, ok, ms, method}.
 
 Options:
   --args <json>    Prompt arguments (strings)
