@@ -27,8 +27,14 @@ export interface ScriptedServer {
 
 const MODERN = "2026-07-28";
 
-/** Starts a server listing `tools`; `tools/call` answers with the arguments it got as text. */
-export function startScriptedServer(tools: Record<string, unknown>[]): ScriptedServer {
+/**
+ * Starts a server listing `tools` (and declaring `capabilities` besides tools);
+ * `tools/call` answers with the arguments it got as text.
+ */
+export function startScriptedServer(
+  tools: Record<string, unknown>[],
+  capabilities: Record<string, unknown> = {},
+): ScriptedServer {
   const received: Received[] = [];
   const answer = (id: unknown, result: Record<string, unknown>, modern: boolean) =>
     Response.json({
@@ -49,13 +55,13 @@ export function startScriptedServer(tools: Record<string, unknown>[]): ScriptedS
       case "server/discover":
         return answer(message.id, {
           supportedVersions: [MODERN],
-          capabilities: { tools: {} },
+          capabilities: { tools: {}, ...capabilities },
           serverInfo: { name: "scripted", version: "1.0.0" },
         }, true);
       case "initialize":
         return answer(message.id, {
           protocolVersion: "2025-11-25",
-          capabilities: { tools: {} },
+          capabilities: { tools: {}, ...capabilities },
           serverInfo: { name: "scripted", version: "1.0.0" },
         }, false);
       case "tools/list":
