@@ -30,7 +30,12 @@ import {
 
 const url = Deno.args.at(-1);
 const scenario = Deno.env.get("MCP_CONFORMANCE_SCENARIO") ?? "";
-const revision = Deno.env.get("MCP_CONFORMANCE_PROTOCOL_VERSION");
+// Read only where the task allows it (0.1.16 sets no revision; its task does not allow it).
+const REVISION_VARIABLE = "MCP_CONFORMANCE_PROTOCOL_VERSION";
+const revision = Deno.permissions.querySync({ name: "env", variable: REVISION_VARIABLE })
+    .state === "granted"
+  ? Deno.env.get(REVISION_VARIABLE)
+  : undefined;
 if (url === undefined) {
   console.error("usage: conformance_client.ts <server-url>");
   Deno.exit(2);
