@@ -7,7 +7,7 @@
 import type { Tool, ToolBackend } from "../model/mod.ts";
 import type { LocalHandler, ToolContext } from "./local.ts";
 import type { McpServerConfig } from "./mcp/config.ts";
-import type { McpListedTool, McpServerOptions } from "./mcp/tools.ts";
+import type { McpServerOptions, McpToolListing } from "./mcp/tools.ts";
 import type { ToolProvider } from "./provider.ts";
 import type { RunnerOptions } from "./runner_options.ts";
 import type { McpPool } from "./mcp/pool.ts";
@@ -85,7 +85,7 @@ export class Backends {
     server: string,
     signal: AbortSignal | undefined,
     timeoutMs: number,
-  ): Promise<McpListedTool[]> {
+  ): Promise<McpToolListing> {
     return this.#pool().then((pool) => pool.listTools(server, { signal, timeoutMs }));
   }
 
@@ -119,7 +119,14 @@ export class Backends {
         );
       case "mcp":
         return this.#pool().then((pool) =>
-          pool.call(backend.mcp.serverName, backend.mcp.toolName ?? tool.name, args, ctx, timeoutMs)
+          pool.call(
+            backend.mcp.serverName,
+            backend.mcp.toolName ?? tool.name,
+            args,
+            ctx,
+            timeoutMs,
+            tool.inputSchema,
+          )
         );
     }
   }

@@ -34,8 +34,14 @@ export interface ServerReport {
   tools: ResolvedTool[];
   /** Every tool the server listed, as listed (no namespace). */
   listed: Tool[];
-  /** Listed tools left out, with the reason (filters, lock). */
+  /** Listed tools left out, with the reason (filters, lock, protocol rules). */
   left: { name: string; reason: string }[];
+  /**
+   * Listed tools the server's own definitions exclude (they break the
+   * model's or the protocol's rules, e.g. an invalid `x-mcp-header`), with
+   * the reason; also in `left`.
+   */
+  excluded?: { name: string; reason: string }[];
   /** Lock findings: tools changed (refused), new (not exposed), removed. */
   lock?: { changed: string[]; added: string[]; removed: string[] };
 }
@@ -130,7 +136,7 @@ export async function importServerTools(
     const report: ServerReport = { server: name, status: "ok", tools: [], listed: [], left: [] };
     reports.push(report);
     const before = new Map(runner.registry.list().map((e) => [e.id, e]));
-    let imported;
+    let imported, skipped;
     try {
       const server = manifest.servers[name];
       if (!options.configured?.has(name)) {
@@ -148,7 +154,7 @@ export async function importServerTools(
           checkTools === undefined ? {} : { checkTools },
         );
       }
-      ({ imported } = await runner.importMcpTools(name, {
+      ({ imported, skipped } = await runner.importMcpTools(name, {
         namespace: name,
         signal: options.signal,
         ...(options.timeoutMs === undefined && server.timeoutMs === undefined
@@ -164,6 +170,11 @@ export async function importServerTools(
       report.status = "failed";
       report.error = wrapped;
       continue;
+    }
+    for (const s of skipped) {
+      const reason = s.error.message;
+      report.left.push({ name: s.name, reason });
+      (report.excluded ??= []).push({ name: s.name, reason });
     }
     // Tools the manifest lists itself keep their own definitions and backends.
     for (const [id, entry] of before) {

@@ -67,6 +67,9 @@ export async function serverTools(
     if (r.status === "failed") {
       diagnose(io, redactor, "warning", `${(r.error as Error).message}; its tools are left out`);
     }
+    for (const { name, reason } of r.excluded ?? []) {
+      diagnose(io, redactor, "warning", `${r.server}:${name} is left out: ${reason}`);
+    }
     for (const name of r.lock?.added ?? []) {
       diagnose(
         io,

@@ -110,12 +110,13 @@ export async function startError(
   );
 }
 
-/** A failed request as a run error: the server's exit and stderr when it went away. */
+/** A failed request as a run error: the server's exit and stderr when it went away, and `hint`. */
 export function callError(
   name: string,
   connection: Connection,
   error: unknown,
   toolId: string | undefined,
+  hint?: string,
 ): RunError {
   if (error instanceof OutputTooLargeError) {
     return new OutputTooLargeError(error.limitBytes, { toolId, cause: error });
@@ -130,9 +131,10 @@ export function callError(
       errorText(error)
     })`
     : `MCP server ${JSON.stringify(name)}: ${errorText(error)}`;
-  const report = lost
-    ? serverReport(connection.stdio, details)
-    : stderrOnly(connection.stdio, details);
+  const report = [
+    lost ? serverReport(connection.stdio, details) : stderrOnly(connection.stdio, details),
+    hint ?? "",
+  ].filter((part) => part !== "").join("; ");
   return new ExecutionError(report === "" ? what : `${what}; ${report}`, {
     cause: error,
     details,

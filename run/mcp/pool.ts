@@ -19,7 +19,13 @@
 import { ExecutionError, OutputTooLargeError } from "../errors.ts";
 import type { ToolContext } from "../local.ts";
 import type { McpServerConfig } from "./config.ts";
-import type { ElicitationHandler, McpListedTool, McpServerOptions, McpToolCheck } from "./tools.ts";
+import type {
+  ElicitationHandler,
+  McpListedTool,
+  McpServerOptions,
+  McpToolCheck,
+  McpToolListing,
+} from "./tools.ts";
 import type { McpCallResult } from "../result.ts";
 import { checkCallResult, checkToolList, type McpPhase, McpTimeoutError } from "./_checks.ts";
 import { openConnection, type Opening } from "./connection.ts";
@@ -28,6 +34,12 @@ import { closeConnection, type Connection, watch } from "./_lifecycle.ts";
 import { callError, stderrHint } from "./_report.ts";
 import { ANY_RESULT, NO_TIMEOUT, REQUEST_TIMEOUT } from "./_sdk.ts";
 import { limited, waitForOpening } from "./_wait.ts";
+import {
+  callHeaders,
+  excludeInvalidHeaderTools,
+  type HeaderScans,
+  largeHeadersHint,
+} from "./_tool_headers.ts";
 
 /** Connections to the configured MCP servers. */
 export class McpPool {
@@ -47,6 +59,8 @@ export class McpPool {
   readonly #connected = new Set<string>();
   /** Tools a check refused, by server, then by name on the server, with their error. */
   readonly #refused = new Map<string, Map<string, Error>>();
+  /** Each server's `x-mcp-header` declarations, by tool, from its last listing. */
+  readonly #scans = new Map<string, HeaderScans>();
 
   has(name: string): boolean {
     return this.#configs.has(name);
@@ -57,6 +71,7 @@ export class McpPool {
     if (options.checkTools === undefined) this.#checks.delete(name);
     else this.#checks.set(name, options.checkTools);
     this.#verdicts.delete(name);
+    this.#scans.delete(name);
     const opening = this.#opening.get(name);
     const ready = this.#ready.get(name);
     this.#opening.delete(name);
@@ -74,6 +89,7 @@ export class McpPool {
     args: Record<string, unknown>,
     ctx: ToolContext,
     timeoutMs: number,
+    inputSchema?: unknown,
   ): Promise<McpCallResult> {
     const started = performance.now();
     const toolId = ctx.toolId;
@@ -85,6 +101,16 @@ export class McpPool {
       });
     const refusal = this.#refused.get(name)?.get(toolName);
     if (refusal !== undefined) throw refusal;
+    // The 2026-07-28 Streamable HTTP transport mirrors declared arguments into headers.
+    const headers = callHeaders(
+      name,
+      connection,
+      toolName,
+      args,
+      this.#scans.get(name)?.get(toolName),
+      inputSchema,
+      toolId,
+    );
     const timeout = this.#remaining(name, toolId, started, timeoutMs, "call", connection);
     const token = `tf-${++connection.tokens}`;
     connection.progress.set(token, (params) => ctx.progress(params));
@@ -99,7 +125,9 @@ export class McpPool {
         params: { name: toolName, arguments: args, _meta: { progressToken: token } },
       },
       ANY_RESULT,
-      { signal: stop.signal, timeout },
+      headers === undefined
+        ? { signal: stop.signal, timeout }
+        : { signal: stop.signal, timeout, headers },
     );
     let raw: unknown;
     try {
@@ -116,7 +144,7 @@ export class McpPool {
       ) {
         throw new McpTimeoutError(timeoutMs, "call", name, { toolId, cause: error });
       }
-      throw callError(name, connection, error, toolId);
+      throw callError(name, connection, error, toolId, largeHeadersHint(headers));
     } finally {
       connection.progress.delete(token);
       signal.removeEventListener("abort", onAbort);
@@ -127,7 +155,7 @@ export class McpPool {
   async listTools(
     name: string,
     options: { signal?: AbortSignal; timeoutMs?: number } = {},
-  ): Promise<McpListedTool[]> {
+  ): Promise<McpToolListing> {
     const started = performance.now();
     const timeoutMs = options.timeoutMs ?? 0;
     const connection = this.#usable(name) ??
@@ -156,7 +184,9 @@ export class McpPool {
       tools.push(...result.tools);
       cursor = result.nextCursor;
     } while (cursor !== undefined);
-    return tools;
+    const listing = excludeInvalidHeaderTools(name, connection, tools);
+    this.#scans.set(name, listing.scans);
+    return { tools: listing.tools, excluded: listing.excluded };
   }
 
   async close(): Promise<void> {
@@ -285,6 +315,7 @@ export class McpPool {
       await closeConnection(connection);
       throw callError(name, connection, error, undefined);
     }
+    this.#scans.set(name, excludeInvalidHeaderTools(name, connection, tools).scans);
     let refused: ReadonlyMap<string, Error>;
     try {
       refused = await check(tools, signal);

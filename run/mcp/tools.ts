@@ -90,7 +90,11 @@ export interface ImportMcpToolsOptions {
 export interface ImportMcpToolsResult {
   /** The tools registered, each with an mcp backend. */
   imported: RegisteredTool[];
-  /** Tools the server listed that break the model's rules, with the reason. */
+  /**
+   * Tools the server listed that are left out, with the reason: they break
+   * the model's rules, or the protocol's (an invalid `x-mcp-header`
+   * declaration in the 2026-07-28 era over Streamable HTTP).
+   */
   skipped: { name: string; error: Error }[];
 }
 
@@ -158,12 +162,24 @@ export interface McpServerOptions {
   checkTools?: McpToolCheck;
 }
 
+/**
+ * What an MCP server lists: the tools to use, and those left out because
+ * they break the protocol's rules (e.g. an invalid `x-mcp-header`
+ * declaration in the 2026-07-28 era over Streamable HTTP), with the reason.
+ */
+export interface McpToolListing {
+  /** The tools to use. */
+  tools: McpListedTool[];
+  /** Tools left out, with the error that says why. */
+  excluded: { name: string; error: Error }[];
+}
+
 /** Lists the tools of an MCP server, under a deadline in milliseconds. */
 export type ListMcpTools = (
   server: string,
   signal: AbortSignal | undefined,
   timeoutMs: number,
-) => Promise<McpListedTool[]>;
+) => Promise<McpToolListing>;
 
 /**
  * Lists a server's tools and registers each as a model tool with an mcp
@@ -177,7 +193,11 @@ export type ListMcpTools = (
  * import { importMcpTools } from "./tools.ts";
  *
  * const registry = new ToolRegistry();
- * const list = () => Promise.resolve([{ name: "echo", inputSchema: { type: "object" as const } }]);
+ * const list = () =>
+ *   Promise.resolve({
+ *     tools: [{ name: "echo", inputSchema: { type: "object" as const } }],
+ *     excluded: [],
+ *   });
  * const { imported } = await importMcpTools(registry, list, "everything", {}, 1000);
  * assert.equal(imported[0].id, "everything:echo");
  * ```
@@ -196,10 +216,10 @@ export async function importMcpTools(
   options: ImportMcpToolsOptions,
   defaultTimeoutMs: number,
 ): Promise<ImportMcpToolsResult> {
-  const listed = await list(server, options.signal, options.timeoutMs ?? defaultTimeoutMs);
+  const listing = await list(server, options.signal, options.timeoutMs ?? defaultTimeoutMs);
   const namespace = options.namespace === undefined ? server : options.namespace ?? undefined;
-  const result: ImportMcpToolsResult = { imported: [], skipped: [] };
-  for (const item of listed) {
+  const result: ImportMcpToolsResult = { imported: [], skipped: [...listing.excluded] };
+  for (const item of listing.tools) {
     try {
       result.imported.push(
         registry.add(fromMcpTool(item, namespace), {
