@@ -70,9 +70,11 @@ function callContext(
   server: Server,
 ): CallContext {
   const token = ctx.mcpReq._meta?.progressToken;
+  const envelope = (ctx.mcpReq as { envelope?: unknown }).envelope;
   return {
     caller,
     clientCapabilities: clientCapabilities(ctx, server),
+    clientEra: envelope === undefined ? "legacy" : "modern",
     signal: ctx.mcpReq.signal,
     ...(token === undefined ? {} : {
       onProgress: (p: { progress: number; total?: number; message?: string }) => {

@@ -83,6 +83,14 @@ export interface CallContext {
    * `onRequest` to answer.
    */
   clientCapabilities?: Readonly<Record<string, unknown>>;
+  /**
+   * The protocol era the downstream client speaks (`"modern"`: 2026-07-28).
+   * An upstream that speaks both eras is spoken to in the same one, so that
+   * what one era has and the other lacks (server-to-client requests during
+   * a call, subscriptions) works as the client expects. Absent: the era the
+   * upstream was found to speak.
+   */
+  clientEra?: "legacy" | "modern";
 }
 
 /** An MCP error the transport answers with a JSON-RPC error. */
@@ -105,6 +113,12 @@ export class GatewayProtocolError extends Error {
 const INVALID_PARAMS = -32602;
 const METHOD_NOT_FOUND = -32601;
 const RESOURCE_NOT_FOUND = -32002;
+/**
+ * The upstream needs a client capability the client did not declare
+ * (2026-07-28): passed on as the JSON-RPC error it is, not as a tool error,
+ * so the client learns which capability to declare.
+ */
+const MISSING_CLIENT_CAPABILITY = -32021;
 
 function detail(error: unknown): string {
   if (error instanceof SchemaValidationError) {
@@ -454,6 +468,7 @@ export class Gateway {
       if (context.signal?.aborted) {
         return fail(Object.assign(new Error("cancelled"), { name: "AbortError" }));
       }
+      if ((error as { code?: unknown })?.code === MISSING_CLIENT_CAPABILITY) throw error;
       return fail(error);
     }
     const result = raw as McpCallResult;
@@ -495,6 +510,7 @@ export class Gateway {
       ...(context.clientCapabilities === undefined
         ? {}
         : { clientCapabilities: context.clientCapabilities }),
+      ...(context.clientEra === undefined ? {} : { clientEra: context.clientEra }),
     };
   }
 
