@@ -536,15 +536,17 @@ export class Gateway {
       kind: "resources" | "prompts",
     ) => {
       const items: unknown[] = [];
+      const results: Record<string, unknown>[] = [];
       for (const upstream of offering(kind)) {
         const result = await upstream.request(method, {}, upstreamContext);
+        results.push(result);
         for (const item of (result[key] as Record<string, unknown>[] | undefined) ?? []) {
           const id = String(item.uri ?? item.uriTemplate ?? item.name);
           this.#routes.set(`${kind}\0${id}`, upstream.name);
           items.push(item);
         }
       }
-      return { [key]: items };
+      return { [key]: items, ...mergedCacheHints(results) };
     };
     switch (method) {
       case "resources/list":
@@ -607,6 +609,28 @@ export class Gateway {
       ...[...this.#upstreams.values()].map((u) => u.close()),
     ]);
   }
+}
+
+/**
+ * The cache hints (SEP-2549) of a list merged from several upstreams' lists:
+ * the shortest `ttlMs`, and `cacheScope` "public" only when every list is
+ * public. A hint that one list lacks is left out (the transport then sends
+ * the safe default: not cached, private).
+ */
+function mergedCacheHints(
+  results: readonly Record<string, unknown>[],
+): { ttlMs?: number; cacheScope?: "public" | "private" } {
+  if (results.length === 0) return {};
+  const ttls = results.map((r) => r.ttlMs);
+  const scopes = results.map((r) => r.cacheScope);
+  const out: { ttlMs?: number; cacheScope?: "public" | "private" } = {};
+  if (ttls.every((t) => Number.isSafeInteger(t) && (t as number) >= 0)) {
+    out.ttlMs = Math.min(...ttls as number[]);
+  }
+  if (scopes.every((s) => s === "public" || s === "private")) {
+    out.cacheScope = scopes.every((s) => s === "public") ? "public" : "private";
+  }
+  return out;
 }
 
 /** The most names an error lists before it says how many there are. */
