@@ -14,7 +14,6 @@ import {
   stderrHint,
 } from "../run/mcp/connection.ts";
 import { ServeError } from "./errors.ts";
-import { bridgeModernResults } from "./_result_bridge.ts";
 import type { UpstreamCallContext } from "./upstream.ts";
 
 /** One pooled connection and the downstream request it serves. */
@@ -134,7 +133,6 @@ export async function openSlot(
   try {
     const connection = await opening.promise;
     if (connection.closed || connection.lostError !== undefined) slot.dead = true;
-    bridgeModernResults(connection);
     return connection;
   } finally {
     opening.settled = true;

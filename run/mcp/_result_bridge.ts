@@ -2,13 +2,14 @@
 // client refuses a result without `resultType` (and a cacheable one without
 // `ttlMs`/`cacheScope`), which some servers of that revision omit (the
 // harness's own reference server does on some paths). `serve` stands in front
-// of such servers for clients that expect a valid result, so it reads an
+// of such servers for clients that expect a valid result, so a connection reads an
 // omitted `resultType` as "complete" and omitted cache hints as "do not cache"
 // (`ttlMs` 0, `cacheScope` "private": the safest reading), before the SDK
 // decodes the result. What the client of `serve` receives is then a valid
 // 2026-07-28 result (or a 2025 one), never an error about the upstream's omission.
+// The runner reads results the same way, so a tool of such a server runs.
 
-import type { Connection } from "../run/mcp/connection.ts";
+import type { Connection } from "./_lifecycle.ts";
 
 /** The methods whose 2026-07-28 results carry cache hints (SEP-2549). */
 const CACHEABLE = new Set([
