@@ -102,6 +102,9 @@ const SELF = "\0serve";
 /** The era verdict that makes a connection of an `auto` server speak 2025 without probing. */
 const LEGACY: EraVerdict = { kind: "legacy" };
 
+/** How long a server found to speak 2026-07-28 may take to answer a 2025 `initialize`. */
+const LEGACY_PROBE_TIMEOUT_MS = 5000;
+
 /** Methods the 2026-07-28 revision removed: sent to a server of both eras over a 2025 connection. */
 const LEGACY_ONLY = new Set<UpstreamMethod>(["resources/subscribe", "resources/unsubscribe"]);
 
@@ -187,7 +190,13 @@ class McpUpstream implements Upstream {
     if (this.#legacyCapabilities === undefined) {
       await this.#shares.acquire(SELF, signal);
       try {
-        const legacy = await this.#checkout(signal, undefined, true);
+        // A server of 2026-07-28 only may never answer `initialize`.
+        const probe = AbortSignal.timeout(LEGACY_PROBE_TIMEOUT_MS);
+        const legacy = await this.#checkout(
+          signal === undefined ? probe : AbortSignal.any([signal, probe]),
+          undefined,
+          true,
+        );
         this.#legacyCapabilities = (legacy.connection!.client.getServerCapabilities() ??
           {}) as UpstreamCapabilities;
         this.#release(legacy, SELF);
