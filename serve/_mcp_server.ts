@@ -32,6 +32,13 @@ type Params = Record<string, unknown>;
 const INTERNAL_ERROR = -32603;
 
 /**
+ * The cache hint (SEP-2549) of `serve`'s own `tools/list` in the 2026-07-28
+ * era: its catalog is fixed while it runs, so a minute; private, because a
+ * deployment may put tools behind per-principal scopes.
+ */
+const TOOLS_LIST_CACHE_HINT = { ttlMs: 60_000, cacheScope: "private" } as const;
+
+/**
  * The JSON-RPC error the SDK sends for a failure, its message and data
  * scrubbed (the SDK answers any other thrown value with its message and
  * `data` too, under the internal-error code, which is kept).
@@ -70,9 +77,11 @@ function callContext(
   server: Server,
 ): CallContext {
   const token = ctx.mcpReq._meta?.progressToken;
+  const envelope = (ctx.mcpReq as { envelope?: unknown }).envelope;
   return {
     caller,
     clientCapabilities: clientCapabilities(ctx, server),
+    clientEra: envelope === undefined ? "legacy" : "modern",
     signal: ctx.mcpReq.signal,
     ...(token === undefined ? {} : {
       onProgress: (p: { progress: number; total?: number; message?: string }) => {
@@ -111,6 +120,7 @@ export function createMcpServer(gateway: Gateway, options: CreateMcpServerOption
     { name: options.name ?? "toolfoundation", version: options.version ?? "0.1.0" },
     {
       capabilities: { tools: {}, logging: {}, ...gateway.capabilities },
+      cacheHints: { "tools/list": TOOLS_LIST_CACHE_HINT },
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     },
   );

@@ -83,6 +83,14 @@ export interface CallContext {
    * `onRequest` to answer.
    */
   clientCapabilities?: Readonly<Record<string, unknown>>;
+  /**
+   * The protocol era the downstream client speaks (`"modern"`: 2026-07-28).
+   * An upstream that speaks both eras is spoken to in the same one, so that
+   * what one era has and the other lacks (server-to-client requests during
+   * a call, subscriptions) works as the client expects. Absent: the era the
+   * upstream was found to speak.
+   */
+  clientEra?: "legacy" | "modern";
 }
 
 /** An MCP error the transport answers with a JSON-RPC error. */
@@ -105,6 +113,12 @@ export class GatewayProtocolError extends Error {
 const INVALID_PARAMS = -32602;
 const METHOD_NOT_FOUND = -32601;
 const RESOURCE_NOT_FOUND = -32002;
+/**
+ * The upstream needs a client capability the client did not declare
+ * (2026-07-28): passed on as the JSON-RPC error it is, not as a tool error,
+ * so the client learns which capability to declare.
+ */
+const MISSING_CLIENT_CAPABILITY = -32021;
 
 function detail(error: unknown): string {
   if (error instanceof SchemaValidationError) {
@@ -454,6 +468,7 @@ export class Gateway {
       if (context.signal?.aborted) {
         return fail(Object.assign(new Error("cancelled"), { name: "AbortError" }));
       }
+      if ((error as { code?: unknown })?.code === MISSING_CLIENT_CAPABILITY) throw error;
       return fail(error);
     }
     const result = raw as McpCallResult;
@@ -495,6 +510,7 @@ export class Gateway {
       ...(context.clientCapabilities === undefined
         ? {}
         : { clientCapabilities: context.clientCapabilities }),
+      ...(context.clientEra === undefined ? {} : { clientEra: context.clientEra }),
     };
   }
 
@@ -520,15 +536,17 @@ export class Gateway {
       kind: "resources" | "prompts",
     ) => {
       const items: unknown[] = [];
+      const results: Record<string, unknown>[] = [];
       for (const upstream of offering(kind)) {
         const result = await upstream.request(method, {}, upstreamContext);
+        results.push(result);
         for (const item of (result[key] as Record<string, unknown>[] | undefined) ?? []) {
           const id = String(item.uri ?? item.uriTemplate ?? item.name);
           this.#routes.set(`${kind}\0${id}`, upstream.name);
           items.push(item);
         }
       }
-      return { [key]: items };
+      return { [key]: items, ...mergedCacheHints(results) };
     };
     switch (method) {
       case "resources/list":
@@ -591,6 +609,28 @@ export class Gateway {
       ...[...this.#upstreams.values()].map((u) => u.close()),
     ]);
   }
+}
+
+/**
+ * The cache hints (SEP-2549) of a list merged from several upstreams' lists:
+ * the shortest `ttlMs`, and `cacheScope` "public" only when every list is
+ * public. A hint that one list lacks is left out (the transport then sends
+ * the safe default: not cached, private).
+ */
+function mergedCacheHints(
+  results: readonly Record<string, unknown>[],
+): { ttlMs?: number; cacheScope?: "public" | "private" } {
+  if (results.length === 0) return {};
+  const ttls = results.map((r) => r.ttlMs);
+  const scopes = results.map((r) => r.cacheScope);
+  const out: { ttlMs?: number; cacheScope?: "public" | "private" } = {};
+  if (ttls.every((t) => Number.isSafeInteger(t) && (t as number) >= 0)) {
+    out.ttlMs = Math.min(...ttls as number[]);
+  }
+  if (scopes.every((s) => s === "public" || s === "private")) {
+    out.cacheScope = scopes.every((s) => s === "public") ? "public" : "private";
+  }
+  return out;
 }
 
 /** The most names an error lists before it says how many there are. */

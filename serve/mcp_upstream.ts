@@ -99,6 +99,37 @@ const ANONYMOUS = "";
 /** The caller of `capabilities()`, which serves no downstream request. */
 const SELF = "\0serve";
 
+/** The era verdict that makes a connection of an `auto` server speak 2025 without probing. */
+const LEGACY: EraVerdict = { kind: "legacy" };
+
+/** How long a server found to speak 2026-07-28 may take to answer a 2025 `initialize`. */
+const LEGACY_PROBE_TIMEOUT_MS = 5000;
+
+/** Methods the 2026-07-28 revision removed: sent to a server of both eras over a 2025 connection. */
+const LEGACY_ONLY = new Set<UpstreamMethod>(["resources/subscribe", "resources/unsubscribe"]);
+
+/** The capability a forwarded method needs of the server. */
+function capabilityOf(method: UpstreamMethod): keyof UpstreamCapabilities {
+  if (method === "completion/complete") return "completions";
+  return method.slice(0, method.indexOf("/")) as keyof UpstreamCapabilities;
+}
+
+/**
+ * What a server offers in either era: each capability from the 2026-07-28
+ * discovery, else from the 2025 initialize (whose `resources.subscribe` is
+ * kept: subscriptions go over a 2025 connection).
+ */
+function unionOf(
+  modern: UpstreamCapabilities,
+  legacy: UpstreamCapabilities,
+): UpstreamCapabilities {
+  const out: UpstreamCapabilities = { ...legacy, ...modern };
+  if (legacy.resources?.subscribe === true) {
+    out.resources = { ...out.resources, subscribe: true };
+  }
+  return out;
+}
+
 class McpUpstream implements Upstream {
   readonly name: string;
   readonly #config: McpServerConfig;
@@ -115,6 +146,13 @@ class McpUpstream implements Upstream {
   /** The era an `auto` server was found to speak: later connections are not probed. */
   #verdict: EraVerdict | undefined;
   #capabilities?: UpstreamCapabilities;
+  /**
+   * An `auto` server found to speak 2026-07-28: what it offers over a 2025
+   * connection too (`{}` when it speaks only 2026-07-28), so that what only
+   * that era has (subscriptions, or a capability its discovery does not
+   * declare) is still forwarded. Undefined until asked, and for other servers.
+   */
+  #legacyCapabilities?: UpstreamCapabilities;
 
   constructor(name: string, config: McpServerConfig, options: McpUpstreamOptions) {
     this.name = name;
@@ -136,17 +174,58 @@ class McpUpstream implements Upstream {
   }
 
   async capabilities(signal?: AbortSignal): Promise<UpstreamCapabilities> {
-    if (this.#capabilities !== undefined) return this.#capabilities;
-    await this.#shares.acquire(SELF, signal);
-    let slot: Slot;
-    try {
-      slot = await this.#checkout(signal);
-    } catch (error) {
-      this.#shares.release(SELF);
-      throw error;
+    if (this.#capabilities === undefined) {
+      await this.#shares.acquire(SELF, signal);
+      let slot: Slot;
+      try {
+        slot = await this.#checkout(signal);
+      } catch (error) {
+        this.#shares.release(SELF);
+        throw error;
+      }
+      this.#release(slot, SELF);
     }
-    this.#release(slot, SELF);
-    return this.#capabilities ?? {};
+    const modern = this.#capabilities ?? {};
+    if (!this.#bothEras()) return modern;
+    if (this.#legacyCapabilities === undefined) {
+      await this.#shares.acquire(SELF, signal);
+      try {
+        // A server of 2026-07-28 only may never answer `initialize`.
+        const probe = AbortSignal.timeout(LEGACY_PROBE_TIMEOUT_MS);
+        const legacy = await this.#checkout(
+          signal === undefined ? probe : AbortSignal.any([signal, probe]),
+          undefined,
+          true,
+        );
+        this.#legacyCapabilities = (legacy.connection!.client.getServerCapabilities() ??
+          {}) as UpstreamCapabilities;
+        this.#release(legacy, SELF);
+      } catch {
+        // It speaks only 2026-07-28.
+        this.#legacyCapabilities = {};
+        this.#shares.release(SELF);
+      }
+    }
+    return unionOf(modern, this.#legacyCapabilities);
+  }
+
+  /** Whether this is an `auto` server that was found to speak 2026-07-28 (and may speak 2025). */
+  #bothEras(): boolean {
+    const protocol = this.#config.transport === "sse" ? "legacy" : this.#config.protocol ?? "auto";
+    return protocol === "auto" && this.#verdict?.kind === "modern";
+  }
+
+  /**
+   * Whether `method` goes over a 2025 connection of a server that speaks
+   * both eras: for a 2025-era client, for a method 2026-07-28 removed, and
+   * for a capability only the 2025 side offers.
+   */
+  #viaLegacy(method: UpstreamMethod, clientEra: "legacy" | "modern" | undefined): boolean {
+    if (!this.#bothEras() || this.#legacyCapabilities === undefined) return false;
+    const key = capabilityOf(method);
+    if (this.#legacyCapabilities[key] === undefined) return false;
+    return clientEra === "legacy" || LEGACY_ONLY.has(method) ||
+      this.#capabilities?.[key] === undefined;
   }
 
   async request(
@@ -180,7 +259,11 @@ class McpUpstream implements Upstream {
     }
     let slot: Slot;
     try {
-      slot = await this.#checkout(waitSignal, context.clientCapabilities);
+      slot = await this.#checkout(
+        waitSignal,
+        context.clientCapabilities,
+        this.#viaLegacy(method, context.clientEra),
+      );
     } catch (error) {
       this.#shares.release(caller);
       throw error;
@@ -269,10 +352,12 @@ class McpUpstream implements Upstream {
   async #checkout(
     signal?: AbortSignal,
     downstream?: Readonly<Record<string, unknown>>,
+    legacy = false,
   ): Promise<Slot> {
     signal?.throwIfAborted();
     const capabilities = mirroredCapabilities(downstream);
-    const key = capabilityKey(capabilities);
+    // A 2025 connection to a server of both eras is pooled apart.
+    const key = capabilityKey(capabilities) + (legacy ? "\0legacy" : "");
     for (let i = this.#slots.length - 1; i >= 0; i--) {
       const slot = this.#slots[i];
       if (slot.dead && !slot.busy) this.#drop(slot);
@@ -294,14 +379,18 @@ class McpUpstream implements Upstream {
       slot.connection = await openSlot(this.name, this.#config, slot, {
         timeoutMs: this.#connectTimeoutMs,
         signal,
-        prior: this.#verdict,
-        onVerdict: (verdict) => (this.#verdict = verdict),
+        prior: legacy ? LEGACY : this.#verdict,
+        onVerdict: (verdict) => {
+          if (!legacy) this.#verdict = verdict;
+        },
         live: this.#live,
         openings: this.#openings,
         capabilities,
       });
-      this.#capabilities ??= (slot.connection.client.getServerCapabilities() ??
-        {}) as UpstreamCapabilities;
+      if (!legacy) {
+        this.#capabilities ??= (slot.connection.client.getServerCapabilities() ??
+          {}) as UpstreamCapabilities;
+      }
       if (this.#checkTools !== undefined) {
         const tools = await listTools(this.name, slot.connection, signal, this.#connectTimeoutMs);
         for (const [tool, error] of await this.#checkTools(tools, signal)) {

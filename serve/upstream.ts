@@ -82,6 +82,14 @@ export interface UpstreamCallContext {
    * Absent: all three are offered, for `onRequest` to answer.
    */
   clientCapabilities?: Readonly<Record<string, unknown>>;
+  /**
+   * The protocol era the downstream client speaks (`"modern"`: 2026-07-28).
+   * An upstream that speaks both eras is spoken to in the same one, so that
+   * what one era has and the other lacks (server-to-client requests during
+   * a call, subscriptions) works as the client expects. Absent: the era the
+   * upstream was found to speak.
+   */
+  clientEra?: "legacy" | "modern";
 }
 
 /**

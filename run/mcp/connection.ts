@@ -32,6 +32,7 @@ import {
 } from "./_lifecycle.ts";
 import { ANY_RESULT, loadSdk, PASS_THROUGH, type Sdk } from "./_sdk.ts";
 import { createTransport } from "./_transport.ts";
+import { bridgeModernResults } from "./_result_bridge.ts";
 import { errorText, startError } from "./_report.ts";
 
 export { closeConnection, type Connection, watch } from "./_lifecycle.ts";
@@ -256,6 +257,7 @@ async function attempt(
     abort.removeEventListener("abort", onAbort);
   }
   interceptProgress(connection);
+  bridgeModernResults(connection);
   return connection;
 }
 
