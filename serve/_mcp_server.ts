@@ -30,6 +30,7 @@ export interface CreateMcpServerOptions {
 type Params = Record<string, unknown>;
 
 const INTERNAL_ERROR = -32603;
+const INVALID_PARAMS = -32602;
 
 /**
  * The JSON-RPC error the SDK sends for a failure, its message and data
@@ -70,8 +71,18 @@ function callContext(
   server: Server,
 ): CallContext {
   const token = ctx.mcpReq._meta?.progressToken;
+  // A retry of an input-required result (2026-07-28), or a round of the
+  // SDK's shim that answers one for a 2025-era client with server-to-client
+  // requests: the SDK lifts both out of the params.
+  const inputResponses = ctx.mcpReq.inputResponses;
+  const requestState = ctx.mcpReq.requestState();
+  if (requestState !== undefined && typeof requestState !== "string") {
+    throw new GatewayProtocolError(INVALID_PARAMS, "Invalid or expired requestState: not a string");
+  }
   return {
     caller,
+    ...(inputResponses === undefined ? {} : { inputResponses }),
+    ...(requestState === undefined ? {} : { requestState }),
     clientCapabilities: clientCapabilities(ctx, server),
     signal: ctx.mcpReq.signal,
     ...(token === undefined ? {} : {

@@ -24,6 +24,15 @@ import {
 import type { AccessLogEntry, AccessOutcome } from "./access_log.ts";
 import { buildCatalog, type ServeChain, type ServedTool } from "./catalog.ts";
 import { scrubValue } from "./_scrub.ts";
+import {
+  bindingOf,
+  INPUT_REQUIRED_METHODS,
+  type InputRetry,
+  isInputRequired,
+  openRetry,
+  relayInputRequired,
+} from "./_input_required.ts";
+import { type OpenedState, RequestStateRefused, RequestStateSeal } from "./_request_state.ts";
 import type {
   Upstream,
   UpstreamCallContext,
@@ -63,10 +72,26 @@ export interface GatewayOptions {
    * Default: nothing is scrubbed.
    */
   redact?: (text: string) => string;
+  /**
+   * The key that seals the `requestState` of input-required results
+   * (2026-07-28) that serve passes from an upstream to the client: at least
+   * 32 bytes (a string is UTF-8). Default: a random key of this process, so
+   * a client's retry must reach the same process; instances behind one
+   * address need the same key.
+   */
+  requestStateKey?: Uint8Array | string;
+  /** How long a sealed `requestState` is accepted, in ms (default 600 000: ten minutes). */
+  requestStateTtlMs?: number;
+  /**
+   * Input-required results one call may get from an upstream, counted in
+   * the sealed state across the client's retries (default 10): an upstream
+   * that asks for more gets the client an error result instead.
+   */
+  maxInputRounds?: number;
 }
 
 /** The downstream side of one call. */
-export interface CallContext {
+export interface CallContext extends InputRetry {
   /** Who calls (for the access log, and upstreams' fair share of connections between callers). */
   caller: string;
   /** Cancels the call. */
@@ -105,6 +130,26 @@ export class GatewayProtocolError extends Error {
 const INVALID_PARAMS = -32602;
 const METHOD_NOT_FOUND = -32601;
 const RESOURCE_NOT_FOUND = -32002;
+const INTERNAL_ERROR = -32603;
+/** How long a sealed `requestState` is accepted by default (the SDK's own default for its codec). */
+const DEFAULT_REQUEST_STATE_TTL_MS = 600_000;
+/** Input-required results in one call by default (the SDK client's own cap of rounds). */
+const DEFAULT_MAX_INPUT_ROUNDS = 10;
+
+/**
+ * The error a retry with a `requestState` serve did not seal for it gets:
+ * invalid params, a fixed text for the client (the specification's), the
+ * reason in the message after it.
+ */
+function refusedState(error: RequestStateRefused): GatewayProtocolError {
+  return Object.assign(
+    new GatewayProtocolError(
+      INVALID_PARAMS,
+      `Invalid or expired requestState: ${error.message}; call again without inputResponses and requestState to start over`,
+    ),
+    { cause: error },
+  );
+}
 
 function detail(error: unknown): string {
   if (error instanceof SchemaValidationError) {
@@ -176,13 +221,16 @@ export class Gateway {
   readonly #options: GatewayOptions;
   readonly #validator: SchemaValidator;
   readonly #routes = new Map<string, string>();
+  readonly #seal: RequestStateSeal;
 
   private constructor(
     runner: Runner,
     tools: ServedTool[],
     capabilities: Map<string, UpstreamCapabilities>,
     options: GatewayOptions,
+    seal: RequestStateSeal,
   ) {
+    this.#seal = seal;
     this.#runner = runner;
     this.#tools = new Map(tools.map((t) => [t.name, t]));
     this.#upstreams = new Map((options.upstreams ?? []).map((u) => [u.name, u]));
@@ -216,7 +264,11 @@ export class Gateway {
         capabilities.set(u.name, {});
       }
     }));
-    return new Gateway(runner, tools, capabilities, options);
+    const seal = await RequestStateSeal.create(
+      options.requestStateKey,
+      options.requestStateTtlMs ?? DEFAULT_REQUEST_STATE_TTL_MS,
+    );
+    return new Gateway(runner, tools, capabilities, options, seal);
   }
 
   /** What the served MCP server offers beyond tools, from its upstreams. */
@@ -386,6 +438,11 @@ export class Gateway {
         : errorResult((error as Error)?.message ?? String(error)),
       outcome: outcomeOf(error),
     });
+    if (target.kind !== "upstream" && context.requestState !== undefined) {
+      throw refusedState(
+        new RequestStateRefused(`tool ${JSON.stringify(served.name)} never asks for input`),
+      );
+    }
     if (target.kind === "runner") {
       try {
         const result = await this.#runner.run(target.toolId, args, {
@@ -431,6 +488,13 @@ export class Gateway {
       return fail(new InputValidationError(target.toolId, args, detail(failure)));
     }
     const upstream = this.#upstreams.get(target.server)!;
+    const binding = bindingOf(context.caller, "tools/call", served.name);
+    const retry = await this.#openRetry(
+      context,
+      binding,
+      { name: target.upstreamName, arguments: args },
+      upstream.name,
+    );
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = context.signal === undefined
       ? deadline
@@ -439,7 +503,7 @@ export class Gateway {
     try {
       raw = await upstream.request(
         "tools/call",
-        { name: target.upstreamName, arguments: args },
+        retry.params,
         { ...this.#upstreamContext(context), signal },
       );
     } catch (error) {
@@ -468,6 +532,21 @@ export class Gateway {
         outcome: "error",
       };
     }
+    if (isInputRequired(raw)) {
+      try {
+        const relayed = await this.#relay(raw, binding, upstream.name, retry.opened);
+        return { result: relayed as McpCallResult, outcome: "input_required" };
+      } catch (error) {
+        return {
+          result: errorResult(
+            `upstream server ${JSON.stringify(upstream.name)} answered tool ${
+              JSON.stringify(served.name)
+            } with an input-required result that is not passed on: ${(error as Error).message}`,
+          ),
+          outcome: "error",
+        };
+      }
+    }
     if (result.isError === true) return { result, outcome: "tool_error" };
     if (served.tool.outputSchema !== undefined) {
       try {
@@ -486,9 +565,53 @@ export class Gateway {
     return { result, outcome: "ok" };
   }
 
+  /**
+   * The params of a request to an upstream with a client's retry of an
+   * input-required result: its `inputResponses`, and the upstream's own
+   * state out of the sealed one (refused with invalid params when serve did
+   * not seal it for this caller and target, or for another upstream).
+   */
+  async #openRetry(
+    context: CallContext,
+    binding: string,
+    params: Record<string, unknown>,
+    upstream: string | undefined,
+  ): Promise<{ opened: OpenedState | undefined; params: Record<string, unknown> }> {
+    try {
+      const retry = await openRetry(this.#seal, context, binding, params);
+      if (
+        upstream !== undefined && retry.opened !== undefined && retry.opened.upstream !== upstream
+      ) {
+        throw new RequestStateRefused(
+          `the requestState was issued by upstream server ${JSON.stringify(retry.opened.upstream)}`,
+        );
+      }
+      return retry;
+    } catch (error) {
+      if (error instanceof RequestStateRefused) throw refusedState(error);
+      throw error;
+    }
+  }
+
+  /** An upstream's input-required result as the client gets it (its state sealed, its rounds counted). */
+  #relay(
+    raw: Record<string, unknown>,
+    binding: string,
+    upstream: string,
+    opened: OpenedState | undefined,
+  ): Promise<Record<string, unknown>> {
+    return relayInputRequired(this.#seal, raw, {
+      binding,
+      upstream,
+      round: opened?.round ?? 0,
+      maxRounds: this.#options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+    });
+  }
+
   #upstreamContext(context: CallContext): UpstreamCallContext {
     return {
       caller: context.caller,
+      returnInputRequired: true,
       ...(context.onProgress === undefined ? {} : { onProgress: context.onProgress }),
       ...(context.onNotification === undefined ? {} : { onNotification: context.onNotification }),
       ...(context.onRequest === undefined ? {} : { onRequest: context.onRequest }),
@@ -538,11 +661,18 @@ export class Gateway {
       case "prompts/list":
         return await list("prompts", "prompts");
       case "resources/read":
+      case "prompts/get":
+        return await this.#forwardInputCapable(method, params, context, upstreamContext);
       case "resources/subscribe":
       case "resources/unsubscribe":
-        return await this.#routed("resources", String(params.uri), method, params, upstreamContext);
-      case "prompts/get":
-        return await this.#routed("prompts", String(params.name), method, params, upstreamContext);
+        return (await this.#routed(
+          "resources",
+          String(params.uri),
+          method,
+          params,
+          upstreamContext,
+        ))
+          .result;
       case "completion/complete": {
         const ref = params.ref as { type?: string; name?: string; uri?: string } | undefined;
         const kind = ref?.type === "ref/prompt" ? "prompts" : "resources";
@@ -555,21 +685,61 @@ export class Gateway {
     }
   }
 
+  /**
+   * `prompts/get` or `resources/read`, whose result may be input-required:
+   * a client's retry goes to the upstream that asked (named in the sealed
+   * state), with the upstream's own state.
+   */
+  async #forwardInputCapable(
+    method: "prompts/get" | "resources/read",
+    params: Record<string, unknown>,
+    context: CallContext,
+    upstreamContext: UpstreamCallContext,
+  ): Promise<Record<string, unknown>> {
+    const kind = method === "prompts/get" ? "prompts" : "resources";
+    const key = String(method === "prompts/get" ? params.name : params.uri);
+    const binding = bindingOf(context.caller, method, key);
+    const retry = await this.#openRetry(context, binding, params, undefined);
+    const answered = await this.#routed(
+      kind,
+      key,
+      method,
+      retry.params,
+      upstreamContext,
+      retry.opened?.upstream,
+    );
+    if (!INPUT_REQUIRED_METHODS.has(method) || !isInputRequired(answered.result)) {
+      return answered.result;
+    }
+    try {
+      return await this.#relay(answered.result, binding, answered.upstream, retry.opened);
+    } catch (error) {
+      throw new GatewayProtocolError(
+        INTERNAL_ERROR,
+        `upstream server ${JSON.stringify(answered.upstream)} answered ${method} of ${
+          JSON.stringify(key)
+        } with an input-required result that is not passed on: ${(error as Error).message}`,
+      );
+    }
+  }
+
   async #routed(
     kind: "resources" | "prompts",
     key: string,
     method: UpstreamMethod,
     params: Record<string, unknown>,
     context: UpstreamCallContext,
-  ): Promise<Record<string, unknown>> {
-    const owner = this.#routes.get(`${kind}\0${key}`);
-    const candidates = owner !== undefined
-      ? [this.#upstreams.get(owner)!]
+    pinned?: string,
+  ): Promise<{ result: Record<string, unknown>; upstream: string }> {
+    const owner = pinned ?? this.#routes.get(`${kind}\0${key}`);
+    const known = owner === undefined ? undefined : this.#upstreams.get(owner);
+    const candidates = known !== undefined
+      ? [known]
       : [...this.#upstreams.values()].filter((u) => this.#capabilities.get(u.name)?.[kind]);
     let last: unknown;
     for (const upstream of candidates) {
       try {
-        return await upstream.request(method, params, context);
+        return { result: await upstream.request(method, params, context), upstream: upstream.name };
       } catch (error) {
         last = error;
       }
