@@ -108,7 +108,14 @@ export async function openRetry(
 export async function relayInputRequired(
   seal: RequestStateSeal,
   result: Record<string, unknown>,
-  options: { binding: string; upstream: string; round: number; maxRounds: number },
+  options: {
+    binding: string;
+    upstream: string;
+    round: number;
+    maxRounds: number;
+    /** The parked call the retry continues. */
+    pending?: string;
+  },
 ): Promise<Record<string, unknown>> {
   const problem = inputRequiredProblem(result);
   if (problem !== undefined) throw new InputRequiredInvalid(problem);
@@ -126,6 +133,7 @@ export async function relayInputRequired(
         ...(requestState === undefined ? {} : { state: requestState as string }),
         upstream: options.upstream,
         round,
+        ...(options.pending === undefined ? {} : { pending: options.pending }),
       },
       options.binding,
     ),

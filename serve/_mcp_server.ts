@@ -31,6 +31,12 @@ type Params = Record<string, unknown>;
 
 const INTERNAL_ERROR = -32603;
 const INVALID_PARAMS = -32602;
+const METHOD_NOT_FOUND = -32601;
+
+/** Whether a negotiated version is of the stateless era (2026-07-28 or later), which has input-required results instead of server-to-client requests. */
+function isModern(version: string | undefined): boolean {
+  return version !== undefined && version >= "2026-07-28";
+}
 
 /**
  * The JSON-RPC error the SDK sends for a failure, its message and data
@@ -79,8 +85,10 @@ function callContext(
   if (requestState !== undefined && typeof requestState !== "string") {
     throw new GatewayProtocolError(INVALID_PARAMS, "Invalid or expired requestState: not a string");
   }
+  const modern = isModern(server.getNegotiatedProtocolVersion());
   return {
     caller,
+    ...(modern ? { inputRequiredResults: true } : {}),
     ...(inputResponses === undefined ? {} : { inputResponses }),
     ...(requestState === undefined ? {} : { requestState }),
     clientCapabilities: clientCapabilities(ctx, server),
@@ -103,6 +111,15 @@ function callContext(
       }
     },
     onRequest: async (request) => {
+      if (modern) {
+        // Only a tool call turns them into an input-required result (the gateway does).
+        throw Object.assign(
+          new Error(
+            `the client speaks MCP ${server.getNegotiatedProtocolVersion()}, which has no server-to-client requests; serve turns an upstream's ${request.method} into an input-required result during tools/call only`,
+          ),
+          { code: METHOD_NOT_FOUND },
+        );
+      }
       // deno-lint-ignore no-explicit-any
       const send = ctx.mcpReq.send as any;
       return await send(

@@ -34,6 +34,11 @@ export interface OpenedState {
   upstream: string;
   /** Rounds of input asked for so far in this call. */
   round: number;
+  /**
+   * The call parked in this process that the retry continues (a 2025-era
+   * upstream's server-to-client requests turned into input requests).
+   */
+  pending?: string;
 }
 
 const PREFIX = "tf1.";
@@ -102,6 +107,7 @@ export class RequestStateSeal {
       s: opened.state,
       u: opened.upstream,
       r: opened.round,
+      p: opened.pending,
       x: Date.now() + this.#ttlMs,
     };
     const sealed = new Uint8Array(
@@ -157,6 +163,7 @@ export class RequestStateSeal {
       s?: string;
       u: string;
       r: number;
+      p?: string;
       x: number;
     };
     if (Date.now() > payload.x) {
@@ -168,6 +175,7 @@ export class RequestStateSeal {
       ...(payload.s === undefined ? {} : { state: payload.s }),
       upstream: payload.u,
       round: payload.r,
+      ...(payload.p === undefined ? {} : { pending: payload.p }),
     };
   }
 }

@@ -33,6 +33,7 @@ import {
   relayInputRequired,
 } from "./_input_required.ts";
 import { type OpenedState, RequestStateRefused, RequestStateSeal } from "./_request_state.ts";
+import { ParkedCalls, type ParkedStep, stepParked } from "./_parked_calls.ts";
 import type {
   Upstream,
   UpstreamCallContext,
@@ -88,6 +89,12 @@ export interface GatewayOptions {
    * that asks for more gets the client an error result instead.
    */
   maxInputRounds?: number;
+  /**
+   * Tool calls of 2026-07-28 clients held open in this process while their
+   * 2025-era upstream waits for the client's answer to a server-to-client
+   * request (default 256); beyond it such a call ends with an error result.
+   */
+  maxParkedCalls?: number;
 }
 
 /** The downstream side of one call. */
@@ -108,6 +115,14 @@ export interface CallContext extends InputRetry {
    * `onRequest` to answer.
    */
   clientCapabilities?: Readonly<Record<string, unknown>>;
+  /**
+   * The client speaks MCP 2026-07-28: it takes input-required results and no
+   * server-to-client requests. A 2025-era upstream's requests during a tool
+   * call then reach it as an input-required result, the call parked in this
+   * process until the client's retry answers them (within the tool's
+   * deadline). Default false: they go to `onRequest`.
+   */
+  inputRequiredResults?: boolean;
 }
 
 /** An MCP error the transport answers with a JSON-RPC error. */
@@ -135,6 +150,8 @@ const INTERNAL_ERROR = -32603;
 const DEFAULT_REQUEST_STATE_TTL_MS = 600_000;
 /** Input-required results in one call by default (the SDK client's own cap of rounds). */
 const DEFAULT_MAX_INPUT_ROUNDS = 10;
+/** Calls parked for their client's input at most by default. */
+const DEFAULT_MAX_PARKED_CALLS = 256;
 
 /**
  * The error a retry with a `requestState` serve did not seal for it gets:
@@ -222,6 +239,7 @@ export class Gateway {
   readonly #validator: SchemaValidator;
   readonly #routes = new Map<string, string>();
   readonly #seal: RequestStateSeal;
+  readonly #parked: ParkedCalls;
 
   private constructor(
     runner: Runner,
@@ -231,6 +249,7 @@ export class Gateway {
     seal: RequestStateSeal,
   ) {
     this.#seal = seal;
+    this.#parked = new ParkedCalls(options.maxParkedCalls ?? DEFAULT_MAX_PARKED_CALLS);
     this.#runner = runner;
     this.#tools = new Map(tools.map((t) => [t.name, t]));
     this.#upstreams = new Map((options.upstreams ?? []).map((u) => [u.name, u]));
@@ -500,14 +519,29 @@ export class Gateway {
       ? deadline
       : AbortSignal.any([context.signal, deadline]);
     let raw: Record<string, unknown>;
+    let timedOut = false;
     try {
-      raw = await upstream.request(
-        "tools/call",
-        retry.params,
-        { ...this.#upstreamContext(context), signal },
-      );
+      if (context.inputRequiredResults === true) {
+        const step = await this.#stepParked(upstream, binding, retry, context, timeoutMs);
+        if (step.kind === "input") {
+          return { result: step.result as McpCallResult, outcome: "input_required" };
+        }
+        if (step.kind === "failed") {
+          timedOut = step.timedOut;
+          throw step.error;
+        }
+        raw = step.result;
+      } else {
+        raw = await upstream.request(
+          "tools/call",
+          retry.params,
+          { ...this.#upstreamContext(context), signal },
+        );
+      }
     } catch (error) {
-      if (deadline.aborted) {
+      // A retry naming a call that is not parked here: invalid params, like any refused state.
+      if (error instanceof GatewayProtocolError) throw error;
+      if (deadline.aborted || timedOut) {
         return {
           result: errorResult(
             `tool ${JSON.stringify(served.name)} timed out after ${timeoutMs} ms`,
@@ -587,6 +621,40 @@ export class Gateway {
         );
       }
       return retry;
+    } catch (error) {
+      if (error instanceof RequestStateRefused) throw refusedState(error);
+      throw error;
+    }
+  }
+
+  /**
+   * One request of a 2026-07-28 client's tool call: the upstream's result,
+   * or its server-to-client requests as an input-required result (see
+   * {@linkcode CallContext.inputRequiredResults}).
+   */
+  async #stepParked(
+    upstream: Upstream,
+    binding: string,
+    retry: { opened: OpenedState | undefined; params: Record<string, unknown> },
+    context: CallContext,
+    timeoutMs: number,
+  ): Promise<ParkedStep> {
+    try {
+      return await stepParked({
+        calls: this.#parked,
+        seal: this.#seal,
+        upstream,
+        params: retry.params,
+        opened: retry.opened,
+        binding,
+        context: {
+          ...this.#upstreamContext(context),
+          signal: context.signal,
+          inputResponses: context.inputResponses,
+        },
+        timeoutMs,
+        maxRounds: this.#options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+      });
     } catch (error) {
       if (error instanceof RequestStateRefused) throw refusedState(error);
       throw error;
@@ -756,6 +824,7 @@ export class Gateway {
 
   /** Closes the runner and every upstream. */
   async close(): Promise<void> {
+    this.#parked.abortAll(new Error("serve is closing"));
     await Promise.allSettled([
       this.#runner.close(),
       ...[...this.#upstreams.values()].map((u) => u.close()),
