@@ -13,7 +13,11 @@ const FIXTURE = `${ROOT}tests/fixtures/serve/upstream_input.ts`;
 const TOKENS = { TOKEN_A: "token-a-0123456789", TOKEN_B: "token-b-0123456789" };
 
 /** Starts serve in front of the fixture, spoken to in `protocol`. */
-async function serve(protocol: "2026-07-28" | "legacy", extra: string[] = []): Promise<Served> {
+async function serve(
+  protocol: "2026-07-28" | "legacy",
+  extra: string[] = [],
+  env: Record<string, string> = {},
+): Promise<Served> {
   const dir = await Deno.makeTempDir({ prefix: "tf-input-required-" });
   await Deno.writeTextFile(
     `${dir}/tools.yaml`,
@@ -29,7 +33,7 @@ async function serve(protocol: "2026-07-28" | "legacy", extra: string[] = []): P
   );
   return await startHttp(["--token-env", "TOKEN_A", "--token-env", "TOKEN_B", ...extra], {
     manifest: `${dir}/tools.yaml`,
-    env: TOKENS,
+    env: { ...TOKENS, ...env },
   });
 }
 
@@ -449,4 +453,60 @@ Deno.test("serve, 2026 client in front of a 2025-era upstream: a call whose clie
   } finally {
     await served.close();
   }
+});
+
+Deno.test("serve, 2026: two instances with one --request-state-key-env accept each other's requestState; with their own keys they refuse it", async () => {
+  const key = { STATE_KEY: "a-shared-request-state-key-0123456789abcdef" };
+  const [one, two, other] = await Promise.all([
+    serve("2026-07-28", ["--request-state-key-env", "STATE_KEY"], key),
+    serve("2026-07-28", ["--request-state-key-env", "STATE_KEY"], key),
+    serve("2026-07-28"),
+  ]);
+  try {
+    const first = await rpc(
+      one.url,
+      "tools/call",
+      call("test_input_required_state_echo", { arguments: { secret: "shared" } }),
+    );
+    const retry = (url: string) =>
+      rpc(
+        url,
+        "tools/call",
+        call("test_input_required_state_echo", {
+          inputResponses: { confirm: accept({ ok: true }) },
+          requestState: first.result?.requestState,
+        }),
+      );
+    assert.equal((await retry(two.url)).result?.content?.[0].text, "state carried: shared");
+    const refused = await retry(other.url);
+    assert.equal(refused.error?.code, -32602, JSON.stringify(refused));
+    // The key never shows: not in a result, not on stderr.
+    assert.ok(!one.stderr().includes(key.STATE_KEY));
+  } finally {
+    await Promise.all([one.close(), two.close(), other.close()]);
+  }
+});
+
+Deno.test("serve: a --request-state-key-env variable shorter than 32 bytes is a usage error", async () => {
+  const { code, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      `${ROOT}cli.ts`,
+      "serve",
+      `${ROOT}tests/fixtures/serve/input_manifest.yaml`,
+      "--http",
+      "127.0.0.1:0",
+      "--request-state-key-env",
+      "SHORT_KEY",
+    ],
+    env: { SHORT_KEY: "too-short" },
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  assert.equal(code, 2);
+  assert.match(
+    new TextDecoder().decode(stderr),
+    /--request-state-key-env SHORT_KEY: the variable is shorter than 32 bytes/,
+  );
 });
