@@ -2,9 +2,11 @@
 // results of type input_required) against `serve --http` in front of
 // tests/fixtures/serve/upstream_input.ts (or against `--url URL`), one
 // scenario at a time: prints each scenario's checks passed, failed and
-// warned, and exits non-zero when a check fails or warns.
+// warned, and exits non-zero when a check fails or warns. `--manifest PATH`
+// puts serve in front of another manifest's servers (e.g. the harness's
+// reference everything-server by its URL, `protocol: auto`).
 //
-//   deno run -A tests/serve/conformance_input_required.ts [--url URL]
+//   deno run -A tests/serve/conformance_input_required.ts [--url URL | --manifest PATH]
 
 import { ROOT, startHttp } from "./_helpers.ts";
 
@@ -47,8 +49,11 @@ async function scenario(url: string, name: string): Promise<string> {
 }
 
 const at = Deno.args.indexOf("--url");
+const manifestAt = Deno.args.indexOf("--manifest");
 const served = at >= 0 ? undefined : await startHttp([], {
-  manifest: `${ROOT}tests/fixtures/serve/input_manifest.yaml`,
+  manifest: manifestAt >= 0
+    ? Deno.args[manifestAt + 1]
+    : `${ROOT}tests/fixtures/serve/input_manifest.yaml`,
 });
 const url = at >= 0 ? Deno.args[at + 1] : served!.url;
 let bad = 0;
