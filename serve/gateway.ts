@@ -400,12 +400,17 @@ export class Gateway {
   /**
    * Calls a served tool. Invalid arguments, a tool error, a deadline or an
    * output problem are `isError` results; an unknown tool throws a
-   * {@linkcode GatewayProtocolError} (JSON-RPC invalid params).
+   * {@linkcode GatewayProtocolError} (JSON-RPC invalid params). An upstream
+   * asking the client for input (2026-07-28) gives an input-required result
+   * (`resultType: "input_required"`, `inputRequests`, a sealed
+   * `requestState`, no `content`); the client's retry passes its answers and
+   * that state in `context`, and a state serve did not seal for this caller
+   * and tool throws a {@linkcode GatewayProtocolError} (invalid params).
    *
    * @param name The served name.
    * @param args The arguments.
-   * @param context The caller, signal and the ways back to the client.
-   * @returns The MCP result.
+   * @param context The caller, signal and the ways back to the client (and a retry's answers).
+   * @returns The MCP result, or an input-required one.
    */
   async callTool(
     name: string,

@@ -124,6 +124,10 @@ Deno.test("serve, 2026 client and upstream: the input-required result reaches th
       text: "state carried: s3cr3t-value",
     }]);
     assert.notEqual(second.result?.resultType, "input_required");
+    assert.match(
+      served.stderr(),
+      /"tool":"test_input_required_state_echo"[^\n]*"outcome":"input_required"/,
+    );
 
     // Several rounds, each with a new state; and prompts/get asks too.
     const r1 = await rpc(served.url, "tools/call", call("test_input_required_result_multi_round"));
@@ -509,4 +513,48 @@ Deno.test("serve: a --request-state-key-env variable shorter than 32 bytes is a 
     new TextDecoder().decode(stderr),
     /--request-state-key-env SHORT_KEY: the variable is shorter than 32 bytes/,
   );
+});
+
+Deno.test("serve, 2026 client in front of a 2025-era upstream: requests the upstream sends at once are all asked, answered by key, and the call completes", async () => {
+  const served = await serve("legacy");
+  const answers: Record<string, Record<string, unknown>> = {
+    "elicitation/create": accept({ name: "Alice" }),
+    "sampling/createMessage": {
+      role: "assistant",
+      content: { type: "text", text: "Hello!" },
+      model: "m",
+    },
+    "roots/list": { roots: [{ uri: "file:///r" }] },
+  };
+  try {
+    const asked = new Set<string>();
+    let answer = await rpc(
+      served.url,
+      "tools/call",
+      call("test_input_required_result_multiple_inputs"),
+    );
+    for (let round = 0; answer.result?.resultType === "input_required"; round++) {
+      assert.ok(round < 5, "too many rounds");
+      const requests = answer.result.inputRequests ?? {};
+      for (const request of Object.values(requests)) asked.add(request.method);
+      answer = await rpc(
+        served.url,
+        "tools/call",
+        call("test_input_required_result_multiple_inputs", {
+          inputResponses: Object.fromEntries(
+            Object.entries(requests).map(([key, r]) => [key, answers[r.method]]),
+          ),
+          requestState: answer.result.requestState,
+        }),
+      );
+    }
+    assert.match(
+      answer.result?.content?.[0].text ?? "",
+      /all inputs received/,
+      JSON.stringify(answer),
+    );
+    assert.deepEqual([...asked].sort(), Object.keys(answers).sort());
+  } finally {
+    await served.close();
+  }
 });
