@@ -27,7 +27,6 @@ import { scrubValue } from "./_scrub.ts";
 import {
   bindingOf,
   INPUT_REQUIRED_METHODS,
-  type InputRetry,
   isInputRequired,
   openRetry,
   relayInputRequired,
@@ -98,9 +97,16 @@ export interface GatewayOptions {
 }
 
 /** The downstream side of one call. */
-export interface CallContext extends InputRetry {
+export interface CallContext {
   /** Who calls (for the access log, and upstreams' fair share of connections between callers). */
   caller: string;
+  /**
+   * A retry of an input-required result (2026-07-28): the client's answers,
+   * by input-request key, passed to the upstream.
+   */
+  inputResponses?: Readonly<Record<string, unknown>>;
+  /** A retry's `requestState`, as serve sealed it (opened here, the upstream's own sent on). */
+  requestState?: string;
   /** Cancels the call. */
   signal?: AbortSignal;
   /** Sends progress to the client (only when it asked for progress). */
