@@ -30,6 +30,13 @@ export interface CreateMcpServerOptions {
 type Params = Record<string, unknown>;
 
 const INTERNAL_ERROR = -32603;
+const INVALID_PARAMS = -32602;
+const METHOD_NOT_FOUND = -32601;
+
+/** Whether a negotiated version is of the stateless era (2026-07-28 or later), which has input-required results instead of server-to-client requests. */
+function isModern(version: string | undefined): boolean {
+  return version !== undefined && version >= "2026-07-28";
+}
 
 /**
  * The cache hint (SEP-2549) of `serve`'s own `tools/list` in the 2026-07-28
@@ -78,8 +85,20 @@ function callContext(
 ): CallContext {
   const token = ctx.mcpReq._meta?.progressToken;
   const envelope = (ctx.mcpReq as { envelope?: unknown }).envelope;
+  // A retry of an input-required result (2026-07-28), or a round of the
+  // SDK's shim that answers one for a 2025-era client with server-to-client
+  // requests: the SDK lifts both out of the params.
+  const inputResponses = ctx.mcpReq.inputResponses;
+  const requestState = ctx.mcpReq.requestState();
+  if (requestState !== undefined && typeof requestState !== "string") {
+    throw new GatewayProtocolError(INVALID_PARAMS, "Invalid or expired requestState: not a string");
+  }
+  const modern = isModern(server.getNegotiatedProtocolVersion());
   return {
     caller,
+    ...(modern ? { inputRequiredResults: true } : {}),
+    ...(inputResponses === undefined ? {} : { inputResponses }),
+    ...(requestState === undefined ? {} : { requestState }),
     clientCapabilities: clientCapabilities(ctx, server),
     clientEra: envelope === undefined ? "legacy" : "modern",
     signal: ctx.mcpReq.signal,
@@ -101,6 +120,15 @@ function callContext(
       }
     },
     onRequest: async (request) => {
+      if (modern) {
+        // Only a tool call turns them into an input-required result (the gateway does).
+        throw Object.assign(
+          new Error(
+            `the client speaks MCP ${server.getNegotiatedProtocolVersion()}, which has no server-to-client requests; serve turns an upstream's ${request.method} into an input-required result during tools/call only`,
+          ),
+          { code: METHOD_NOT_FOUND },
+        );
+      }
       // deno-lint-ignore no-explicit-any
       const send = ctx.mcpReq.send as any;
       return await send(

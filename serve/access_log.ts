@@ -8,6 +8,7 @@
 /** How a served call ended, as the access log records it. */
 export type AccessOutcome =
   | "ok"
+  | "input_required"
   | "tool_error"
   | "invalid_arguments"
   | "invalid_output"

@@ -24,6 +24,15 @@ import {
 import type { AccessLogEntry, AccessOutcome } from "./access_log.ts";
 import { buildCatalog, type ServeChain, type ServedTool } from "./catalog.ts";
 import { scrubValue } from "./_scrub.ts";
+import {
+  bindingOf,
+  INPUT_REQUIRED_METHODS,
+  isInputRequired,
+  openRetry,
+  relayInputRequired,
+} from "./_input_required.ts";
+import { type OpenedState, RequestStateRefused, RequestStateSeal } from "./_request_state.ts";
+import { ParkedCalls, type ParkedStep, stepParked } from "./_parked_calls.ts";
 import type {
   Upstream,
   UpstreamCallContext,
@@ -63,12 +72,41 @@ export interface GatewayOptions {
    * Default: nothing is scrubbed.
    */
   redact?: (text: string) => string;
+  /**
+   * The key that seals the `requestState` of input-required results
+   * (2026-07-28) that serve passes from an upstream to the client: at least
+   * 32 bytes (a string is UTF-8). Default: a random key of this process, so
+   * a client's retry must reach the same process; instances behind one
+   * address need the same key.
+   */
+  requestStateKey?: Uint8Array | string;
+  /** How long a sealed `requestState` is accepted, in ms (default 600 000: ten minutes). */
+  requestStateTtlMs?: number;
+  /**
+   * Input-required results one call may get from an upstream, counted in
+   * the sealed state across the client's retries (default 10): an upstream
+   * that asks for more gets the client an error result instead.
+   */
+  maxInputRounds?: number;
+  /**
+   * Tool calls of 2026-07-28 clients held open in this process while their
+   * 2025-era upstream waits for the client's answer to a server-to-client
+   * request (default 256); beyond it such a call ends with an error result.
+   */
+  maxParkedCalls?: number;
 }
 
 /** The downstream side of one call. */
 export interface CallContext {
   /** Who calls (for the access log, and upstreams' fair share of connections between callers). */
   caller: string;
+  /**
+   * A retry of an input-required result (2026-07-28): the client's answers,
+   * by input-request key, passed to the upstream.
+   */
+  inputResponses?: Readonly<Record<string, unknown>>;
+  /** A retry's `requestState`, as serve sealed it (opened here, the upstream's own sent on). */
+  requestState?: string;
   /** Cancels the call. */
   signal?: AbortSignal;
   /** Sends progress to the client (only when it asked for progress). */
@@ -91,6 +129,14 @@ export interface CallContext {
    * upstream was found to speak.
    */
   clientEra?: "legacy" | "modern";
+  /**
+   * The client speaks MCP 2026-07-28: it takes input-required results and no
+   * server-to-client requests. A 2025-era upstream's requests during a tool
+   * call then reach it as an input-required result, the call parked in this
+   * process until the client's retry answers them (within the tool's
+   * deadline). Default false: they go to `onRequest`.
+   */
+  inputRequiredResults?: boolean;
 }
 
 /** An MCP error the transport answers with a JSON-RPC error. */
@@ -119,6 +165,28 @@ const RESOURCE_NOT_FOUND = -32002;
  * so the client learns which capability to declare.
  */
 const MISSING_CLIENT_CAPABILITY = -32021;
+const INTERNAL_ERROR = -32603;
+/** How long a sealed `requestState` is accepted by default (the SDK's own default for its codec). */
+const DEFAULT_REQUEST_STATE_TTL_MS = 600_000;
+/** Input-required results in one call by default (the SDK client's own cap of rounds). */
+const DEFAULT_MAX_INPUT_ROUNDS = 10;
+/** Calls parked for their client's input at most by default. */
+const DEFAULT_MAX_PARKED_CALLS = 256;
+
+/**
+ * The error a retry with a `requestState` serve did not seal for it gets:
+ * invalid params, a fixed text for the client (the specification's), the
+ * reason in the message after it.
+ */
+function refusedState(error: RequestStateRefused): GatewayProtocolError {
+  return Object.assign(
+    new GatewayProtocolError(
+      INVALID_PARAMS,
+      `Invalid or expired requestState: ${error.message}; call again without inputResponses and requestState to start over`,
+    ),
+    { cause: error },
+  );
+}
 
 function detail(error: unknown): string {
   if (error instanceof SchemaValidationError) {
@@ -190,13 +258,18 @@ export class Gateway {
   readonly #options: GatewayOptions;
   readonly #validator: SchemaValidator;
   readonly #routes = new Map<string, string>();
+  readonly #seal: RequestStateSeal;
+  readonly #parked: ParkedCalls;
 
   private constructor(
     runner: Runner,
     tools: ServedTool[],
     capabilities: Map<string, UpstreamCapabilities>,
     options: GatewayOptions,
+    seal: RequestStateSeal,
   ) {
+    this.#seal = seal;
+    this.#parked = new ParkedCalls(options.maxParkedCalls ?? DEFAULT_MAX_PARKED_CALLS);
     this.#runner = runner;
     this.#tools = new Map(tools.map((t) => [t.name, t]));
     this.#upstreams = new Map((options.upstreams ?? []).map((u) => [u.name, u]));
@@ -230,7 +303,11 @@ export class Gateway {
         capabilities.set(u.name, {});
       }
     }));
-    return new Gateway(runner, tools, capabilities, options);
+    const seal = await RequestStateSeal.create(
+      options.requestStateKey,
+      options.requestStateTtlMs ?? DEFAULT_REQUEST_STATE_TTL_MS,
+    );
+    return new Gateway(runner, tools, capabilities, options, seal);
   }
 
   /** What the served MCP server offers beyond tools, from its upstreams. */
@@ -343,12 +420,17 @@ export class Gateway {
   /**
    * Calls a served tool. Invalid arguments, a tool error, a deadline or an
    * output problem are `isError` results; an unknown tool throws a
-   * {@linkcode GatewayProtocolError} (JSON-RPC invalid params).
+   * {@linkcode GatewayProtocolError} (JSON-RPC invalid params). An upstream
+   * asking the client for input (2026-07-28) gives an input-required result
+   * (`resultType: "input_required"`, `inputRequests`, a sealed
+   * `requestState`, no `content`); the client's retry passes its answers and
+   * that state in `context`, and a state serve did not seal for this caller
+   * and tool throws a {@linkcode GatewayProtocolError} (invalid params).
    *
    * @param name The served name.
    * @param args The arguments.
-   * @param context The caller, signal and the ways back to the client.
-   * @returns The MCP result.
+   * @param context The caller, signal and the ways back to the client (and a retry's answers).
+   * @returns The MCP result, or an input-required one.
    */
   async callTool(
     name: string,
@@ -400,6 +482,11 @@ export class Gateway {
         : errorResult((error as Error)?.message ?? String(error)),
       outcome: outcomeOf(error),
     });
+    if (target.kind !== "upstream" && context.requestState !== undefined) {
+      throw refusedState(
+        new RequestStateRefused(`tool ${JSON.stringify(served.name)} never asks for input`),
+      );
+    }
     if (target.kind === "runner") {
       try {
         const result = await this.#runner.run(target.toolId, args, {
@@ -445,19 +532,41 @@ export class Gateway {
       return fail(new InputValidationError(target.toolId, args, detail(failure)));
     }
     const upstream = this.#upstreams.get(target.server)!;
+    const binding = bindingOf(context.caller, "tools/call", served.name);
+    const retry = await this.#openRetry(
+      context,
+      binding,
+      { name: target.upstreamName, arguments: args },
+      upstream.name,
+    );
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = context.signal === undefined
       ? deadline
       : AbortSignal.any([context.signal, deadline]);
     let raw: Record<string, unknown>;
+    let timedOut = false;
     try {
-      raw = await upstream.request(
-        "tools/call",
-        { name: target.upstreamName, arguments: args },
-        { ...this.#upstreamContext(context), signal },
-      );
+      if (context.inputRequiredResults === true) {
+        const step = await this.#stepParked(upstream, binding, retry, context, timeoutMs);
+        if (step.kind === "input") {
+          return { result: step.result as McpCallResult, outcome: "input_required" };
+        }
+        if (step.kind === "failed") {
+          timedOut = step.timedOut;
+          throw step.error;
+        }
+        raw = step.result;
+      } else {
+        raw = await upstream.request(
+          "tools/call",
+          retry.params,
+          { ...this.#upstreamContext(context), signal },
+        );
+      }
     } catch (error) {
-      if (deadline.aborted) {
+      // A retry naming a call that is not parked here: invalid params, like any refused state.
+      if (error instanceof GatewayProtocolError) throw error;
+      if (deadline.aborted || timedOut) {
         return {
           result: errorResult(
             `tool ${JSON.stringify(served.name)} timed out after ${timeoutMs} ms`,
@@ -483,6 +592,21 @@ export class Gateway {
         outcome: "error",
       };
     }
+    if (isInputRequired(raw)) {
+      try {
+        const relayed = await this.#relay(raw, binding, upstream.name, retry.opened);
+        return { result: relayed as McpCallResult, outcome: "input_required" };
+      } catch (error) {
+        return {
+          result: errorResult(
+            `upstream server ${JSON.stringify(upstream.name)} answered tool ${
+              JSON.stringify(served.name)
+            } with an input-required result that is not passed on: ${(error as Error).message}`,
+          ),
+          outcome: "error",
+        };
+      }
+    }
     if (result.isError === true) return { result, outcome: "tool_error" };
     if (served.tool.outputSchema !== undefined) {
       try {
@@ -501,9 +625,87 @@ export class Gateway {
     return { result, outcome: "ok" };
   }
 
+  /**
+   * The params of a request to an upstream with a client's retry of an
+   * input-required result: its `inputResponses`, and the upstream's own
+   * state out of the sealed one (refused with invalid params when serve did
+   * not seal it for this caller and target, or for another upstream).
+   */
+  async #openRetry(
+    context: CallContext,
+    binding: string,
+    params: Record<string, unknown>,
+    upstream: string | undefined,
+  ): Promise<{ opened: OpenedState | undefined; params: Record<string, unknown> }> {
+    try {
+      const retry = await openRetry(this.#seal, context, binding, params);
+      if (
+        upstream !== undefined && retry.opened !== undefined && retry.opened.upstream !== upstream
+      ) {
+        throw new RequestStateRefused(
+          `the requestState was issued by upstream server ${JSON.stringify(retry.opened.upstream)}`,
+        );
+      }
+      return retry;
+    } catch (error) {
+      if (error instanceof RequestStateRefused) throw refusedState(error);
+      throw error;
+    }
+  }
+
+  /**
+   * One request of a 2026-07-28 client's tool call: the upstream's result,
+   * or its server-to-client requests as an input-required result (see
+   * {@linkcode CallContext.inputRequiredResults}).
+   */
+  async #stepParked(
+    upstream: Upstream,
+    binding: string,
+    retry: { opened: OpenedState | undefined; params: Record<string, unknown> },
+    context: CallContext,
+    timeoutMs: number,
+  ): Promise<ParkedStep> {
+    try {
+      return await stepParked({
+        calls: this.#parked,
+        seal: this.#seal,
+        upstream,
+        params: retry.params,
+        opened: retry.opened,
+        binding,
+        context: {
+          ...this.#upstreamContext(context),
+          signal: context.signal,
+          inputResponses: context.inputResponses,
+        },
+        timeoutMs,
+        maxRounds: this.#options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+      });
+    } catch (error) {
+      if (error instanceof RequestStateRefused) throw refusedState(error);
+      throw error;
+    }
+  }
+
+  /** An upstream's input-required result as the client gets it (its state sealed, its rounds counted). */
+  #relay(
+    raw: Record<string, unknown>,
+    binding: string,
+    upstream: string,
+    opened: OpenedState | undefined,
+  ): Promise<Record<string, unknown>> {
+    return relayInputRequired(this.#seal, raw, {
+      binding,
+      upstream,
+      round: opened?.round ?? 0,
+      maxRounds: this.#options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+    });
+  }
+
   #upstreamContext(context: CallContext): UpstreamCallContext {
     return {
       caller: context.caller,
+      returnInputRequired: true,
       ...(context.onProgress === undefined ? {} : { onProgress: context.onProgress }),
       ...(context.onNotification === undefined ? {} : { onNotification: context.onNotification }),
       ...(context.onRequest === undefined ? {} : { onRequest: context.onRequest }),
@@ -556,11 +758,18 @@ export class Gateway {
       case "prompts/list":
         return await list("prompts", "prompts");
       case "resources/read":
+      case "prompts/get":
+        return await this.#forwardInputCapable(method, params, context, upstreamContext);
       case "resources/subscribe":
       case "resources/unsubscribe":
-        return await this.#routed("resources", String(params.uri), method, params, upstreamContext);
-      case "prompts/get":
-        return await this.#routed("prompts", String(params.name), method, params, upstreamContext);
+        return (await this.#routed(
+          "resources",
+          String(params.uri),
+          method,
+          params,
+          upstreamContext,
+        ))
+          .result;
       case "completion/complete": {
         const ref = params.ref as { type?: string; name?: string; uri?: string } | undefined;
         const kind = ref?.type === "ref/prompt" ? "prompts" : "resources";
@@ -573,21 +782,61 @@ export class Gateway {
     }
   }
 
+  /**
+   * `prompts/get` or `resources/read`, whose result may be input-required:
+   * a client's retry goes to the upstream that asked (named in the sealed
+   * state), with the upstream's own state.
+   */
+  async #forwardInputCapable(
+    method: "prompts/get" | "resources/read",
+    params: Record<string, unknown>,
+    context: CallContext,
+    upstreamContext: UpstreamCallContext,
+  ): Promise<Record<string, unknown>> {
+    const kind = method === "prompts/get" ? "prompts" : "resources";
+    const key = String(method === "prompts/get" ? params.name : params.uri);
+    const binding = bindingOf(context.caller, method, key);
+    const retry = await this.#openRetry(context, binding, params, undefined);
+    const answered = await this.#routed(
+      kind,
+      key,
+      method,
+      retry.params,
+      upstreamContext,
+      retry.opened?.upstream,
+    );
+    if (!INPUT_REQUIRED_METHODS.has(method) || !isInputRequired(answered.result)) {
+      return answered.result;
+    }
+    try {
+      return await this.#relay(answered.result, binding, answered.upstream, retry.opened);
+    } catch (error) {
+      throw new GatewayProtocolError(
+        INTERNAL_ERROR,
+        `upstream server ${JSON.stringify(answered.upstream)} answered ${method} of ${
+          JSON.stringify(key)
+        } with an input-required result that is not passed on: ${(error as Error).message}`,
+      );
+    }
+  }
+
   async #routed(
     kind: "resources" | "prompts",
     key: string,
     method: UpstreamMethod,
     params: Record<string, unknown>,
     context: UpstreamCallContext,
-  ): Promise<Record<string, unknown>> {
-    const owner = this.#routes.get(`${kind}\0${key}`);
-    const candidates = owner !== undefined
-      ? [this.#upstreams.get(owner)!]
+    pinned?: string,
+  ): Promise<{ result: Record<string, unknown>; upstream: string }> {
+    const owner = pinned ?? this.#routes.get(`${kind}\0${key}`);
+    const known = owner === undefined ? undefined : this.#upstreams.get(owner);
+    const candidates = known !== undefined
+      ? [known]
       : [...this.#upstreams.values()].filter((u) => this.#capabilities.get(u.name)?.[kind]);
     let last: unknown;
     for (const upstream of candidates) {
       try {
-        return await upstream.request(method, params, context);
+        return { result: await upstream.request(method, params, context), upstream: upstream.name };
       } catch (error) {
         last = error;
       }
@@ -604,6 +853,7 @@ export class Gateway {
 
   /** Closes the runner and every upstream. */
   async close(): Promise<void> {
+    this.#parked.abortAll(new Error("serve is closing"));
     await Promise.allSettled([
       this.#runner.close(),
       ...[...this.#upstreams.values()].map((u) => u.close()),

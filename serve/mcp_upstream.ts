@@ -94,6 +94,13 @@ export interface McpUpstreamOptions {
 /** Connections to a stdio server at most by default (each one is a process). */
 const DEFAULT_STDIO_CONNECTIONS = 4;
 
+/** The methods whose result may be input_required (2026-07-28). */
+const INPUT_REQUIRED_CAPABLE: ReadonlySet<string> = new Set([
+  "tools/call",
+  "prompts/get",
+  "resources/read",
+]);
+
 /** The caller of requests that name none (a library caller). */
 const ANONYMOUS = "";
 /** The caller of `capabilities()`, which serves no downstream request. */
@@ -305,7 +312,13 @@ class McpUpstream implements Upstream {
         : Math.max(1, Math.ceil(limit - (performance.now() - started)));
       const request = connection.client.request(
         { method: method as "tools/call", params: sent },
-        { signal: stop.signal, timeout },
+        {
+          signal: stop.signal,
+          timeout,
+          ...(context.returnInputRequired === true && INPUT_REQUIRED_CAPABLE.has(method)
+            ? { allowInputRequired: true }
+            : {}),
+        },
       ) as Promise<Record<string, unknown>>;
       return withoutServerInfo(await watch(connection, request));
     } catch (error) {

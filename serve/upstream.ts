@@ -90,6 +90,16 @@ export interface UpstreamCallContext {
    * upstream was found to speak.
    */
   clientEra?: "legacy" | "modern";
+  /**
+   * Returns a result of type input_required (2026-07-28: `tools/call`,
+   * `prompts/get` and `resources/read` of an upstream asking the client for
+   * input) as received, for the caller to pass to its client and to answer
+   * by sending the request again with `inputResponses` and the
+   * `requestState` in its params. Default false: the upstream's input
+   * requests are answered through `onRequest`, and the request is sent again
+   * until its result is complete.
+   */
+  returnInputRequired?: boolean;
 }
 
 /**

@@ -283,6 +283,7 @@ export async function permissionsCommand(argv: string[], io: CliIo): Promise<num
       serve: { type: "boolean" },
       http: { type: "string" },
       "token-env": { type: "string" },
+      "request-state-key-env": { type: "string" },
       state: { type: "string" },
     });
     const [path, target, ...extra] = positionals;
@@ -293,6 +294,9 @@ export async function permissionsCommand(argv: string[], io: CliIo): Promise<num
     let command = ["run", path!, "<toolId>"];
     const listen = typeof values.http === "string" ? values.http : undefined;
     const tokenEnv = typeof values["token-env"] === "string" ? [values["token-env"]] : [];
+    const keyEnv = typeof values["request-state-key-env"] === "string"
+      ? values["request-state-key-env"]
+      : undefined;
     const stateUrl = typeof values.state === "string" ? values.state : undefined;
     if (stateUrl !== undefined && values.serve !== true) {
       throw new UsageError("--state plans for serve: add --serve");
@@ -303,7 +307,7 @@ export async function permissionsCommand(argv: string[], io: CliIo): Promise<num
     const serve = values.serve === true
       ? {
         ...(listen ? { listen } : {}),
-        env: tokenEnv,
+        env: keyEnv === undefined ? tokenEnv : [...tokenEnv, keyEnv],
         ...(state?.kind === "redis" ? { state: state.net } : {}),
       }
       : undefined;
@@ -311,6 +315,7 @@ export async function permissionsCommand(argv: string[], io: CliIo): Promise<num
       command = ["serve", path!, ...(listen ? ["--http", listen] : ["--stdio"])];
       command.push(...tokenEnv.flatMap((name) => ["--token-env", name]));
       if (state !== undefined) command.push("--state", stateUrl!);
+      if (keyEnv !== undefined) command.push("--request-state-key-env", keyEnv);
     }
     if (target !== undefined) {
       if (manifest.tools.some((t) => t.id === target)) {

@@ -98,6 +98,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         prefix: { type: "string", multiple: true },
         sessions: { type: "boolean" },
         "token-env": { type: "string", multiple: true },
+        "request-state-key-env": { type: "string" },
         "oauth-issuer": { type: "string" },
         "oauth-resource": { type: "string" },
         "oauth-jwks": { type: "string" },
@@ -144,7 +145,12 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     workspace.requirePermissions({
       serve: {
         ...(listen === undefined ? {} : { listen: netAddress(listen) }),
-        env: tokenEnv,
+        env: [
+          ...tokenEnv,
+          ...(values["request-state-key-env"] === undefined
+            ? []
+            : [values["request-state-key-env"]]),
+        ],
         ...(stateStore.kind === "redis" ? { state: stateStore.net } : {}),
       },
     });
@@ -168,6 +174,21 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         tokens[name] = value;
       }
       auth = serve.bearerAuth(tokens);
+    }
+    // The key sealing the requestState of input-required results: shared by
+    // instances behind one address, so a client's retry may reach any of them.
+    let requestStateKey: string | undefined;
+    const keyEnv = values["request-state-key-env"];
+    if (keyEnv !== undefined) {
+      requestStateKey = Deno.env.get(keyEnv);
+      if (requestStateKey === undefined || new TextEncoder().encode(requestStateKey).length < 32) {
+        throw new UsageError(
+          `--request-state-key-env ${keyEnv}: the variable is ${
+            requestStateKey === undefined ? "not set" : "shorter than 32 bytes"
+          }; set it to a long random key, the same for every instance`,
+        );
+      }
+      redactor.add(requestStateKey, keyEnv);
     }
     if (values["oauth-issuer"] !== undefined) {
       if (auth !== undefined) throw new UsageError("give --token-env or --oauth-issuer, not both");
@@ -240,6 +261,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       toolMaxOutputBytes,
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       logArgs: values["log-args"] === true,
+      ...(requestStateKey === undefined ? {} : { requestStateKey }),
       // Every result, error, notification, access-log entry and span leaves scrubbed.
       redact,
       onAccess: (entry) => io.stderr(serve.accessLogLine(entry)),

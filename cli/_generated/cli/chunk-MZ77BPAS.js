@@ -97,6 +97,11 @@ Options:
   --state-prefix PREFIX    Prefix of serve's Redis keys (default
                            toolfoundation:); instances sharing state use one
   --timeout MS             Deadline of every call (overrides the manifest)
+  --request-state-key-env NAME
+                           Seal the requestState of input-required results
+                           (MCP 2026-07-28) with $NAME (32 bytes or more;
+                           default: a random key of this process); instances
+                           behind one address need the same
   --log-args               Put the arguments into the access log
   --max-manifest-bytes N   Refuse larger manifests
 
@@ -214,8 +219,8 @@ Prints the exact Deno permission flags that running the tool, the chain (or,
 without a target, every tool) needs, as complete \`deno run ... cli.ts run|chain
 <manifest> <target>\` and \`deno compile\` command lines (stdout), with the
 reason for each permission (stderr). --serve plans for serve instead (with
---http HOST:PORT, --token-env NAME and --state redis://HOST:PORT as serve
-would be given them).
+--http HOST:PORT, --token-env NAME, --request-state-key-env NAME and --state
+redis://HOST:PORT as serve would be given them).
 `,respond:`Usage: toolfoundation respond <manifest> --format <format> [options]
 
 The tool step of an agent loop. Reads a model's response on stdin (the whole
