@@ -577,7 +577,11 @@ export class Gateway {
       if (context.signal?.aborted) {
         return fail(Object.assign(new Error("cancelled"), { name: "AbortError" }));
       }
-      if ((error as { code?: unknown })?.code === MISSING_CLIENT_CAPABILITY) throw error;
+      // -32021 is a 2026-07-28 error: a 2025-era client gets it as a tool error.
+      if (
+        (error as { code?: unknown })?.code === MISSING_CLIENT_CAPABILITY &&
+        context.clientEra === "modern"
+      ) throw error;
       return fail(error);
     }
     const result = raw as McpCallResult;
