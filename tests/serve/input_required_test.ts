@@ -273,12 +273,26 @@ Deno.test("serve, 2026: an upstream's garbage input requests become an error res
 
 Deno.test("serve, 2025-era client with sessions in front of a 2026 upstream: the input requests arrive as elicitation, sampling and roots requests and the call completes", async () => {
   const served = await serve("2026-07-28", ["--sessions"]);
+  // A step (connect, call, close) that does not end within 30 s fails with
+  // serve's stderr (an intermittent hang was seen here in a few runs of this file).
+  const within = <T>(work: Promise<T>): Promise<T> => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    return Promise.race([
+      work,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`no answer within 30 s; serve's stderr:\n${served.stderr()}`)),
+          30_000,
+        );
+      }),
+    ]).finally(() => clearTimeout(timer));
+  };
   const asked: string[] = [];
-  const client = await httpClient(
+  const client = await within(httpClient(
     served.url,
     { authorization: `Bearer ${TOKENS.TOKEN_A}` },
     { elicitation: {}, sampling: {}, roots: {} },
-  );
+  ));
   client.setRequestHandler("elicitation/create", (request) => {
     asked.push(`elicitation: ${request.params.message}`);
     const content: Record<string, string> = String(request.params.message).includes("color")
@@ -298,20 +312,6 @@ Deno.test("serve, 2025-era client with sessions in front of a 2026 upstream: the
     asked.push("roots");
     return Promise.resolve({ roots: [{ uri: "file:///r" }] });
   });
-  // A call that does not end within 30 s fails with serve's stderr (an
-  // intermittent hang was seen here once in several runs of this file).
-  const within = <T>(work: Promise<T>): Promise<T> => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    return Promise.race([
-      work,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`no answer within 30 s; serve's stderr:\n${served.stderr()}`)),
-          30_000,
-        );
-      }),
-    ]).finally(() => clearTimeout(timer));
-  };
   try {
     const rounds = await within(client.callTool({
       name: "test_input_required_result_multi_round",
@@ -331,7 +331,7 @@ Deno.test("serve, 2025-era client with sessions in front of a 2026 upstream: the
       "sampling",
     ]);
   } finally {
-    await client.close();
+    await within(client.close()).catch(() => {});
     await served.close();
   }
 });
