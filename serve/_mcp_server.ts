@@ -93,14 +93,15 @@ function callContext(
   if (requestState !== undefined && typeof requestState !== "string") {
     throw new GatewayProtocolError(INVALID_PARAMS, "Invalid or expired requestState: not a string");
   }
-  const modern = isModern(server.getNegotiatedProtocolVersion());
+  // One answer to "which era does this client speak", for the upstream's era
+  // and for how its input requests reach the client.
+  const modern = envelope !== undefined || isModern(server.getNegotiatedProtocolVersion());
   return {
     caller,
-    ...(modern ? { inputRequiredResults: true } : {}),
     ...(inputResponses === undefined ? {} : { inputResponses }),
     ...(requestState === undefined ? {} : { requestState }),
     clientCapabilities: clientCapabilities(ctx, server),
-    clientEra: envelope === undefined ? "legacy" : "modern",
+    clientEra: modern ? "modern" : "legacy",
     signal: ctx.mcpReq.signal,
     ...(token === undefined ? {} : {
       onProgress: (p: { progress: number; total?: number; message?: string }) => {

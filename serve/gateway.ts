@@ -126,17 +126,13 @@ export interface CallContext {
    * An upstream that speaks both eras is spoken to in the same one, so that
    * what one era has and the other lacks (server-to-client requests during
    * a call, subscriptions) works as the client expects. Absent: the era the
-   * upstream was found to speak.
+   * upstream was found to speak. A `"modern"` client takes input-required
+   * results and no server-to-client requests: a 2025-era upstream's
+   * requests during a tool call then reach it as an input-required result,
+   * the call parked in this process until the client's retry answers them
+   * (within the tool's deadline); otherwise they go to `onRequest`.
    */
   clientEra?: "legacy" | "modern";
-  /**
-   * The client speaks MCP 2026-07-28: it takes input-required results and no
-   * server-to-client requests. A 2025-era upstream's requests during a tool
-   * call then reach it as an input-required result, the call parked in this
-   * process until the client's retry answers them (within the tool's
-   * deadline). Default false: they go to `onRequest`.
-   */
-  inputRequiredResults?: boolean;
 }
 
 /** An MCP error the transport answers with a JSON-RPC error. */
@@ -546,7 +542,7 @@ export class Gateway {
     let raw: Record<string, unknown>;
     let timedOut = false;
     try {
-      if (context.inputRequiredResults === true) {
+      if (context.clientEra === "modern") {
         const step = await this.#stepParked(upstream, binding, retry, context, timeoutMs);
         if (step.kind === "input") {
           return { result: step.result as McpCallResult, outcome: "input_required" };
@@ -660,7 +656,7 @@ export class Gateway {
   /**
    * One request of a 2026-07-28 client's tool call: the upstream's result,
    * or its server-to-client requests as an input-required result (see
-   * {@linkcode CallContext.inputRequiredResults}).
+   * {@linkcode CallContext.clientEra}).
    */
   async #stepParked(
     upstream: Upstream,
