@@ -3,7 +3,7 @@
  * validate the arguments a model might produce, printing what a model would be
  * told to repair its call. Runs with no permissions at all:
  *
- *     deno task demo
+ *     deno run examples/demo.ts
  *
  * @module
  */
