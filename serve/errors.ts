@@ -11,6 +11,7 @@
  * - `name_clash`: two tools would be served under the same name.
  * - `bad_option`: an option is malformed (address, limit, prefix, ...).
  * - `auth_required`: listening beyond loopback without auth configured.
+ * - `listen_failed`: the address is in use or not on this machine (the message names it).
  * - `unauthorized`: a request without valid credentials (HTTP 401).
  * - `forbidden`: a token without the scope a tool needs (HTTP 403).
  * - `bad_host`: a Host header outside the allowed names (DNS rebinding).
@@ -23,6 +24,7 @@ export type ServeErrorCode =
   | "name_clash"
   | "bad_option"
   | "auth_required"
+  | "listen_failed"
   | "unauthorized"
   | "forbidden"
   | "bad_host"

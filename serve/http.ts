@@ -390,7 +390,25 @@ export async function serveHttp(
         },
       });
     } catch (error) {
-      reject(error);
+      reject(listenError(error, hostname, options.port ?? 8080));
     }
   });
+}
+
+/**
+ * Names the address in a failure to listen (Deno's own message does not),
+ * keeping Deno's error as the cause.
+ */
+function listenError(error: unknown, hostname: string, port: number): unknown {
+  const host = hostname.includes(":") && !hostname.startsWith("[") ? `[${hostname}]` : hostname;
+  const address = `${host}:${port}`;
+  const why = error instanceof Deno.errors.AddrInUse
+    ? `the address is already in use (another process listens there); stop it or give another port (--http ${host}:PORT)`
+    : error instanceof Deno.errors.AddrNotAvailable
+    ? `no interface of this machine has the address ${hostname}; give one it has (--http 127.0.0.1:${port})`
+    : error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.NotCapable
+    ? `${(error as Error).message}`
+    : undefined;
+  if (why === undefined) return error;
+  return new ServeError("listen_failed", `cannot listen on ${address}: ${why}`, { cause: error });
 }

@@ -321,6 +321,10 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       diagnose(io, redactor, "error", (error as Error).message);
       return EXIT.usage;
     }
+    if ((error as { code?: unknown })?.code === "listen_failed") {
+      diagnose(io, redactor, "error", (error as Error).message);
+      return EXIT.failure;
+    }
     return report(io, redactor, error);
   } finally {
     await runner?.close();
