@@ -77,7 +77,8 @@ told, and another interface needs --token-env or --oauth-issuer.
 Options:
   --stdio                  Serve on stdin/stdout
   --http HOST:PORT         Serve Streamable HTTP at http://HOST:PORT/mcp
-  --prefix SERVER=PREFIX   Prefix the tools of an MCP server (repeatable)
+  --prefix SERVER=PREFIX   Prefix the tools of an MCP server (repeatable); "_" is added
+                           unless PREFIX ends in _ - or .
   --sessions               Keep sessions (resumable streams) for 2025-era clients
   --token-env NAME         Require "Authorization: Bearer $NAME" (repeatable);
                            the caller's principal is NAME (never the token)

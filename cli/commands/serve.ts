@@ -130,7 +130,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     });
     const maxModuleProcesses = parseMaxModuleProcesses(values["max-module-processes"]);
     const stateStore = stateChoice(values, listen !== undefined);
-    const prefixes = pairs("--prefix", values.prefix ?? []);
+    const prefixes = withSeparators(pairs("--prefix", values.prefix ?? []));
     const toolScopes: Record<string, string[]> = {};
     for (
       const [tool, scope] of Object.entries(pairs("--oauth-scope", values["oauth-scope"] ?? []))
@@ -346,4 +346,16 @@ function onStopSignals(): StopSignals {
   const requested = new Promise<void>((resolve) => (stop = resolve));
   // A second signal ends the CLI at once, after SIGKILL to every process group it started.
   return { requested, remove: onStopSignal(() => stop()) };
+}
+
+/**
+ * `--prefix b=bee` serves `bee_shout`, not `beeshout`: a prefix that does not
+ * end in a separator MCP names allow (`_`, `-`, `.`) gets `_`.
+ */
+function withSeparators(prefixes: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [server, prefix] of Object.entries(prefixes)) {
+    out[server] = prefix === "" || /[_.-]$/.test(prefix) ? prefix : `${prefix}_`;
+  }
+  return out;
 }

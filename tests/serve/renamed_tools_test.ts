@@ -24,15 +24,17 @@ async function manifest(): Promise<string> {
   return path;
 }
 
-for (const prefix of [undefined, "p_"]) {
-  Deno.test(`a tool renamed by an override is served under its new name and called by the server's${prefix ? " (with a prefix)" : ""}`, async () => {
+for (
+  const [prefix, served] of [[undefined, ""], ["p_", "p_"], ["p", "p_"], ["p.", "p."]] as const
+) {
+  Deno.test(`a tool renamed by an override is served under its new name and called by the server's${prefix ? ` (with the prefix ${prefix}, served as ${served}NAME)` : ""}`, async () => {
     const path = await manifest();
     const client = await stdioClient(
       prefix === undefined ? [] : ["--prefix", `up=${prefix}`],
       path,
     );
     try {
-      const p = prefix ?? "";
+      const p = served;
       const { tools } = await client.listTools();
       const names = tools.map((t) => t.name).sort();
       assert.deepEqual(names, [`${p}echo`, `${p}say`]);
