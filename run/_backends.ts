@@ -108,6 +108,7 @@ export class Backends {
     args: Record<string, unknown>,
     ctx: ToolContext,
     timeoutMs: number,
+    spentMs = 0,
   ): unknown {
     switch (backend.kind) {
       case "local":
@@ -126,6 +127,7 @@ export class Backends {
             ctx,
             timeoutMs,
             tool.inputSchema,
+            spentMs,
           )
         );
     }

@@ -100,13 +100,17 @@ export async function collect(
   }
 }
 
-/** Settles work under a deadline and a caller's signal; whichever comes first wins. */
+/**
+ * Settles work under a deadline (of which `spentMs` passed before) and a
+ * caller's signal; whichever comes first wins.
+ */
 export function guard(
   work: Promise<unknown>,
   control: LazyAbort,
   site: RunSite,
   timeoutMs: number,
   signal: AbortSignal | undefined,
+  spentMs = 0,
 ): Promise<unknown> {
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -130,7 +134,7 @@ export function guard(
         const error = new RunTimeoutError(timeoutMs, site);
         control.abort(error);
         reject(error);
-      }, timeoutMs);
+      }, Math.max(1, timeoutMs - spentMs));
     }
     signal?.addEventListener("abort", onAbort, { once: true });
     if (signal?.aborted) onAbort();

@@ -100,10 +100,11 @@ export class Pipeline {
     };
     const site = { toolId, backend };
     const timeoutMs = options?.timeoutMs ?? this.#timeoutMs;
+    const spentMs = Math.max(0, options?.spentMs ?? 0);
 
     let outcome: unknown;
     try {
-      outcome = this.#backends.start(tool, backend, input, ctx, timeoutMs);
+      outcome = this.#backends.start(tool, backend, input, ctx, timeoutMs, spentMs);
     } catch (error) {
       throw classify(error, site);
     }
@@ -116,7 +117,14 @@ export class Pipeline {
       // An MCP call keeps the deadline itself, over all its phases (connect,
       // call), and names the phase when it passes; the caller's signal is
       // still watched here.
-      value = await guard(work, control, site, backend.kind === "mcp" ? 0 : timeoutMs, signal);
+      value = await guard(
+        work,
+        control,
+        site,
+        backend.kind === "mcp" ? 0 : timeoutMs,
+        signal,
+        spentMs,
+      );
     }
 
     let structured = value;

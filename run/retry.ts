@@ -65,6 +65,8 @@ export interface RetryContext extends RetryOptions {
   tool: Tool | undefined;
   /** The call's deadline in ms (0 or Infinity: none). */
   timeoutMs: number;
+  /** Milliseconds of the deadline spent before the first attempt. */
+  spentMs?: number;
   /** The caller's signal. */
   signal?: AbortSignal;
 }
@@ -86,7 +88,7 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
 }
 
 /**
- * Runs `attempt` (given the deadline left), again on a retryable failure of
+ * Runs `attempt` (given the time spent of the deadline), again on a retryable failure of
  * an idempotent tool, within the deadline; the last error is thrown. The
  * runner runs every call through it.
  *
@@ -107,22 +109,23 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
  * assert.equal(calls, 2);
  * ```
  *
- * @param attempt One attempt, given the deadline left (`undefined` on the first).
+ * @param attempt One attempt, given the milliseconds of the deadline spent before it (`undefined` on the first).
  * @param context The tool, its deadline, the caller's signal and the retry options.
  * @returns The result of the first attempt that succeeds.
  */
 export async function withRetries(
-  attempt: (timeoutMs: number | undefined) => Promise<RunResult>,
+  attempt: (spentMs: number | undefined) => Promise<RunResult>,
   context: RetryContext,
 ): Promise<RunResult> {
   const policy = { ...DEFAULT_RETRY_POLICY, ...context.retry };
   if (!isIdempotent(context.tool) || policy.maxAttempts <= 1) return attempt(undefined);
   const started = performance.now();
   const limited = context.timeoutMs > 0 && Number.isFinite(context.timeoutMs);
-  const left = () => context.timeoutMs - (performance.now() - started);
+  const spent = () => (context.spentMs ?? 0) + (performance.now() - started);
+  const left = () => context.timeoutMs - spent();
   for (let n = 1;; n++) {
     try {
-      return await attempt(n === 1 ? undefined : Math.max(1, Math.floor(left())));
+      return await attempt(n === 1 ? undefined : Math.floor(spent()));
     } catch (error) {
       const why = retryReason(error);
       if (why === undefined || n >= policy.maxAttempts || context.signal?.aborted) {

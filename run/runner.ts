@@ -401,11 +401,11 @@ export class Runner {
   // Every execution goes through the retry loop (idempotent tools only, see retry.ts).
   readonly #exec: Execute = (toolId, args, options, hooks) =>
     withRetries(
-      (timeoutMs) =>
+      (spentMs) =>
         this.#pipeline.execute(
           toolId,
           args,
-          timeoutMs === undefined ? options : { ...options, timeoutMs },
+          spentMs === undefined ? options : { ...options, spentMs },
           hooks,
         ),
       {
@@ -413,6 +413,7 @@ export class Runner {
         toolId,
         tool: this.#registry.get(toolId)?.tool,
         timeoutMs: options?.timeoutMs ?? this.#timeoutMs,
+        ...(options?.spentMs === undefined ? {} : { spentMs: options.spentMs }),
         signal: options?.signal,
       },
     );

@@ -63,6 +63,12 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Deadline of this run in milliseconds, overriding the runner's default. */
   timeoutMs?: number;
+  /**
+   * Milliseconds of the deadline already spent before this run (e.g. connecting
+   * to a server and listing its tools first): the run gets what is left, and a
+   * timeout still names the whole deadline the caller set.
+   */
+  spentMs?: number;
   /** Receives normalized progress reports. */
   onProgress?: (update: ProgressUpdate) => void;
 }

@@ -60,16 +60,16 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       [id],
       deadlineMs,
       async (runner, signal, line) => {
-        // What is left of the deadline after connecting and listing (when the
-        // tool's schemas came from its server).
+        // The deadline covers connecting and listing too (when the tool's
+        // schemas came from its server): the run gets what is left, and a
+        // timeout names the deadline the user set.
         const listed = manifest.tools.some((t) => t.id === id && t.schemaFromServer) ||
           serverOfId(manifest, id) !== undefined;
-        const timeoutMs = listed
-          ? Math.max(1, Math.round(deadlineMs - (performance.now() - started)))
-          : deadlineMs;
+        const timeoutMs = deadlineMs;
+        const spentMs = listed ? Math.round(performance.now() - started) : 0;
         if (values.events) {
           let exit: number = EXIT.ok;
-          for await (const event of runner.runStream(id, args, { signal, timeoutMs })) {
+          for await (const event of runner.runStream(id, args, { signal, timeoutMs, spentMs })) {
             const data = event.kind === "done"
               ? { structured: resultJson(event.data) }
               : event.data;
@@ -88,6 +88,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
         const result = await runner.run(id, args, {
           signal,
           timeoutMs,
+          spentMs,
           onProgress: (p) => line.update(id, p),
         });
         line.clear();

@@ -90,8 +90,10 @@ export class McpPool {
     ctx: ToolContext,
     timeoutMs: number,
     inputSchema?: unknown,
+    spentMs = 0,
   ): Promise<McpCallResult> {
-    const started = performance.now();
+    // The deadline counts from when the caller started it (spentMs ago).
+    const started = performance.now() - spentMs;
     const toolId = ctx.toolId;
     const connection = this.#usable(name) ??
       await this.#acquire(name, toolId, started, timeoutMs, ctx.signal, false).catch((error) => {

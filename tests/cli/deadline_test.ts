@@ -194,3 +194,29 @@ Deno.test("an MCP server that never answers initialize fails within --timeout, n
     assert.ok(out.exitAfterErrorMs < 1000, `exit ${out.exitAfterErrorMs} ms after the error`);
   }
 });
+
+Deno.test("--timeout on an MCP server's tool names the deadline the user set, though connecting and listing used part of it", async () => {
+  const hang = `${ROOT}tests/fixtures/serve/hang_upstream.ts`;
+  const path = await tempManifest([
+    "mcpServers:",
+    `  h: { command: ${JSON.stringify(Deno.execPath())}, args: [run, --no-config, ${
+      JSON.stringify(hang)
+    }] }`,
+  ].join("\n"));
+  const out = await timed(await flagsFor(path, "h:hang"), [
+    "run",
+    path,
+    "h:hang",
+    "--args",
+    "{}",
+    "--timeout",
+    "2500",
+  ]);
+  assert.equal(out.code, 1, out.stderr);
+  // The deadline the user gave, not what was left of it after the server started.
+  assert.match(
+    out.stderr,
+    /tool "h:hang" timed out after 2500 ms while calling the tool on MCP server "h"/,
+  );
+  assert.ok(out.errorAtMs < 2500 + 3000, `error after ${out.errorAtMs} ms`);
+});
