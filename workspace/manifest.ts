@@ -255,6 +255,8 @@ export async function parseManifest(
     file,
     ...positionOf(doc, counter, locate(issue.path), keyIssues.has(i)),
     ...issue,
+    // A configuration file's problems are named by its own keys (`/mcpServers/x`).
+    path: locate(issue.path),
   })).sort((a, b) => a.line - b.line || a.column - b.column);
   if (located.length > 0) throw new ManifestError(located);
   const dir = options.dir ?? dirname(file);

@@ -111,3 +111,24 @@ Deno.test("import --out without permissions lists every flag it needs at once; e
   assert.equal(ok.code, 0, ok.stderr);
   assert.match(await Deno.readTextFile(`${workspace}/tools.yaml`), new RegExp(`cwd: ${workspace}`));
 });
+
+Deno.test("problems in a configuration file are named by the file's own keys (/mcpServers/x, /mcp/servers/x), at their line", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "tf-import-" }));
+  const files: Record<string, [string, RegExp]> = {
+    ".mcp.json": [
+      '{\n  "mcpServers": {\n    "x": { "command": 5 }\n  }\n}\n',
+      /^\.mcp\.json:3:\d+: \/mcpServers\/x\/command: must be string/m,
+    ],
+    "settings.json": [
+      '{\n  "mcp": {\n    "servers": {\n      "x": { "type": "stdio", "command": "echo", "env": { "A": 1 } }\n    }\n  }\n}\n',
+      /^settings\.json:4:\d+: \/mcp\/servers\/x\/env\/A: must be string/m,
+    ],
+  };
+  for (const [name, [text, expected]] of Object.entries(files)) {
+    await Deno.writeTextFile(`${dir}/${name}`, text);
+    const out = await cliIn(dir, [`--allow-read=${name}`], ["validate", name, "--offline"]);
+    assert.equal(out.code, 2, out.stderr);
+    assert.match(out.stderr, expected);
+    assert.doesNotMatch(out.stderr, /(^|: )\/servers\//m, "the manifest's pointer leaked");
+  }
+});

@@ -312,9 +312,10 @@ Deno.test("a configuration file's problems are located in the file itself; unkno
   const error = await parseManifest(text, { path: "/tmp/w/.mcp.json" }).catch((e) => e);
   assert.equal(error.code, "invalid_manifest");
   const where = error.issues.map((i: { line: number; path: string }) => `${i.line} ${i.path}`);
-  assert.ok(where.some((w: string) => w.startsWith("3 /servers/nothing")), where.join("; "));
-  assert.ok(where.includes("4 /servers/odd/env"), where.join("; "));
-  assert.ok(where.some((w: string) => w.startsWith("5 /servers/sse")), where.join("; "));
+  // Named by the file's own keys, not the manifest's `servers`.
+  assert.ok(where.some((w: string) => w.startsWith("3 /mcpServers/nothing")), where.join("; "));
+  assert.ok(where.includes("4 /mcpServers/odd/env"), where.join("; "));
+  assert.ok(where.some((w: string) => w.startsWith("5 /mcpServers/sse")), where.join("; "));
   // A manifest with version: 1 is never taken for a configuration file.
   const manifest = await parseManifest("version: 1\nservers: { a: { command: x } }\n", {
     path: "m.yaml",
