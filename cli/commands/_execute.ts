@@ -3,6 +3,7 @@
 // line, module tools' log output, the deadlines, and closing the runner.
 
 import type { Runner } from "../../run/mod.ts";
+import { AnsiStripper } from "../../run/process/ansi.ts";
 import type { SchemaValidator } from "../../model/schema_validator.ts";
 import { type CliIo, diagnose, EXIT, jsonText } from "../_io.ts";
 import type { Redactor } from "../../workspace/secrets.ts";
@@ -32,15 +33,25 @@ type Line = ReturnType<typeof progressLine>;
 /**
  * Where a module tool's own output goes: with `--events`, each line becomes a
  * `{"kind":"log","toolId":...,"data":{"text":...}}` line on stderr (JSON
- * Lines, secrets scrubbed); otherwise it is written to stderr as is (scrubbed).
+ * Lines, secrets scrubbed); otherwise it is written to stderr as is (scrubbed;
+ * terminal escapes stripped when stderr is not a terminal).
  * Never stdout.
  */
 function moduleLog(io: CliIo, redactor: Redactor, events: boolean) {
   const partial = new Map<string, string>();
+  // Off a terminal (a file, a pipe, JSON Lines), a tool's colours are noise.
+  const strippers = new Map<string, AnsiStripper>();
+  const plain = (toolId: string, text: string): string => {
+    if (io.stderrIsTerminal && !events) return text;
+    let strip = strippers.get(toolId);
+    if (strip === undefined) strippers.set(toolId, strip = new AnsiStripper());
+    return strip.push(text);
+  };
   const emit = (toolId: string, text: string) =>
     io.stderr(`${jsonText({ kind: "log", toolId, data: { text } }, redactor)}\n`);
   return {
-    write(toolId: string, text: string): void {
+    write(toolId: string, raw: string): void {
+      const text = plain(toolId, raw);
       if (!events) return io.stderr(redactor.redact(text));
       const lines = ((partial.get(toolId) ?? "") + text).split("\n");
       partial.set(toolId, lines.pop()!);

@@ -20,6 +20,7 @@
 
 import { ExecutionError, PermissionDeniedError } from "../errors.ts";
 import type { LocalHandler, ToolContext } from "../local.ts";
+import { AnsiStripper } from "../process/ansi.ts";
 import { childEnv } from "../process/child_env.ts";
 import type { ManifestPermissions } from "./permissions.ts";
 import { ModuleProcess } from "./_process.ts";
@@ -92,6 +93,13 @@ function writeStderr(text: string): void {
   while (offset < bytes.length) offset += Deno.stderr.writeSync(bytes.subarray(offset));
 }
 
+/** The default log sink: stderr, without terminal escapes when it is not a terminal. */
+function stderrSink(): (text: string) => void {
+  if (Deno.stderr.isTerminal()) return writeStderr;
+  const strip = new AnsiStripper();
+  return (text) => writeStderr(strip.push(text));
+}
+
 /**
  * A local handler that runs `export` of a module in a sandboxed child Deno
  * process: exactly the granted permissions, a bounded heap, the result as
@@ -124,7 +132,7 @@ export function moduleHandler(module: URL, options: ModuleHandlerOptions = {}): 
   const p = options.permissions ?? {};
   const memoryMb = options.memoryMb ?? DEFAULT_MODULE_MEMORY_MB;
   const cap = options.maxOutputBytes ?? DEFAULT_MODULE_OUTPUT_BYTES;
-  const onLog = options.onLog ?? writeStderr;
+  const onLog = options.onLog ?? stderrSink();
   const pathGrants = (name: "read" | "write"): string[] => {
     const v = listOf(p[name], dir, true);
     return Array.isArray(v) ? v : [];

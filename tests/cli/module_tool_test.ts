@@ -35,7 +35,7 @@ async function cli(args: string[], flags: string[]): Promise<Outcome> {
 /** A manifest of module tools over the fixtures, and the flags `permissions` prints for it. */
 async function cliManifest(tools: string[]): Promise<{ manifest: string; flags: string[] }> {
   const dir = await Deno.makeTempDir({ prefix: "tf-mod-cli-" });
-  for (const file of ["chatty.ts", "faults.ts", "fs.ts"]) {
+  for (const file of ["chatty.ts", "colored.ts", "faults.ts", "fs.ts"]) {
     await Deno.copyFile(new URL(file, FIXTURES), `${dir}/${file}`);
   }
   const manifest = `${dir}/tools.yaml`;
@@ -69,6 +69,19 @@ Deno.test("CLI: a module tool that prints leaves stdout holding only the result 
   assert.match(out.stderr, /chatty: console\.log/);
   assert.match(out.stderr, /chatty: Deno\.stdout without newline/);
   assert.match(out.stderr, /\{"forged":true\}/);
+});
+
+Deno.test("CLI: a module tool's terminal colours are stripped off a terminal, even cut across writes", async () => {
+  const { manifest, flags } = await cliManifest(tool("colored", "colored.ts", "default"));
+  const out = await cli(["run", manifest, "colored", "--args", "{}"], flags);
+  assert.equal(out.code, 0, out.stderr);
+  assert.equal(out.stderr.includes("\x1b"), false, JSON.stringify(out.stderr));
+  assert.match(out.stderr, /^red alert\nprogress green done\nlink text\n/m);
+  const events = await cli(["run", manifest, "colored", "--args", "{}", "--events"], flags);
+  assert.equal(events.code, 0, events.stderr);
+  const logs = events.stderr.trim().split("\n").map((l) => JSON.parse(l))
+    .filter((e) => e.kind === "log").map((e) => e.data.text);
+  assert.deepEqual(logs, ["red alert", "progress green done", "link text"]);
 });
 
 Deno.test("CLI: no module tool process outlives the CLI", async () => {
