@@ -71,14 +71,20 @@ export function failureOf(error: unknown, site: FailureSite): ToolFailure {
         code: "output_too_large",
         message: `the tool's output was larger than ${e.limitBytes} bytes and was not read`,
       };
-    case "permission_denied":
+    case "permission_denied": {
+      // What to change is the operator's business (paths of their machine,
+      // the manifest's grants): the model hears which kind of access was
+      // refused and that repeating the call will not help; the operator's
+      // note (stderr, the error's cause) keeps the whole message.
+      const kind = /\bRequires (\w+) access\b/.exec(message)?.[1];
       return {
         ...base,
         code: "not_permitted",
-        message: `the tool was refused an operation it needs: ${
-          detail(/^(tool "[^"]*": )?permission denied: /)
-        }`,
+        message: `the tool was refused ${
+          kind === undefined ? "an operation" : `${kind} access`
+        } it needs by the sandbox the operator set; the same call will fail the same way`,
       };
+    }
     case "no_backend":
       return { ...base, code: "unavailable", message: "the tool cannot run here right now" };
     case "cancelled":

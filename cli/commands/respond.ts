@@ -177,7 +177,9 @@ async function answer(
         io,
         redactor,
         "note",
-        `call ${o.call.index} (${o.call.name}): ${o.failure.code}: ${o.failure.message}`,
+        `call ${o.call.index} (${o.call.name}): ${o.failure.code}: ${o.failure.message}${
+          operatorDetail(o.failure)
+        }`,
       );
     }
     printJson(io, redactor, messages);
@@ -199,4 +201,14 @@ async function answer(
       clearTimeout(timer);
     } else await runner.close();
   }
+}
+
+/**
+ * For the operator's note: what the model was not told (a sandbox refusal's
+ * path and the grant to change).
+ */
+function operatorDetail(failure: { code: string; message: string; cause?: unknown }): string {
+  if (failure.code !== "not_permitted") return "";
+  const cause = (failure.cause as { message?: unknown } | undefined)?.message;
+  return typeof cause === "string" && cause !== "" ? ` (${cause})` : "";
 }

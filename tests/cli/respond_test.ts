@@ -465,3 +465,47 @@ Deno.test("respond --stream: another format's stream, a stream without --stream,
   assert.equal(own.code, 0, own.stderr);
   assert.deepEqual(JSON.parse(own.stdout), []);
 });
+
+Deno.test("respond: a module tool refused by its sandbox tells the model the kind of access, not the operator's paths or grants", async () => {
+  const manifest = await tempManifest(
+    [
+      "version: 1",
+      "tools:",
+      "  - name: peek",
+      "    module: ./peek.ts",
+      "    inputSchema: { type: object }",
+    ].join("\n"),
+    {
+      "peek.ts":
+        'export default async () => await Deno.readTextFile(import.meta.dirname + "/secret.txt");\n',
+    },
+  );
+  const dir = manifest.slice(0, manifest.lastIndexOf("/"));
+  await Deno.writeTextFile(`${dir}/secret.txt`, "operator's file");
+  const calls = {
+    choices: [{
+      message: {
+        role: "assistant",
+        tool_calls: [{ id: "c1", type: "function", function: { name: "peek", arguments: "{}" } }],
+      },
+    }],
+  };
+  const out = await cli(["respond", manifest, "--format", "openai"], {
+    flags: await flagsFor(manifest, "peek"),
+    stdin: JSON.stringify(calls),
+  });
+  assert.equal(out.code, 1, out.stderr);
+  const [answer] = JSON.parse(out.stdout);
+  const told = JSON.parse(answer.content);
+  assert.equal(told.error, "not_permitted");
+  assert.match(told.message, /refused read access it needs by the sandbox/);
+  // Nothing of the operator's machine or manifest reaches the model.
+  assert.doesNotMatch(answer.content, /\/|manifest|permissions\.read|secret\.txt/);
+  // The operator's note keeps the path and the grant to change.
+  assert.match(
+    out.stderr,
+    new RegExp(
+      `note: call 0 \\(peek\\): not_permitted: .*secret\\.txt.*permissions\\.read of tool "peek"`,
+    ),
+  );
+});
