@@ -152,7 +152,12 @@ function schemaOf(source: unknown, path: string): ToolObjectSchema {
  * @example Any Standard JSON Schema (here a hand-made one)
  * ```ts
  * import assert from "node:assert/strict";
- * import { defaultRegistry, defineTool, type StandardJsonSchema } from "@toolfoundation/core";
+ * import {
+ *   type AnthropicTool,
+ *   defaultRegistry,
+ *   defineTool,
+ *   type StandardJsonSchema,
+ * } from "@toolfoundation/core";
  *
  * const city: StandardJsonSchema<{ city: string }> = {
  *   "~standard": {
@@ -169,7 +174,7 @@ function schemaOf(source: unknown, path: string): ToolObjectSchema {
  *   inputSchema: city,
  *   handler: (args) => `sunny in ${args.city}`,
  * });
- * const converted = defaultRegistry().convert(weather.tool, "mcp", "anthropic").tool;
+ * const converted = defaultRegistry().convert(weather.tool, "mcp", "anthropic").tool as AnthropicTool;
  * assert.deepEqual(converted.input_schema.required, ["city"]);
  * ```
  *
