@@ -43,11 +43,36 @@ export type ToolSchemaSource = ObjectSchemaLiteral | StandardJsonSchema;
 export type InferToolSchema<S> = S extends StandardTyped ? StandardInput<S>
   : InferJsonSchema<S>;
 
-/** A handler's arguments: the input schema's type, or any object when it infers none. */
+/**
+ * A handler's arguments: the input schema's type, or any object when it infers none.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { ToolArgs } from "@toolfoundation/core";
+ *
+ * const args: ToolArgs<{ type: "object"; properties: { n: { type: "number" } }; required: ["n"] }> = {
+ *   n: 1,
+ * };
+ * assert.equal(args.n, 1);
+ * ```
+ */
 export type ToolArgs<S> = unknown extends InferToolSchema<S> ? Record<string, unknown>
   : InferToolSchema<S>;
 
-/** A handler's result: the output schema's type, or anything without an output schema. */
+/**
+ * A handler's result: the output schema's type, or anything without an output schema.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { ToolResult } from "@toolfoundation/core";
+ *
+ * const result: ToolResult<{ type: "object"; properties: { ok: { type: "boolean" } } }> = { ok: true };
+ * const anything: ToolResult<undefined> = "free";
+ * assert.deepEqual([result, anything], [{ ok: true }, "free"]);
+ * ```
+ */
 export type ToolResult<S> = [S] extends [undefined] ? unknown : InferToolSchema<S>;
 
 /**
@@ -60,7 +85,18 @@ export type HandlerReturn<R> =
   | PromiseLike<R>
   | AsyncGenerator<unknown, R, undefined>;
 
-/** A typed tool handler: the checked arguments and the run's context. */
+/**
+ * A typed tool handler: the checked arguments and the run's context.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { TypedHandler } from "@toolfoundation/core";
+ *
+ * const twice: TypedHandler<{ n: number }, number> = ({ n }) => n * 2;
+ * assert.equal(twice({ n: 2 }, undefined as never), 4);
+ * ```
+ */
 export type TypedHandler<Args, Result> = (
   args: Args,
   ctx: ToolContext,
@@ -87,6 +123,20 @@ export interface DefineToolOptions<
  * A tool and its handler. `tool` is a plain {@linkcode Tool} (JSON Schemas
  * only), for the adapters and anything else that takes a tool; `handler` is
  * its implementation as the runner calls it. `types` exists in types only.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type DefinedTool, defineTool } from "@toolfoundation/core";
+ *
+ * const echo: DefinedTool<{ text?: string }, unknown> = defineTool({
+ *   name: "echo",
+ *   inputSchema: { type: "object", properties: { text: { type: "string" } } },
+ *   handler: ({ text }) => text,
+ * });
+ * assert.deepEqual(echo.tool.inputSchema.properties, { text: { type: "string" } });
+ * assert.equal(echo.types, undefined);
+ * ```
  */
 export interface DefinedTool<Args = Record<string, unknown>, Result = unknown> {
   /** The tool: every field given, the schemas as JSON Schema. */
