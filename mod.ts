@@ -32,3 +32,17 @@
 
 export * from "./model/mod.ts";
 export * from "./adapter/mod.ts";
+export {
+  type DefinedTool,
+  defineTool,
+  type DefineToolOptions,
+  type HandlerReturn,
+  type InferToolSchema,
+  isDefinedTool,
+  type ObjectSchemaLiteral,
+  type ToolArgs,
+  type ToolResult,
+  type ToolSchemaSource,
+  type TypedHandler,
+} from "./run/define_tool.ts";
+export type { LocalHandler, ProgressUpdate, ToolContext } from "./run/local.ts";

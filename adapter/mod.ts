@@ -98,7 +98,7 @@ export type {
 } from "./adapter.ts";
 export { AdapterRegistry, type RegisterOptions } from "./registry.ts";
 export { defaultRegistry } from "./default_registry.ts";
-export { MCP_PROFILE, mcpAdapter } from "./mcp/mod.ts";
+export { MCP_PROFILE, mcpAdapter, type McpOptions } from "./mcp/mod.ts";
 export { OPENAI_PROFILE, openaiAdapter, type OpenAIChatTool } from "./openai/mod.ts";
 export {
   OPENAI_RESPONSES_PROFILE,

@@ -92,7 +92,14 @@ export {
   type ToolCall,
   type ToolCallAccumulator,
 } from "./tool_call.ts";
-export { type PreparedTools, prepareTools, type PrepareToolsOptions } from "./prepare.ts";
+export {
+  type GeminiRequestTool,
+  type LoopRequestTools,
+  type LoopToolDefinitions,
+  type PreparedTools,
+  prepareTools,
+  type PrepareToolsOptions,
+} from "./prepare.ts";
 export { readToolCalls } from "./read.ts";
 export { createAccumulator, streamToolCalls } from "./accumulator.ts";
 export { parseSse } from "./sse.ts";

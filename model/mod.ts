@@ -117,3 +117,16 @@ export {
 } from "./json_pointer.ts";
 export { isNonArrayObject, isPlainObject } from "./plain_object.ts";
 export { findUnencodable, type Unencodable } from "./json_text.ts";
+export type { InferJsonSchema } from "./json_schema_type.ts";
+export {
+  isStandardSchema,
+  type StandardInput,
+  type StandardJsonSchema,
+  type StandardJsonSchemaConverter,
+  standardJsonSchemaOf,
+  type StandardJsonSchemaOptions,
+  type StandardJsonSchemaProps,
+  type StandardTyped,
+  type StandardTypedProps,
+  type StandardTypes,
+} from "./standard_schema.ts";

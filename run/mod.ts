@@ -56,6 +56,19 @@ export {
   type RunResult,
 } from "./result.ts";
 export type { LocalHandler, ProgressUpdate, ToolContext } from "./local.ts";
+export {
+  type DefinedTool,
+  defineTool,
+  type DefineToolOptions,
+  type HandlerReturn,
+  type InferToolSchema,
+  isDefinedTool,
+  type ObjectSchemaLiteral,
+  type ToolArgs,
+  type ToolResult,
+  type ToolSchemaSource,
+  type TypedHandler,
+} from "./define_tool.ts";
 export { DEFAULT_MAX_OUTPUT_BYTES, type ProviderRequest, type ToolProvider } from "./provider.ts";
 export {
   childEnv,

@@ -8,6 +8,7 @@
 
 import { localBackend, type Tool, toolId as idOf } from "../model/mod.ts";
 import type { LocalHandler } from "./local.ts";
+import { type DefinedTool, isDefinedTool } from "./define_tool.ts";
 import type { ToolProvider } from "./provider.ts";
 import { type RegisteredTool, ToolRegistry } from "./registry.ts";
 import type { RunResult } from "./result.ts";
@@ -130,6 +131,28 @@ export class Runner {
   }
 
   /**
+   * Registers a tool of {@linkcode defineTool}: its definition, and its
+   * handler under the tool ID.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { defineTool, Runner } from "@toolfoundation/core/run";
+   *
+   * const runner = new Runner();
+   * runner.addLocalTool(defineTool({
+   *   name: "double",
+   *   inputSchema: { type: "object", properties: { n: { type: "number" } }, required: ["n"] },
+   *   handler: ({ n }) => n * 2,
+   * }));
+   * assert.equal((await runner.run("double", { n: 4 })).structured, 8);
+   * ```
+   *
+   * @param defined The tool and its handler.
+   * @returns The registry entry.
+   */
+  addLocalTool(defined: DefinedTool<unknown, unknown>): RegisteredTool;
+  /**
    * Registers a tool implemented by a local handler named after the tool ID.
    *
    * @example
@@ -147,7 +170,19 @@ export class Runner {
    * @param handler Its implementation.
    * @returns The registry entry.
    */
-  addLocalTool(tool: Tool, handler: LocalHandler): RegisteredTool {
+  addLocalTool(tool: Tool, handler: LocalHandler): RegisteredTool;
+  addLocalTool(
+    toolOrDefined: Tool | DefinedTool<unknown, unknown>,
+    handlerOrNone?: LocalHandler,
+  ): RegisteredTool {
+    const [tool, handler] = handlerOrNone === undefined && isDefinedTool(toolOrDefined)
+      ? [toolOrDefined.tool, toolOrDefined.handler]
+      : [toolOrDefined as Tool, handlerOrNone];
+    if (typeof handler !== "function") {
+      throw new TypeError(
+        "addLocalTool takes a tool and its handler, or one value of defineTool({ ..., handler })",
+      );
+    }
     const id = idOf(tool);
     const entry = this.#registry.add(tool, localBackend(id));
     this.#backends.setHandler(id, handler);

@@ -30,6 +30,68 @@ import type {
 import { IDENTITY_NORMALIZER } from "../normalizer.ts";
 
 /**
+ * The MCP adapter's own conversion options, given as
+ * `{ providers: { mcp: {...} } }` in {@linkcode ConvertOptions}.
+ *
+ * @example MCP `Tool` fields only
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { defaultRegistry, type McpOptions } from "@toolfoundation/core/adapter";
+ *
+ * const mcp: McpOptions = { fields: "mcp" };
+ * const out = defaultRegistry().convert(
+ *   { name: "add", namespace: "math", tags: ["calc"], inputSchema: { type: "object" } },
+ *   "mcp",
+ *   "mcp",
+ *   { providers: { mcp } },
+ * );
+ * assert.deepEqual(out.tool, { name: "add", inputSchema: { type: "object" } });
+ * assert.deepEqual(out.warnings.map((w) => `${w.path} ${w.action}`), [
+ *   "/namespace dropped",
+ *   "/tags dropped",
+ * ]);
+ * ```
+ */
+export interface McpOptions {
+  /**
+   * `"tool"` (the default): the library's {@linkcode Tool}, an MCP tool with
+   * `namespace`, `version` and `tags` kept as fields, lossless. `"mcp"`: the
+   * fields of an MCP 2025-11-25 `Tool` only, as an MCP client or server
+   * expects them (what `serve` sends); every other field is dropped, each
+   * with a `dropped` warning.
+   */
+  fields?: "tool" | "mcp";
+}
+
+/** The fields of an MCP 2025-11-25 `Tool`. */
+const MCP_TOOL_FIELDS = new Set([
+  "name",
+  "title",
+  "description",
+  "inputSchema",
+  "outputSchema",
+  "annotations",
+  "icons",
+  "execution",
+  "_meta",
+]);
+
+/** Why each field of the library's tool is not an MCP field. */
+const MODEL_FIELDS: Readonly<Record<string, string>> = {
+  namespace: "the namespace is the library's (the tool ID); an MCP tool is known by its name alone",
+  version: "the version is the library's; MCP tools carry none",
+  tags: "tags are the library's, for discovery; MCP tools carry none",
+};
+
+function fieldsOption(options: ConvertOptions | undefined): "tool" | "mcp" {
+  const own = options?.providers !== undefined && Object.hasOwn(options.providers, "mcp")
+    ? options.providers.mcp
+    : undefined;
+  const fields = isNonArrayObject(own) ? own.fields : undefined;
+  return fields === "mcp" ? "mcp" : "tool";
+}
+
+/**
  * MCP ↔ canonical. Reading validates the tool (`validateTool`) and keeps every
  * field and keyword; provider-only fields of the canonical tool are kept in
  * `_meta["dev.toolfoundation/provider-fields"]` so that they survive a trip
@@ -66,11 +128,21 @@ export const mcpAdapter: Adapter<Tool> = {
     return { tool: canonical, warnings: [] };
   },
 
-  fromCanonical(tool: CanonicalTool, _options?: ConvertOptions): ConversionResult<Tool> {
+  fromCanonical(tool: CanonicalTool, options?: ConvertOptions): ConversionResult<Tool> {
     const sink = new WarningSink("canonical", "mcp");
+    const onlyMcp = fieldsOption(options) === "mcp";
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(tool)) {
-      if (key !== "providerFields") put(out, key, clone(value, `/${escapePointerToken(key)}`));
+      if (key === "providerFields") continue;
+      const path = `/${escapePointerToken(key)}`;
+      if (onlyMcp && !MCP_TOOL_FIELDS.has(key)) {
+        const why = Object.hasOwn(MODEL_FIELDS, key)
+          ? MODEL_FIELDS[key]
+          : "it is not a field of an MCP 2025-11-25 Tool";
+        sink.add(path, key, "dropped", "none", `${key} is dropped: ${why}`);
+        continue;
+      }
+      put(out, key, clone(value, path));
     }
     const fields = tool.providerFields;
     if (fields !== undefined && Object.keys(fields).length > 0) {

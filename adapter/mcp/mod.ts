@@ -5,5 +5,5 @@
  * @module
  */
 
-export { mcpAdapter } from "./adapter.ts";
+export { mcpAdapter, type McpOptions } from "./adapter.ts";
 export { MCP_PROFILE } from "./profile.ts";

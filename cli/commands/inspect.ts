@@ -240,14 +240,14 @@ export async function convertCommand(argv: string[], io: CliIo): Promise<number>
     if (await checkImported(found.tools, new DefaultValidator(), io) > 0) return EXIT.failure;
     const registry = defaultRegistry();
     const out: unknown[] = [];
+    // `--to mcp` writes MCP `Tool` fields only (what serve sends); the others are warnings.
+    const options = {
+      ...(values.strict ? { strict: true } : {}),
+      ...(to === "mcp" ? { providers: { mcp: { fields: "mcp" } } } : {}),
+    };
     for (const t of withSchemas(found.tools, io)) {
       try {
-        const result = registry.convert(
-          t.tool,
-          "mcp",
-          to,
-          values.strict ? { strict: true } : undefined,
-        );
+        const result = registry.convert(t.tool, "mcp", to, options);
         printWarnings(io, t.id, result.warnings);
         out.push(result.tool);
       } catch (error) {

@@ -5,7 +5,7 @@ import {
   mcpAdapter,
   PROVIDER_FIELDS_META_KEY,
 } from "../../adapter/mod.ts";
-import { InvalidToolError } from "../../model/mod.ts";
+import { InvalidToolError, type Tool } from "../../model/mod.ts";
 import { FULL_TOOL } from "./_cases.ts";
 
 Deno.test("mcp toCanonical and fromCanonical round-trip every field and keyword exactly", () => {
@@ -69,4 +69,47 @@ Deno.test("mcp keeps Anthropic-only fields in _meta so that Anthropic â†’ MCP â†
     anthropicAdapter.fromCanonical(anthropicAdapter.toCanonical(source).tool).tool.strict,
     true,
   );
+});
+
+Deno.test("to MCP with fields: mcp, only MCP Tool fields are written, each other field a dropped warning", () => {
+  const registry = defaultRegistry();
+  const tool = {
+    name: "add",
+    namespace: "math",
+    version: "1.0.0",
+    tags: ["calc"],
+    title: "Add",
+    inputSchema: { type: "object" as const },
+    annotations: { readOnlyHint: true },
+    _meta: { "x.example/k": 1 },
+  };
+  const out = registry.convert(tool, "mcp", "mcp", { providers: { mcp: { fields: "mcp" } } });
+  assert.deepEqual(out.tool, {
+    name: "add",
+    title: "Add",
+    inputSchema: { type: "object" },
+    annotations: { readOnlyHint: true },
+    _meta: { "x.example/k": 1 },
+  });
+  assert.deepEqual(
+    out.warnings.map((w) => [w.path, w.feature, w.action, w.effect]),
+    [
+      ["/namespace", "namespace", "dropped", "none"],
+      ["/version", "version", "dropped", "none"],
+      ["/tags", "tags", "dropped", "none"],
+    ],
+  );
+  // A provider's tool read as MCP: its provider-only fields stay in _meta (an MCP field).
+  const anthropic = registry.convert(
+    { name: "math__add", input_schema: { type: "object" }, cache_control: { type: "ephemeral" } },
+    "anthropic",
+    "mcp",
+    { providers: { mcp: { fields: "mcp" } } },
+  );
+  assert.deepEqual(Object.keys(anthropic.tool as object).sort(), ["_meta", "inputSchema", "name"]);
+  assert.deepEqual(anthropic.warnings.filter((w) => w.action === "dropped").map((w) => w.path), [
+    "/namespace",
+  ]);
+  // Without the option, the library's tool keeps them (lossless).
+  assert.equal((registry.convert(tool, "mcp", "mcp").tool as Tool).namespace, "math");
 });
