@@ -47,7 +47,7 @@ export function reportTime(
 }
 
 /** SOURCE_DATE_EPOCH when readable (reading it is not worth a permission prompt). */
-function sourceDateEpoch(name: string): string | undefined {
+export function sourceDateEpoch(name: string): string | undefined {
   if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") {
     return undefined;
   }
@@ -87,6 +87,35 @@ export function reportTool(
 /** The manifest's file name, the report's title. */
 export function manifestName(manifest: Manifest): string {
   return manifest.path.split(/[\\/]/).at(-1) ?? manifest.path;
+}
+
+/**
+ * The report page of what serve serves (`serve --http --report`, at /report):
+ * built at the first request, from the tools the runner registered, then kept.
+ */
+export function servedReport(
+  manifest: Manifest,
+  tools: readonly { id: string; tool: Tool }[],
+  redactor: Redactor,
+): () => Promise<string> {
+  let page: Promise<string> | undefined;
+  const build = async () => {
+    const digest = await lockDigests(manifest);
+    const entries = new Map(manifest.tools.map((t) => [t.id, t.entry]));
+    const rows = tools.map(({ id, tool }) => {
+      const server = id.includes(":") ? id.slice(0, id.indexOf(":")) : undefined;
+      const entry = entries.get(id) ??
+        (server !== undefined && Object.hasOwn(manifest.servers, server)
+          ? { server, name: id.slice(server.length + 1) }
+          : undefined);
+      return reportTool(id, tool, entry, digest);
+    });
+    const generatedAt = reportTime(undefined, sourceDateEpoch);
+    return redactor.redact(
+      reportPage(buildLossReport({ manifest: manifestName(manifest), generatedAt, tools: rows })),
+    );
+  };
+  return () => page ??= build();
 }
 
 const FAIL_ON: Readonly<Record<string, readonly CellStatus[]>> = {

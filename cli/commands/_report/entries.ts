@@ -200,7 +200,8 @@ function convertOne(
   } catch (error) {
     if (!(error instanceof ToolFoundationError)) throw error;
     const code = (error as { problem?: string }).problem ?? error.code;
-    const path = (error as { keywordLocation?: string }).keywordLocation ?? "";
+    const located = error as { keywordLocation?: string; issues?: { path?: string }[] };
+    const path = located.keywordLocation ?? located.issues?.[0]?.path ?? "";
     return {
       ...base,
       status: "refused",
