@@ -6,20 +6,7 @@ import { buildLossReport, type LossReport } from "../../cli/commands/_report/ent
 import { escapeHtml, reportPage, scriptJson } from "../../cli/commands/_report/page.ts";
 import { convertedPointer, REPORT_TARGETS, valueAt } from "../../cli/commands/_report/targets.ts";
 import type { Tool } from "../../model/tool.ts";
-
-/** An object schema nested `depth` objects deep (OpenAI's strict limit is 10). */
-export function nested(depth: number): Tool["inputSchema"] {
-  let schema: Record<string, unknown> = { type: "string" };
-  for (let i = 0; i < depth; i++) {
-    schema = {
-      type: "object",
-      properties: { x: schema },
-      required: ["x"],
-      additionalProperties: false,
-    };
-  }
-  return schema as Tool["inputSchema"];
-}
+import { nested } from "./_report_fixtures.ts";
 
 const closed: Tool = {
   name: "add",
