@@ -229,3 +229,13 @@ Deno.test("reportPage: request-wide problems and skipped tools are listed above 
     /<li>anthropic: too many strict tools \(budget_exceeded\)\. To pass: send fewer<\/li>/,
   );
 });
+
+Deno.test("buildLossReport: two tools of one name in different namespaces do not collide on mcp", () => {
+  const report = build([closed, { ...closed, namespace: "other" }]);
+  assert.deepEqual(
+    report.entries.filter((e) => e.target === "mcp").map((
+      e,
+    ) => [e.tool, e.status, e.name.provider]),
+    [["math:add", "exact", "math__add"], ["other:add", "exact", "other__add"]],
+  );
+});

@@ -144,7 +144,9 @@ export function buildLossReport(input: LossReportInput): LossReport {
     input.tools.forEach((t, row) => {
       const entry = convertOne(registry, t, target);
       grid[row].push(entry);
-      if (entry.converted !== undefined) written.push({ row, tool: entry.converted });
+      if (entry.converted !== undefined) {
+        written.push({ row, tool: asListed(target.format, entry.converted, entry.name.provider) });
+      }
     });
     const problems = registry.preflight(written.map((w) => w.tool), target.format);
     for (const p of problems) {
@@ -180,6 +182,18 @@ export function buildLossReport(input: LossReportInput): LossReport {
     requestProblems,
     skipped: [...input.skipped ?? []],
   };
+}
+
+/**
+ * The tool as a client sees it listed, for preflight: an MCP tool keeps its
+ * namespace in a field of its own, but one list names each tool once, by
+ * namespace and name joined (the MCP profile's encoding of its ID), so two
+ * tools that share a name in different namespaces do not collide.
+ */
+function asListed(format: string, tool: unknown, provider: string): unknown {
+  if (format !== "mcp" || typeof tool !== "object" || tool === null) return tool;
+  const { namespace: _namespace, ...rest } = tool as Record<string, unknown>;
+  return { ...rest, name: provider };
 }
 
 function convertOne(
