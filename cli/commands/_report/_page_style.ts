@@ -37,7 +37,7 @@ h1 { font-size: 1.4rem; margin: 1rem 0 .25rem; }
 table { border-collapse: collapse; min-width: 100%; }
 caption { text-align: left; font-weight: 600; padding: .25rem 0; }
 th, td { border: 1px solid var(--line); padding: 0; text-align: left; vertical-align: top; }
-thead th { padding: .35rem .5rem; background: #f0f0f0; position: sticky; top: 3rem; z-index: 1; }
+thead th { padding: .35rem .5rem; background: #f0f0f0; }
 thead th .counts { display: block; font-weight: 400; font-size: .8rem; color: var(--muted); }
 tbody th { padding: .3rem .5rem; font-weight: 600; font-family: ui-monospace, Menlo, Consolas, monospace;
   font-size: .85rem; max-width: 24rem; overflow-wrap: anywhere; }
@@ -51,10 +51,10 @@ td a[aria-current=true] { outline: 3px solid var(--fg); outline-offset: -3px; }
 table.only-lossy td.s-exact a { visibility: hidden; }
 ${cells}
 .badge { display: inline-block; padding: .05rem .45rem; border-radius: 4px; font-weight: 700; }
-#detail { position: fixed; top: 0; right: 0; bottom: 0; width: min(60rem, 62vw); overflow: auto;
+#detail { position: fixed; top: 0; right: 0; bottom: 0; width: min(60rem, 58vw); overflow: auto;
   background: #fff; border-left: 2px solid var(--fg); box-shadow: -6px 0 18px rgba(0,0,0,.18);
   padding: 0 1.25rem 2rem; z-index: 3; }
-#detail h2 { font-size: 1.15rem; margin: 1rem 0 .5rem; overflow-wrap: anywhere; }
+#detail h2 { font-size: 1.15rem; margin: 1rem 5.5rem .5rem 0; overflow-wrap: anywhere; }
 #detail h3 { font-size: 1rem; margin: 1rem 0 .35rem; }
 #detail .close { float: right; margin-top: 1rem; font: inherit; padding: .2rem .7rem;
   border: 1px solid #767676; border-radius: 4px; background: #f6f6f6; color: var(--fg); cursor: pointer; }

@@ -229,7 +229,10 @@ function convertOne(
     };
   }
   const warnings = result.warnings.map((w): ReportWarning => {
-    const convertedPath = convertedPointer(target.format, w.path, result.tool);
+    // A dropped keyword is not in the converted tool: only what was rewritten or moved is marked there.
+    const convertedPath = w.action === "dropped"
+      ? undefined
+      : convertedPointer(target.format, w.path, result.tool);
     return {
       feature: w.feature,
       path: w.path,
