@@ -184,3 +184,24 @@ servers:
   }
   assert.equal(report.entries.length, 2 * 6);
 });
+
+Deno.test("report --help documents every option; serve --report with --stdio is a usage error", async () => {
+  const help = await cli(["report", "--help"]);
+  assert.equal(help.code, 0);
+  for (
+    const option of [
+      "--html FILE",
+      "--json",
+      "--fail-on lossy|refused",
+      "--target ID",
+      "--now TIME",
+    ]
+  ) {
+    assert.ok(help.stdout.includes(option), option);
+  }
+  const serveHelp = await cli(["serve", "--help"]);
+  assert.match(serveHelp.stdout, /--report +Serve the schema-loss report page/);
+  const stdio = await cli(["serve", manifest, "--stdio", "--report"], { flags: ["-A"] });
+  assert.equal(stdio.code, 2, stdio.stderr);
+  assert.match(stdio.stderr, /--report serves a page at \/report: it applies to --http only/);
+});
