@@ -26,6 +26,7 @@ Commands:
   list <manifest>                List the manifest's tools and chains (JSON)
   validate <manifest>            Check the manifest and its tool schemas [--target <fmt>]
   convert <manifest> --to <fmt>  Convert the tools to ${FORMATS.join("|")}
+  report <manifest> --html FILE  What each provider loses from each tool (HTML page; --json)
   permissions <manifest> [id]    Print the Deno flags a tool, a chain or the whole manifest needs
   respond <manifest> --format f  Run a model response's tool calls (stdin); print the answer messages
   auth login|status|logout       OAuth for HTTP servers: log in (browser), show or delete stored tokens
@@ -118,6 +119,8 @@ Options:
                            default: a random key of this process); instances
                            behind one address need the same
   --log-args               Put the arguments into the access log
+  --report                 Serve the schema-loss report page (as report --html
+                           makes it) at /report, behind the same auth
   --max-manifest-bytes N   Refuse larger manifests
 
 The principal of a request is its token's --token-env NAME, its OAuth
@@ -209,6 +212,33 @@ when the manifest is invalid (located as file:line:column).
 Converts every tool with a schema to ${FORMATS.slice(0, -1).join(", ")}
 or ${FORMATS.at(-1)}, the servers' tools included (--offline, --keep-going,
 --timeout as for list). JSON on stdout; every feature-loss warning on stderr.
+`,
+  report: `Usage: toolfoundation report <manifest> (--html FILE | --json) [options]
+
+What each provider loses from each tool: every tool of the manifest (its
+servers' tools included; --offline, --keep-going, --timeout as for list)
+converted for openai, openai --strict, openai-responses, anthropic, gemini and
+mcp. Each cell is exact (nothing changed), lossy (keywords dropped, rewritten
+or moved into descriptions: each warning located by its JSON Pointer) or
+refused (the conversion fails, or the provider's preflight rules reject the
+result: the reason and what would make it pass).
+
+Options:
+  --html FILE         Write one self-contained page (no network; opens from
+                      file:// as well): the matrix, a detail per cell (the
+                      canonical and converted schemas side by side, losses
+                      marked), filters, a stable #cell/<target>/<tool> link
+  --json              Print the same data: one entry per tool × target
+  --fail-on lossy|refused
+                      Exit 1 when a cell is lossy or refused (lossy: either)
+  --target ID         Only this target (repeatable): openai, openai-strict,
+                      openai-responses, anthropic, gemini, mcp
+  --now TIME          The report's time (ISO 8601 or seconds since 1970;
+                      default: SOURCE_DATE_EPOCH when set, else now): the
+                      same manifest and time give the same bytes
+
+Exit codes: 0 written, 1 --fail-on found a cell, 2 usage or manifest error,
+3 missing permission (writing FILE needs --allow-write=FILE).
 `,
   import: `Usage: toolfoundation import <file> [--out manifest.yaml] [--force]
 

@@ -29,6 +29,7 @@ const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
   ["list", () => import("./commands/inspect.ts").then((m) => m.listCommand)],
   ["validate", () => import("./commands/inspect.ts").then((m) => m.validateCommand)],
   ["convert", () => import("./commands/inspect.ts").then((m) => m.convertCommand)],
+  ["report", () => import("./commands/report.ts").then((m) => m.reportCommand)],
   ["permissions", () => import("./commands/inspect.ts").then((m) => m.permissionsCommand)],
   ["respond", () => import("./commands/respond.ts").then((m) => m.respondCommand)],
   ["auth", () => import("./commands/auth.ts").then((m) => m.authCommand)],

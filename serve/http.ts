@@ -30,6 +30,7 @@ import { ServeError } from "./errors.ts";
 import type { Gateway } from "./gateway.ts";
 import { createMcpServer, type CreateMcpServerOptions } from "./_mcp_server.ts";
 import { MemoryStateStore } from "./state/memory.ts";
+import { pageResponse } from "./_page.ts";
 import { StateStoreError } from "./state/errors.ts";
 import type { StateStore } from "./state/store.ts";
 
@@ -93,6 +94,12 @@ export interface HttpHandlerOptions extends Omit<CreateMcpServerOptions, "caller
    * closes it on {@linkcode HttpHandler.close}.
    */
   state?: StateStore;
+  /**
+   * HTML pages at other paths than the endpoint, answered to GET and HEAD
+   * behind the same Host check, authentication and rate as the endpoint
+   * (e.g. `{ "/report": () => html }`); the function runs per request.
+   */
+  pages?: Readonly<Record<string, () => string | Promise<string>>>;
 }
 
 /** The address of the client, as `Deno.serve` reports it. */
@@ -207,7 +214,12 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions 
     }
     const routed = options.auth?.route?.(request);
     if (routed !== undefined) return routed;
-    if (new URL(request.url).pathname !== path) {
+    const pathname = new URL(request.url).pathname;
+    const page = pathname !== path && options.pages !== undefined &&
+        Object.hasOwn(options.pages, pathname)
+      ? options.pages[pathname]
+      : undefined;
+    if (pathname !== path && page === undefined) {
       return jsonError(404, `not found; the MCP endpoint is ${path}`);
     }
     if (!originAllowed(request, origins)) {
@@ -224,6 +236,7 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions 
     }
     const caller = who?.caller ?? info?.remoteAddr?.hostname ?? "anonymous";
     try {
+      if (page !== undefined) return await overRate(caller) ?? await pageResponse(request, page);
       return await admitted(request, caller, who);
     } catch (error) {
       if (!(error instanceof StateStoreError)) throw error;

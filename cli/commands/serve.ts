@@ -109,6 +109,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         "max-concurrent": { type: "string" },
         "upstream-connections": { type: "string" },
         "log-args": { type: "boolean" },
+        report: { type: "boolean" },
         timeout: { type: "string" },
         ...LIMIT_OPTIONS,
         ...STATE_OPTIONS,
@@ -203,6 +204,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         scopesSupported: [...new Set(Object.values(toolScopes).flat())],
       });
     }
+    if (listen === undefined && values.report === true) {
+      throw new UsageError("--report serves a page at /report: it applies to --http only");
+    }
     if (listen === undefined && auth !== undefined) {
       throw new UsageError("--token-env and --oauth-* apply to --http only");
     }
@@ -266,6 +270,10 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       redact,
       onAccess: (entry) => io.stderr(serve.accessLogLine(entry)),
     });
+    // The report page covers what the runner registered (the servers' tools included).
+    const reportPage = values.report === true
+      ? (await import("./report.ts")).servedReport(manifest, runner.registry.list(), redactor)
+      : undefined;
     started = true;
     runner = undefined; // the gateway closes it
     try {
@@ -293,6 +301,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         allowedOrigins: values["allow-origin"] ?? [],
         sessions: values.sessions === true,
         state: state!,
+        ...(reportPage === undefined ? {} : { pages: { "/report": reportPage } }),
         ...(limits.rate === undefined ? {} : { maxRate: limits.rate }),
         ...(values["max-body-bytes"] === undefined
           ? {}
@@ -303,6 +312,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       });
       state = undefined; // serving closes it
       diagnose(io, redactor, "info", `serving ${manifest.path} at ${serving.url}`);
+      if (reportPage !== undefined) {
+        diagnose(io, redactor, "info", `schema-loss report at ${new URL("/report", serving.url)}`);
+      }
       void stopping.requested.then(() => serving.close());
       await serving.finished;
       return EXIT.ok;
