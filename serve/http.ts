@@ -398,8 +398,10 @@ export async function serveHttp(
         url: `http://${host}:${addr.port}${options.path ?? "/mcp"}`,
         finished: server.finished.then(() => handler.close()),
         async close() {
-          await server.shutdown();
-          await handler.close();
+          // Together, not one after the other: a shutdown waits for every open
+          // response, and a session's event stream (a client's GET, a request
+          // waiting for the client's answer) ends only when its session closes.
+          await Promise.all([server.shutdown(), handler.close()]);
         },
       });
     } catch (error) {

@@ -22,7 +22,7 @@ import {
   UnauthorizedError,
 } from "@modelcontextprotocol/client";
 import { AuthError } from "./auth_error.ts";
-import type { AuthorizationCallback, LoopbackReceiver, LoopbackWaitOptions } from "./loopback.ts";
+import type { LoopbackReceiver, LoopbackWaitOptions } from "./loopback.ts";
 import type { AuthorizationHandler } from "./oauth_settings.ts";
 import type { StoreOAuthProvider } from "./oauth_provider.ts";
 
@@ -71,11 +71,10 @@ export async function withAuthorization<T>(
 ): Promise<T> {
   let legacyTried = false;
   for (;;) {
-    let pending: Promise<AuthorizationCallback> | undefined;
+    let exchange: Promise<void> | undefined;
     try {
       return await operation();
     } catch (error) {
-      pending = provider.takePendingAuthorization();
       if (
         !legacyTried && isIssuerMismatch(error) &&
         await legacyDiscovery(serverUrl, provider, options.fetch ?? fetch)
@@ -83,20 +82,26 @@ export async function withAuthorization<T>(
         legacyTried = true;
         continue;
       }
-      if (!isUnauthorized(error) || pending === undefined) {
+      // Requests refused at the same time (or by other operations on this provider)
+      // joined one authorization: its code is exchanged once, then each runs again.
+      exchange = isUnauthorized(error)
+        ? provider.finishPendingAuthorization(async (callback) => {
+          provider.rememberSecret(callback.code);
+          const result = await auth(provider, {
+            serverUrl,
+            authorizationCode: callback.code,
+            ...(callback.iss === undefined ? {} : { iss: callback.iss }),
+            ...(options.fetch === undefined ? {} : { fetchFn: options.fetch }),
+          });
+          if (result !== "AUTHORIZED") throw new UnauthorizedError();
+        })
+        : undefined;
+      if (exchange === undefined) {
         throw isAuthFailure(error) ? toAuthError(error, provider) : error;
       }
     }
-    const callback = await pending;
-    provider.rememberSecret(callback.code);
     try {
-      const result = await auth(provider, {
-        serverUrl,
-        authorizationCode: callback.code,
-        ...(callback.iss === undefined ? {} : { iss: callback.iss }),
-        ...(options.fetch === undefined ? {} : { fetchFn: options.fetch }),
-      });
-      if (result !== "AUTHORIZED") throw new UnauthorizedError();
+      await exchange;
     } catch (error) {
       throw toAuthError(error, provider);
     }

@@ -104,8 +104,17 @@ export class StoreOAuthProvider {
   readonly #secrets = new Set<string>();
   readonly #onSecret: ((value: string) => void) | undefined;
   #codeVerifier: string | undefined;
+  /**
+   * The PKCE verifiers saved lately, newest last: requests refused at the same
+   * time each start an authorization, so the one that opens the browser finds
+   * its own by the URL's `code_challenge`.
+   */
+  #verifiers: string[] = [];
+  /** The client registrations made by this provider, by client ID (the flow's is kept). */
+  readonly #registered = new Map<string, AuthEntry["client"]>();
   #pendingState: string | undefined;
-  #pendingCallback: Promise<AuthorizationCallback> | undefined;
+  /** The interactive authorization in progress (one at a time; see `redirectToAuthorization`). */
+  #flow: AuthorizationFlow | undefined;
   #discovery: OAuthDiscoveryState | undefined;
   #authorizationServerUrl: string | undefined;
   #resourceUrl: string | undefined;
@@ -220,14 +229,36 @@ export class StoreOAuthProvider {
   }
 
   /**
-   * Takes the authorization response awaited since the last
-   * `redirectToAuthorization` (undefined when none is pending).
+   * The authorization response awaited since the browser was sent to the
+   * authorization server (undefined when no authorization is in progress).
+   * Every caller gets the same response until the authorization ends.
    */
   takePendingAuthorization(): Promise<AuthorizationCallback> | undefined {
-    const pending = this.#pendingCallback;
-    this.#pendingCallback = undefined;
+    return this.#flow?.callback;
+  }
+
+  /**
+   * Exchanges the code of the authorization in progress with `exchange`,
+   * once however many callers ask (requests refused at the same time all
+   * wait for the same login); the authorization ends when the exchange
+   * settles, so a later refusal (a step-up) starts a new one.
+   *
+   * @param exchange Exchanges the code (the SDK's `auth()` with `authorizationCode`).
+   * @returns The exchange, or undefined when no authorization is in progress.
+   */
+  finishPendingAuthorization(
+    exchange: (callback: AuthorizationCallback) => Promise<void>,
+  ): Promise<void> | undefined {
+    const flow = this.#flow;
+    if (flow === undefined) return undefined;
+    flow.exchange ??= flow.callback.then(exchange).finally(() => this.#endFlow(flow));
+    return flow.exchange;
+  }
+
+  #endFlow(flow: AuthorizationFlow): void {
+    if (this.#flow !== flow) return;
+    this.#flow = undefined;
     this.#pendingState = undefined;
-    return pending;
   }
 
   /**
@@ -262,6 +293,15 @@ export class StoreOAuthProvider {
           : {}),
       };
     }
+    // The registration the authorization in progress was made with (a request refused
+    // at the same time may have registered another one since).
+    const flowClient = this.#flow?.client;
+    if (flowClient !== undefined) {
+      return {
+        ...flowClient,
+        issuer: entry?.issuer ?? ctx?.issuer,
+      } as StoredOAuthClientInformation;
+    }
     if (entry?.client === undefined) return undefined;
     if (typeof entry.client.client_secret === "string") {
       this.#keep(entry.client.client_secret);
@@ -282,6 +322,7 @@ export class StoreOAuthProvider {
     this.#checkIssuer(issuer);
     const { issuer: _drop, ...client } = info as StoredOAuthClientInformation & { issuer?: string };
     if (typeof client.client_secret === "string") this.#keep(client.client_secret);
+    this.#registered.set(client.client_id, client as AuthEntry["client"]);
     await this.#update(issuer, (entry) => ({ ...entry, client: client as AuthEntry["client"] }));
   }
 
@@ -310,6 +351,10 @@ export class StoreOAuthProvider {
     const signed = issuer === undefined ? undefined : await this.#dpop.get(issuer);
     this.#checkTokenType(fresh.token_type, signed !== undefined, issuer);
     this.#saves++;
+    // Tokens after the browser step: that authorization is over (whoever exchanged its code).
+    const flow = this.#flow;
+    const client = flow?.answered ? flow.client : undefined;
+    if (flow?.answered) this.#endFlow(flow);
     this.#assertionPending = false;
     this.#assertionRefused = false;
     await this.#update(issuer, (entry) => {
@@ -324,6 +369,8 @@ export class StoreOAuthProvider {
       const { wantedScope: _w, ...rest } = entry;
       return {
         ...rest,
+        // The tokens belong to the registration the authorization was made with.
+        ...(client === undefined ? {} : { client }),
         tokens: next,
         obtainedAt: this.#now(),
         // The key the token request was signed with: the token (or its refresh token) is bound to it.
@@ -333,7 +380,14 @@ export class StoreOAuthProvider {
     });
   }
 
-  /** Opens the authorization URL, or stops with `auth_login_required` when no browser may be used. */
+  /**
+   * Opens the authorization URL, or stops with `auth_login_required` when no
+   * browser may be used. While an authorization is in progress (the browser
+   * step or its code exchange), a request refused at the same time joins it
+   * instead: no second browser, no second wait on the loopback receiver, no
+   * second PKCE verifier, not counted against `maxAuthorizations` (its
+   * request fails as unauthorized and is retried after the one login).
+   */
   async redirectToAuthorization(url: URL): Promise<void> {
     if (this.#authorize === undefined) {
       const scope = url.searchParams.get("scope") ?? undefined;
@@ -345,6 +399,7 @@ export class StoreOAuthProvider {
         scope === undefined ? "it needs a new authorization" : `it asks for scope "${scope}"`,
       );
     }
+    if (this.#flow !== undefined && !this.#flow.failed) return;
     this.#authorizations++;
     if (this.#authorizations > this.#maxAuthorizations) {
       this.#pendingState = undefined;
@@ -357,20 +412,51 @@ export class StoreOAuthProvider {
       );
     }
     const state = url.searchParams.get("state") ?? this.#pendingState ?? "";
-    const pending = this.#authorize.receive(state);
-    pending.catch(() => {}); // observed by takePendingAuthorization's caller
-    this.#pendingCallback = pending;
-    await this.#authorize.open(url);
+    const callback = this.#authorize.receive(state);
+    const flow: AuthorizationFlow = {
+      callback,
+      verifier: undefined,
+      client: this.#registered.get(url.searchParams.get("client_id") ?? ""),
+      answered: false,
+      failed: false,
+      exchange: undefined,
+    };
+    this.#flow = flow;
+    // Observed through takePendingAuthorization / finishPendingAuthorization (which
+    // report a failed browser step: timeout, refusal, forged state); the next refusal
+    // after such a failure starts a new authorization instead of joining it.
+    callback.then(() => (flow.answered = true), () => (flow.failed = true));
+    try {
+      flow.verifier = await this.#verifierOf(url);
+      await this.#authorize.open(url);
+    } catch (error) {
+      this.#endFlow(flow);
+      throw error;
+    }
   }
 
-  /** Keeps the PKCE verifier of the authorization in progress (memory only). */
+  /** Keeps the PKCE verifier of the authorization being started (memory only). */
   saveCodeVerifier(codeVerifier: string): void {
     this.#codeVerifier = codeVerifier;
+    this.#verifiers = [...this.#verifiers.slice(-7), codeVerifier];
     this.#keep(codeVerifier);
   }
 
-  /** The PKCE verifier of the authorization in progress. */
+  /** The saved verifier whose S256 challenge the authorization URL carries (else the last saved). */
+  async #verifierOf(url: URL): Promise<string | undefined> {
+    const challenge = url.searchParams.get("code_challenge");
+    if (challenge !== null) {
+      for (const verifier of [...this.#verifiers].reverse()) {
+        if (await s256(verifier) === challenge) return verifier;
+      }
+    }
+    return this.#codeVerifier;
+  }
+
+  /** The PKCE verifier of the authorization in progress (its own, whoever joined it since). */
   codeVerifier(): string {
+    const flowVerifier = this.#flow?.verifier;
+    if (flowVerifier !== undefined) return flowVerifier;
     if (this.#codeVerifier === undefined) {
       throw new AuthError("auth_failed", "no authorization is in progress (no PKCE verifier)", {
         server: this.server,
@@ -423,7 +509,10 @@ export class StoreOAuthProvider {
       this.#assertionPending = false;
       this.#assertionRefused = true;
     }
-    if (scope === "verifier" || scope === "all") this.#codeVerifier = undefined;
+    if (scope === "verifier" || scope === "all") {
+      this.#codeVerifier = undefined;
+      if (this.#flow !== undefined) this.#endFlow(this.#flow);
+    }
     // A DPoP key goes with the tokens bound to it: the next login makes a new one.
     if (scope === "tokens" || scope === "client" || scope === "all") this.#dpop.clear();
     // "discovery" (a refused access token): discover the authorization server anew, in
@@ -707,10 +796,35 @@ export class StoreOAuthProvider {
   }
 }
 
+/** An interactive authorization: its browser step, PKCE verifier and code exchange. */
+interface AuthorizationFlow {
+  /** The authorization response on the loopback receiver. */
+  callback: Promise<AuthorizationCallback>;
+  /** The PKCE verifier its authorization URL was made with. */
+  verifier: string | undefined;
+  /** The registration its authorization URL names, when this provider made it. */
+  client: AuthEntry["client"] | undefined;
+  /** The browser step is done (the response came). */
+  answered: boolean;
+  /** The browser step failed (no code will come). */
+  failed: boolean;
+  /** The code exchange, once someone started it. */
+  exchange: Promise<void> | undefined;
+}
+
 /** Whether the space-separated scope `granted` includes every scope of `wanted`. */
 function covers(granted: string | undefined, wanted: string): boolean {
   const have = new Set((granted ?? "").split(" ").filter(Boolean));
   return wanted.split(" ").filter(Boolean).every((s) => have.has(s));
+}
+
+/** The PKCE S256 challenge of a verifier (RFC 7636): base64url of its SHA-256. */
+async function s256(verifier: string): Promise<string> {
+  const digest = new Uint8Array(
+    await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier)),
+  );
+  return btoa(String.fromCharCode(...digest)).replaceAll("+", "-").replaceAll("/", "_")
+    .replace(/=+$/, "");
 }
 
 /** 32 random bytes, base64url. */

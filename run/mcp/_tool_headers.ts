@@ -5,7 +5,12 @@
 // (its name and the reason, as a skipped tool), and every call of a tool with
 // declarations carries its `Mcp-Param-*` headers. The declarations come from
 // the pool's last listing of the server, else from the schema the caller holds
-// (a tool the manifest or a lock file declared).
+// (a tool the manifest or a lock file declared). When the server refuses a
+// call because its headers do not match (-32020, `HeaderMismatch`: our copy of
+// the tool's declarations is stale, or we had none), the pool lists the tools
+// again and retries the call once with headers built from the new listing, as
+// the specification advises and the SDK's `callTool` does; a second mismatch
+// is the call's error (no loop).
 
 import { ExecutionError } from "../errors.ts";
 import type { Connection } from "./_lifecycle.ts";
@@ -96,6 +101,14 @@ export function callHeaders(
       },
     );
   }
+}
+
+/** The JSON-RPC error code of a header that does not match the body (`HeaderMismatch`). */
+export const HEADER_MISMATCH = -32020;
+
+/** Whether a failed request was refused for a header that does not match its body. */
+export function isHeaderMismatch(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === HEADER_MISMATCH;
 }
 
 /** Header bytes above which a failed call names its `Mcp-Param-*` headers (a common proxy limit). */

@@ -218,6 +218,9 @@ async function attempt(
       client.request(livenessRequest(client), ANY_RESULT, { timeout: PROBE_TIMEOUT_MS }).then(
         () => (probing = false),
         (cause: unknown) => {
+          // Refused (401, 403, a login to finish): the server is there; the
+          // requests it refused fail on their own.
+          if (isAuthorizationFailure(sdk, cause)) return void (probing = false);
           markLost(
             connection,
             new Error(

@@ -31,14 +31,17 @@ import { checkCallResult, checkToolList, type McpPhase, McpTimeoutError } from "
 import { openConnection, type Opening } from "./connection.ts";
 import type { EraVerdict } from "./_era.ts";
 import { closeConnection, type Connection, watch } from "./_lifecycle.ts";
-import { callError, stderrHint } from "./_report.ts";
+import { callError, errorText, stderrHint } from "./_report.ts";
 import { ANY_RESULT, NO_TIMEOUT, REQUEST_TIMEOUT } from "./_sdk.ts";
 import { limited, waitForOpening } from "./_wait.ts";
 import {
   callHeaders,
   excludeInvalidHeaderTools,
+  HEADER_MISMATCH,
   type HeaderScans,
+  isHeaderMismatch,
   largeHeadersHint,
+  mirrorsHeaders,
 } from "./_tool_headers.ts";
 
 /** Connections to the configured MCP servers. */
@@ -104,15 +107,17 @@ export class McpPool {
     const refusal = this.#refused.get(name)?.get(toolName);
     if (refusal !== undefined) throw refusal;
     // The 2026-07-28 Streamable HTTP transport mirrors declared arguments into headers.
-    const headers = callHeaders(
-      name,
-      connection,
-      toolName,
-      args,
-      this.#scans.get(name)?.get(toolName),
-      inputSchema,
-      toolId,
-    );
+    const headersNow = (): Record<string, string> | undefined =>
+      callHeaders(
+        name,
+        connection,
+        toolName,
+        args,
+        this.#scans.get(name)?.get(toolName),
+        inputSchema,
+        toolId,
+      );
+    let headers = headersNow();
     const timeout = this.#remaining(name, toolId, started, timeoutMs, "call", connection);
     const token = `tf-${++connection.tokens}`;
     connection.progress.set(token, (params) => ctx.progress(params));
@@ -121,19 +126,58 @@ export class McpPool {
     const onAbort = (): void => stop.abort(signal.reason);
     if (signal.aborted) stop.abort(signal.reason);
     else signal.addEventListener("abort", onAbort, { once: true });
-    const request = connection.client.request(
-      {
-        method: "tools/call",
-        params: { name: toolName, arguments: args, _meta: { progressToken: token } },
-      },
-      ANY_RESULT,
-      headers === undefined
-        ? { signal: stop.signal, timeout }
-        : { signal: stop.signal, timeout, headers },
-    );
+    const send = (timeout: number): Promise<unknown> =>
+      watch(
+        connection,
+        connection.client.request(
+          {
+            method: "tools/call",
+            params: { name: toolName, arguments: args, _meta: { progressToken: token } },
+          },
+          ANY_RESULT,
+          headers === undefined
+            ? { signal: stop.signal, timeout }
+            : { signal: stop.signal, timeout, headers },
+        ),
+      );
     let raw: unknown;
     try {
-      raw = await watch(connection, request);
+      try {
+        raw = await send(timeout);
+      } catch (error) {
+        if (!isHeaderMismatch(error) || !mirrorsHeaders(connection)) throw error;
+        // The server reads the tool's header declarations differently (our
+        // listing is stale, or we had none): list again, then retry once with
+        // the new listing's headers; a second refusal is the call's error.
+        const relisting = await this.#relist(
+          name,
+          connection,
+          stop.signal,
+          this.#remaining(name, toolId, started, timeoutMs, "call", connection),
+        ).then(() => undefined, (cause: unknown) => cause);
+        const refusal = this.#refused.get(name)?.get(toolName);
+        if (refusal !== undefined) throw refusal;
+        headers = headersNow();
+        try {
+          raw = await send(this.#remaining(name, toolId, started, timeoutMs, "call", connection));
+        } catch (second) {
+          if (!isHeaderMismatch(second)) throw second;
+          throw new ExecutionError(
+            `MCP server ${JSON.stringify(name)}: tool ${
+              JSON.stringify(toolName)
+            }: the server refused the call twice for Mcp-Param headers that do not match its arguments (-32020), the second time after the tools were listed again${
+              relisting === undefined ? "" : ` (that listing failed: ${errorText(relisting)})`
+            }: ${
+              errorText(second)
+            }; the server's x-mcp-header declarations disagree with what it checks (fix the server)`,
+            {
+              toolId,
+              cause: second,
+              details: { server: name, tool: toolName, mcpCode: HEADER_MISMATCH },
+            },
+          );
+        }
+      }
     } catch (error) {
       // Given up on by us (connection lost, message too large), not settled by
       // the SDK: tell the SDK (and the server) to drop the request.
@@ -287,6 +331,40 @@ export class McpPool {
       });
     }
     return waitForOpening(opening, { server: name, toolId, started, timeoutMs, signal });
+  }
+
+  /**
+   * Lists the tools again on an open connection (after a header mismatch):
+   * the new declarations replace the old ones, and the server's check (if
+   * any) sees the new listing, so a tool changed since the lock refuses its
+   * calls as on a new connection.
+   */
+  async #relist(
+    name: string,
+    connection: Connection,
+    signal: AbortSignal,
+    timeout: number,
+  ): Promise<void> {
+    const tools: McpListedTool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = connection.client.request(
+        { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
+        ANY_RESULT,
+        { signal, timeout },
+      );
+      const result = checkToolList(name, await watch(connection, page));
+      tools.push(...result.tools);
+      cursor = result.nextCursor;
+    } while (cursor !== undefined);
+    this.#scans.set(name, excludeInvalidHeaderTools(name, connection, tools).scans);
+    const check = this.#checks.get(name);
+    if (check === undefined) return;
+    const refused = await check(tools, signal);
+    if (refused.size === 0) return;
+    const known = this.#refused.get(name) ?? new Map<string, Error>();
+    for (const [tool, error] of refused) known.set(tool, error);
+    this.#refused.set(name, known);
   }
 
   /**

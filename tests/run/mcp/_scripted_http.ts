@@ -28,12 +28,21 @@ export interface ScriptedServer {
 const MODERN = "2026-07-28";
 
 /**
+ * Answers a request instead of the script, or returns `undefined` to let the
+ * script answer; `nth` counts the requests of that method from 1.
+ */
+export type Override = (request: Received, id: unknown, nth: number) => Response | undefined;
+
+/**
  * Starts a server listing `tools` (and declaring `capabilities` besides tools);
- * `tools/call` answers with the arguments it got as text.
+ * `tools/call` answers with the arguments it got as text; `override`
+ * answers first. The array is read on every `tools/list`: change it to change the
+ * listing.
  */
 export function startScriptedServer(
   tools: Record<string, unknown>[],
   capabilities: Record<string, unknown> = {},
+  override?: Override,
 ): ScriptedServer {
   const received: Received[] = [];
   const answer = (id: unknown, result: Record<string, unknown>, modern: boolean) =>
@@ -47,8 +56,12 @@ export function startScriptedServer(
     const message = await req.json();
     const headers: Record<string, string> = {};
     req.headers.forEach((value, name) => (headers[name] = value));
-    received.push({ method: message.method, params: message.params ?? {}, headers });
+    const request = { method: message.method, params: message.params ?? {}, headers };
+    received.push(request);
     if (message.id === undefined) return new Response(null, { status: 202 });
+    const nth = received.filter((r) => r.method === message.method).length;
+    const custom = override?.(request, message.id, nth);
+    if (custom !== undefined) return custom;
     const modern = message.method === "server/discover" ||
       headers["mcp-protocol-version"] === MODERN;
     switch (message.method) {
