@@ -17,7 +17,6 @@ import {
   DEFAULT_MAX_PARKED_CALLS,
   DEFAULT_REQUEST_STATE_TTL_MS,
   type GatewayCore,
-  type ServedCapabilities,
   servedCapabilities,
 } from "./_gateway_core.ts";
 import { GatewayProtocolError, INVALID_PARAMS, namesOf } from "./_gateway_errors.ts";
@@ -108,7 +107,11 @@ export class Gateway {
   }
 
   /** What the served MCP server offers beyond tools, from its upstreams. */
-  get capabilities(): ServedCapabilities {
+  get capabilities(): {
+    resources?: { subscribe?: boolean };
+    prompts?: Record<string, never>;
+    completions?: Record<string, never>;
+  } {
     return servedCapabilities(this.#core.capabilities.values());
   }
 
