@@ -1,0 +1,53 @@
+// Private: the options of an upstream MCP server's connection pool, declared
+// here (below the pool, which reads them) and exported from mcp_upstream.ts.
+
+import type { McpListedTool } from "../run/mod.ts";
+
+/** Options of {@linkcode mcpUpstream}. */
+export interface McpUpstreamOptions {
+  /**
+   * Connections open at most (default 4 for a stdio server, where each is a
+   * process, 16 otherwise): one per request in flight, opened on demand;
+   * further requests wait for one within their deadline (their signal, or
+   * `timeoutMs`).
+   */
+  maxConnections?: number;
+  /**
+   * Connections one downstream caller (the `caller` of the request: token
+   * subject, static token name or address) holds before other callers'
+   * requests go first (default a quarter of `maxConnections`, at least 1).
+   * Callers holding their share wait while a caller under its share waits;
+   * then the one holding the fewest goes first, and none of them takes one
+   * of the last `reservedConnections`. Requests of one caller are served in
+   * the order they came.
+   */
+  callerShare?: number;
+  /**
+   * Free connections a caller holding its share never takes, kept for other
+   * callers (default `callerShare`, at most `maxConnections - callerShare`).
+   * With the defaults, one caller holds at most 12 of 16 connections and a
+   * newcomer finds one free at once (of a stdio server's 4: at most 3).
+   */
+  reservedConnections?: number;
+  /**
+   * Idle connections kept open for the next requests (default: all of a
+   * stdio server's, 4 of others; at most `maxConnections`); others are closed
+   * (a stdio server's process stops) when their request ends.
+   */
+  maxIdleConnections?: number;
+  /** Deadline of connecting, in ms (default 30 000). */
+  connectTimeoutMs?: number;
+  /**
+   * Checks what the server lists on every connection it opens (the first one
+   * and each one after a crash, restart or failed request), e.g. against a
+   * lock file: returns the tools to refuse from then on, by their name on the
+   * server, with the error their calls fail with. A tool refused once stays
+   * refused while the upstream lives. When it throws, the connection is not
+   * used and the request fails with that error. Without it, nothing is
+   * listed.
+   */
+  checkTools?: (
+    tools: readonly McpListedTool[],
+    signal: AbortSignal | undefined,
+  ) => Promise<ReadonlyMap<string, Error>>;
+}

@@ -1,0 +1,279 @@
+// Private: the connection pool of one upstream MCP server (see
+// mcp_upstream.ts): a connection per request in flight, opened on demand up
+// to a cap shared fairly between callers, a few kept open, a dead one
+// replaced; for a server of both eras, 2025 connections pooled apart.
+
+import type { McpServerConfig } from "../run/mod.ts";
+import {
+  closeConnection,
+  type Connection,
+  type EraVerdict,
+  type Opening,
+} from "../run/mcp/connection.ts";
+import { ServeError } from "./errors.ts";
+import { listTools } from "./_mcp_upstream_list.ts";
+import {
+  LEGACY,
+  LEGACY_PROBE_TIMEOUT_MS,
+  speaksBothEras,
+  unionOf,
+  viaLegacy,
+} from "./_mcp_upstream_eras.ts";
+import type { McpUpstreamOptions } from "./_mcp_upstream_options.ts";
+import { sendOnSlot } from "./_mcp_upstream_send.ts";
+import { capabilityKey, mirroredCapabilities, openSlot, type Slot } from "./_upstream_connect.ts";
+import { upstreamFailure } from "./_upstream_errors.ts";
+import { ConnectionShares, shareLimits } from "./_upstream_share.ts";
+import type {
+  Upstream,
+  UpstreamCallContext,
+  UpstreamCapabilities,
+  UpstreamMethod,
+} from "./upstream.ts";
+
+/** Connections to a stdio server at most by default (each one is a process). */
+const DEFAULT_STDIO_CONNECTIONS = 4;
+
+/** The caller of requests that name none (a library caller). */
+const ANONYMOUS = "";
+/** The caller of `capabilities()`, which serves no downstream request. */
+const SELF = "\0serve";
+
+/** An upstream MCP server reached through a pool of the runner's connections. */
+export class McpUpstream implements Upstream {
+  readonly name: string;
+  readonly #config: McpServerConfig;
+  readonly #shares: ConnectionShares;
+  readonly #maxIdle: number;
+  readonly #connectTimeoutMs: number;
+  readonly #checkTools: McpUpstreamOptions["checkTools"];
+  /** Tools `checkTools` refused, by name on the server, with their error. */
+  readonly #refused = new Map<string, Error>();
+  readonly #slots: Slot[] = [];
+  readonly #openings = new Set<Opening>();
+  /** Every connection not yet gone (its process group included). */
+  readonly #live = new Set<Connection>();
+  /** The era an `auto` server was found to speak: later connections are not probed. */
+  #verdict: EraVerdict | undefined;
+  #capabilities?: UpstreamCapabilities;
+  /**
+   * An `auto` server found to speak 2026-07-28: what it offers over a 2025
+   * connection too (`{}` when it speaks only 2026-07-28), so that what only
+   * that era has (subscriptions, or a capability its discovery does not
+   * declare) is still forwarded. Undefined until asked, and for other servers.
+   */
+  #legacyCapabilities?: UpstreamCapabilities;
+
+  constructor(name: string, config: McpServerConfig, options: McpUpstreamOptions) {
+    this.name = name;
+    this.#config = config;
+    // A stdio connection is a process of its own: fewer by default, all kept
+    // when idle, so a burst of calls does not start and stop processes.
+    const stdio = config.transport === "stdio";
+    const limits = shareLimits(name, {
+      ...options,
+      maxConnections: options.maxConnections ?? (stdio ? DEFAULT_STDIO_CONNECTIONS : 16),
+    });
+    this.#shares = new ConnectionShares(limits);
+    this.#maxIdle = Math.min(
+      limits.max,
+      Math.max(0, options.maxIdleConnections ?? (stdio ? limits.max : 4)),
+    );
+    this.#connectTimeoutMs = options.connectTimeoutMs ?? 30_000;
+    this.#checkTools = options.checkTools;
+  }
+
+  async capabilities(signal?: AbortSignal): Promise<UpstreamCapabilities> {
+    if (this.#capabilities === undefined) {
+      await this.#shares.acquire(SELF, signal);
+      let slot: Slot;
+      try {
+        slot = await this.#checkout(signal);
+      } catch (error) {
+        this.#shares.release(SELF);
+        throw error;
+      }
+      this.#release(slot, SELF);
+    }
+    const modern = this.#capabilities ?? {};
+    if (!this.#bothEras()) return modern;
+    if (this.#legacyCapabilities === undefined) {
+      await this.#shares.acquire(SELF, signal);
+      try {
+        // A server of 2026-07-28 only may never answer `initialize`.
+        const probe = AbortSignal.timeout(LEGACY_PROBE_TIMEOUT_MS);
+        const legacy = await this.#checkout(
+          signal === undefined ? probe : AbortSignal.any([signal, probe]),
+          undefined,
+          true,
+        );
+        this.#legacyCapabilities = (legacy.connection!.client.getServerCapabilities() ??
+          {}) as UpstreamCapabilities;
+        this.#release(legacy, SELF);
+      } catch {
+        // It speaks only 2026-07-28.
+        this.#legacyCapabilities = {};
+        this.#shares.release(SELF);
+      }
+    }
+    return unionOf(modern, this.#legacyCapabilities);
+  }
+
+  /** Whether this is an `auto` server that was found to speak 2026-07-28 (and may speak 2025). */
+  #bothEras(): boolean {
+    return speaksBothEras(this.#config, this.#verdict);
+  }
+
+  async request(
+    method: UpstreamMethod,
+    params: Record<string, unknown>,
+    context: UpstreamCallContext,
+  ): Promise<Record<string, unknown>> {
+    const started = performance.now();
+    const caller = context.caller ?? ANONYMOUS;
+    const limit = context.timeoutMs;
+    // Waiting for a connection counts against the request's deadline.
+    const deadline = limit === undefined ? undefined : AbortSignal.timeout(limit);
+    const waitSignal = deadline === undefined
+      ? context.signal
+      : context.signal === undefined
+      ? deadline
+      : AbortSignal.any([context.signal, deadline]);
+    try {
+      await this.#shares.acquire(caller, waitSignal);
+    } catch (error) {
+      if (deadline?.aborted && !context.signal?.aborted) {
+        throw new ServeError(
+          "upstream_unavailable",
+          `upstream server ${
+            JSON.stringify(this.name)
+          }: no connection was free within the request's deadline of ${limit} ms (${this.#shares.limits.max} in use; raise maxConnections)`,
+          { cause: error },
+        );
+      }
+      throw error;
+    }
+    let slot: Slot;
+    try {
+      slot = await this.#checkout(
+        waitSignal,
+        context.clientCapabilities,
+        this.#bothEras() &&
+          viaLegacy(method, context.clientEra, this.#capabilities, this.#legacyCapabilities),
+      );
+    } catch (error) {
+      this.#shares.release(caller);
+      throw error;
+    }
+    const refusal = method === "tools/call" ? this.#refused.get(String(params.name)) : undefined;
+    if (refusal !== undefined) {
+      this.#release(slot, caller);
+      throw refusal;
+    }
+    try {
+      return await sendOnSlot(this.name, slot, method, params, context, started);
+    } finally {
+      this.#release(slot, caller);
+    }
+  }
+
+  async close(): Promise<void> {
+    const openings = [...this.#openings];
+    const reason = new ServeError(
+      "upstream_unavailable",
+      `upstream server ${JSON.stringify(this.name)} was closed`,
+    );
+    for (const opening of openings) opening.abort.abort(reason);
+    // A request waiting for a connection would open a new one after close().
+    this.#shares.rejectAll(reason);
+    this.#slots.splice(0);
+    await Promise.all([
+      ...openings.map((opening) => opening.promise.catch(() => undefined)),
+      ...[...this.#live].map(closeConnection),
+    ]);
+  }
+
+  /**
+   * A free connection that declared the client capabilities mirrored from
+   * `downstream`, for a request holding a share (so there is room for it):
+   * an idle one, or a new one (closing an idle connection of other
+   * capabilities when the pool is full).
+   */
+  async #checkout(
+    signal?: AbortSignal,
+    downstream?: Readonly<Record<string, unknown>>,
+    legacy = false,
+  ): Promise<Slot> {
+    signal?.throwIfAborted();
+    const capabilities = mirroredCapabilities(downstream);
+    // A 2025 connection to a server of both eras is pooled apart.
+    const key = capabilityKey(capabilities) + (legacy ? "\0legacy" : "");
+    for (let i = this.#slots.length - 1; i >= 0; i--) {
+      const slot = this.#slots[i];
+      if (slot.dead && !slot.busy) this.#drop(slot);
+    }
+    const free = this.#slots.find((s) => !s.busy && !s.dead && s.key === key);
+    if (free !== undefined) {
+      free.busy = true;
+      return free;
+    }
+    if (this.#slots.length >= this.#shares.limits.max) {
+      // Requests in flight hold fewer connections than the cap (this one holds
+      // a share too): an idle connection of other capabilities makes room.
+      const idle = this.#slots.find((s) => !s.busy);
+      if (idle !== undefined) this.#drop(idle);
+    }
+    const slot: Slot = { connection: undefined, busy: true, dead: false, context: undefined, key };
+    this.#slots.push(slot);
+    try {
+      slot.connection = await openSlot(this.name, this.#config, slot, {
+        timeoutMs: this.#connectTimeoutMs,
+        signal,
+        prior: legacy ? LEGACY : this.#verdict,
+        onVerdict: (verdict) => {
+          if (!legacy) this.#verdict = verdict;
+        },
+        live: this.#live,
+        openings: this.#openings,
+        capabilities,
+      });
+      if (!legacy) {
+        this.#capabilities ??= (slot.connection.client.getServerCapabilities() ??
+          {}) as UpstreamCapabilities;
+      }
+      if (this.#checkTools !== undefined) {
+        const tools = await listTools(this.name, slot.connection, signal, this.#connectTimeoutMs);
+        for (const [tool, error] of await this.#checkTools(tools, signal)) {
+          this.#refused.set(tool, error);
+        }
+      }
+    } catch (error) {
+      this.#drop(slot);
+      throw upstreamFailure(this.name, undefined, error);
+    }
+    return slot;
+  }
+
+  /**
+   * Ends a request's use of a connection: a dead one is closed at once (a
+   * hung call's server is stopped when the call times out or is cancelled),
+   * idle ones beyond `maxIdleConnections` too; then the caller's share goes
+   * to who waits.
+   */
+  #release(slot: Slot, caller: string): void {
+    slot.busy = false;
+    if (slot.dead) this.#drop(slot);
+    else {
+      const idle = this.#slots.filter((s) => !s.busy);
+      if (idle.length > this.#maxIdle) this.#drop(idle[0]);
+    }
+    this.#shares.release(caller);
+  }
+
+  /** Takes a connection out of the pool and closes it (not awaited: close() waits for it). */
+  #drop(slot: Slot): void {
+    const at = this.#slots.indexOf(slot);
+    if (at >= 0) this.#slots.splice(at, 1);
+    if (slot.connection !== undefined) void closeConnection(slot.connection);
+  }
+}

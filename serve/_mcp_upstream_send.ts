@@ -1,0 +1,94 @@
+// Private: one request on a connection of the pool, which serves one request
+// at a time: the upstream's progress reaches exactly this request (by a
+// token of ours), the caller's signal cancels it, and a connection that may
+// still send something for it (cancelled, timed out, failed) is marked dead
+// so that the pool replaces it.
+
+import { NO_TIMEOUT, watch } from "../run/mcp/connection.ts";
+import { type Slot, withoutServerInfo } from "./_upstream_connect.ts";
+import { isUpstreamError, upstreamFailure } from "./_upstream_errors.ts";
+import type { UpstreamCallContext, UpstreamMethod } from "./upstream.ts";
+
+/** The methods whose result may be input_required (2026-07-28). */
+const INPUT_REQUIRED_CAPABLE: ReadonlySet<string> = new Set([
+  "tools/call",
+  "prompts/get",
+  "resources/read",
+]);
+
+/**
+ * Sends one request on a checked-out connection of upstream server `name`
+ * and returns its result as received (without `serverInfo`); `started` is
+ * when the request began waiting (its deadline counts from then).
+ */
+export async function sendOnSlot(
+  name: string,
+  slot: Slot,
+  method: UpstreamMethod,
+  params: Record<string, unknown>,
+  context: UpstreamCallContext,
+  started: number,
+): Promise<Record<string, unknown>> {
+  const limit = context.timeoutMs;
+  const connection = slot.connection!;
+  slot.context = context;
+  // Progress is taken off the transport by our token (none is lost when it
+  // shares a chunk with the result) and handed on without the token.
+  let token: string | undefined;
+  let sent = params;
+  const onProgress = context.onProgress;
+  if (onProgress !== undefined) {
+    token = `tf-${++connection.tokens}`;
+    connection.progress.set(token, ({ progress, total, message }) =>
+      onProgress({
+        progress,
+        ...(total === undefined ? {} : { total }),
+        ...(message === undefined ? {} : { message }),
+      }));
+    sent = {
+      ...params,
+      _meta: { ...(params._meta as object | undefined), progressToken: token },
+    };
+  }
+  // The caller's signal, or us (see below), cancel the request.
+  const stop = new AbortController();
+  const outer = context.signal;
+  const onAbort = (): void => stop.abort(outer!.reason);
+  if (outer?.aborted) stop.abort(outer.reason);
+  else outer?.addEventListener("abort", onAbort, { once: true });
+  try {
+    const timeout = limit === undefined
+      ? NO_TIMEOUT
+      : Math.max(1, Math.ceil(limit - (performance.now() - started)));
+    const request = connection.client.request(
+      { method: method as "tools/call", params: sent },
+      {
+        signal: stop.signal,
+        timeout,
+        ...(context.returnInputRequired === true && INPUT_REQUIRED_CAPABLE.has(method)
+          ? { allowInputRequired: true }
+          : {}),
+      },
+    ) as Promise<Record<string, unknown>>;
+    return withoutServerInfo(await watch(connection, request));
+  } catch (error) {
+    // Given up on by us (connection lost, message over the cap), not settled
+    // by the SDK: tell the SDK (and the server) to drop the request.
+    if (error === connection.lostError || isOversize(error)) stop.abort(error);
+    if (isUpstreamError(error)) throw error;
+    // A cancelled, timed out or failed request may still make the server
+    // send progress or log lines, or it may never answer (a hung call): the
+    // connection is closed and replaced, so that none reaches another
+    // request. Only a message over the cap leaves it as it was.
+    if (!isOversize(error)) slot.dead = true;
+    throw upstreamFailure(name, connection, error);
+  } finally {
+    outer?.removeEventListener("abort", onAbort);
+    if (token !== undefined) connection.progress.delete(token);
+    slot.context = undefined;
+  }
+}
+
+function isOversize(error: unknown): boolean {
+  return (error as { code?: unknown })?.code === "output_too_large";
+}
