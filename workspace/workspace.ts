@@ -26,7 +26,7 @@ import {
 import { Redactor } from "./secrets.ts";
 import { serverOfId, serverToolTimeout, unknownServerError } from "./server_ids.ts";
 import { resolvedServer } from "./_resolved_server.ts";
-import type { ServerReport } from "./server_tools.ts";
+import type { ServerReport, ServerToolsOptions } from "./server_tools.ts";
 
 /** Options of {@linkcode Workspace.open} and {@linkcode Workspace.of}. */
 export interface WorkspaceOptions {
@@ -48,6 +48,8 @@ export interface ExposedToolsOptions {
   offline?: boolean;
   /** A server that cannot be used is reported and left out (default: an error). */
   keepGoing?: boolean;
+  /** Told when each server starts connecting and when its listing is done or failed. */
+  onProgress?: ServerToolsOptions["onProgress"];
 }
 
 /** The tools a manifest exposes, with what happened to each server. */
@@ -287,6 +289,7 @@ export class Workspace {
         signal: options.signal,
         timeoutMs: options.timeoutMs ?? DEFAULT_LIST_DEADLINE_MS,
         keepGoing: options.keepGoing === true,
+        ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
       });
       return { tools: found.tools, servers: found.reports };
     } finally {
