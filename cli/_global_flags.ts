@@ -45,7 +45,11 @@ export function globalFlags(args: readonly string[]): GlobalFlags | string {
   return {
     args: rest,
     io: {
-      ...(quiet ? { verbosity: "quiet" as const } : verbose ? { verbosity: "verbose" as const } : {}),
+      ...(quiet
+        ? { verbosity: "quiet" as const }
+        : verbose
+        ? { verbosity: "verbose" as const }
+        : {}),
       ...(warnings === undefined ? {} : { warnings }),
     },
   };

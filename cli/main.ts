@@ -37,6 +37,7 @@ const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
   ["lock", () => import("./commands/lock.ts").then((m) => m.lockCommand)],
   ["mcp", () => import("./commands/mcp.ts").then((m) => m.mcpCommand)],
   ["serve", () => import("./commands/serve.ts").then((m) => m.serveCommand)],
+  ["completions", () => import("./commands/completions.ts").then((m) => m.completionsCommand)],
 ]);
 
 /**

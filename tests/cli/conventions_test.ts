@@ -257,14 +257,15 @@ async function underPty(args: string[], flags: string[]): Promise<string> {
 Deno.test("on a terminal, list shows one live progress line while servers connect, then clears it", async () => {
   const manifest = await slowServers(3, 1000);
   const flags = await flagsFor(manifest);
-  const text = await underPty(["list", manifest], flags);
+  // ESC [2K (erase the line) written as E, for readable patterns.
+  const text = (await underPty(["list", manifest], flags)).replaceAll("\x1b[2K", "E");
   assert.match(
     text,
-    /\r\x1b\[2Kservers: 0\/3 listed; waiting for alpha, beta, gamma \(\d+\.\d s\)/,
+    /\rEservers: 0\/3 listed; waiting for alpha, beta, gamma \(\d+\.\d s\)/,
   );
-  assert.match(text, /\r\x1b\[2Kservers: 3\/3 listed \(\d+\.\d s\)\r\x1b\[2K/);
+  assert.match(text, /\rEservers: 3\/3 listed \(\d+\.\d s\)\rE\{/);
   // The line is rewritten in place: no newline inside the progress.
-  const progress = text.slice(text.indexOf("\r\x1b[2Kservers:"), text.lastIndexOf("\r\x1b[2K"));
+  const progress = text.slice(text.indexOf("\rEservers:"), text.lastIndexOf("\rE"));
   assert.doesNotMatch(progress, /\n/);
   assert.match(text, /"name": "gamma"/);
   const quiet = await underPty(["list", manifest, "--quiet"], flags);
