@@ -24,13 +24,10 @@ export interface CliIo {
    * prints results and errors only; verbose every warning, progress off a
    * terminal too, and details.
    */
-  verbosity?: Verbosity;
+  verbosity?: "quiet" | "normal" | "verbose";
   /** How warnings are written (`--warnings`; default `text`, summarised by kind). */
   warnings?: "text" | "json";
 }
-
-/** The amount of diagnostics: `--quiet`, the default, `--verbose`. */
-export type Verbosity = "quiet" | "normal" | "verbose";
 
 /** Labels of diagnostics `--quiet` leaves out: all but errors and serve's own lines. */
 const CHATTY = new Set(["note", "warning", "ok", "retry", "progress"]);

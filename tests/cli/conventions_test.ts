@@ -200,29 +200,34 @@ Deno.test("list connects to three slow servers at once: about as long as the slo
 });
 
 Deno.test("lock connects to its servers at once too, and the first failure stops the others", async () => {
-  const manifest = await slowServers(2, 1500);
+  const delayMs = 8000;
+  const manifest = await slowServers(2, delayMs);
   const text = await Deno.readTextFile(manifest);
-  // A third server that never answers initialize: lock fails on it (its deadline), naming it.
+  // A third server that exits at start: lock fails on it at once, naming it,
+  // without waiting for the two slow ones.
   await Deno.writeTextFile(
     manifest,
-    `${text}\n  mute:\n    command: ${JSON.stringify(DENO)}\n` +
-      `    args: [run, -A, --no-config, ${JSON.stringify(FAKE)}, mute]\n`,
+    `${text}\n  broken:\n    command: ${JSON.stringify(DENO)}\n` +
+      `    args: [run, -A, --no-config, ${JSON.stringify(FAKE)}, exit-var]\n`,
   );
   const flags = [...await flagsFor(manifest), `--allow-write=${manifest}.lock`];
-  const out = await cli(["lock", manifest, "--timeout", "3000", "--verbose"], { flags });
+  const out = await cli(["lock", manifest, "--verbose"], { flags });
   assert.equal(out.code, 1, out.stderr);
-  assert.match(out.stderr, /server "mute"/);
+  assert.match(out.stderr, /error: \[server_unavailable\] server "broken" cannot be used/);
   const events = out.stderr.split("\n").filter((l) => l.startsWith("progress: "));
   assert.deepEqual(
     events.slice(0, 3).map((l) => l.replace(/^progress: server (\w+): .*$/, "$1")).sort(),
-    ["alpha", "beta", "mute"],
+    ["alpha", "beta", "broken"],
   );
-  const good = await slowServers(3, 1500);
+  assert.ok(out.ms < delayMs, `lock took ${Math.round(out.ms)} ms: it waited for the slow servers`);
+  await assert.rejects(Deno.stat(`${manifest}.lock`), Deno.errors.NotFound);
+  const good = await slowServers(3, 2500);
   const locked = await cli(["lock", good], {
     flags: [...await flagsFor(good), `--allow-write=${good}.lock`],
   });
   assert.equal(locked.code, 0, locked.stderr);
-  assert.ok(locked.ms < 3 * 1500 + 1500, `lock took ${Math.round(locked.ms)} ms`);
+  // One after another it would take at least 3 × 2.5 s.
+  assert.ok(locked.ms < 3 * 2500, `lock took ${Math.round(locked.ms)} ms`);
   const lock = JSON.parse(await Deno.readTextFile(`${good}.lock`));
   assert.deepEqual(Object.keys(lock.servers), ["alpha", "beta", "gamma"]);
 });
