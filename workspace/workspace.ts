@@ -26,7 +26,7 @@ import {
 import { Redactor } from "./secrets.ts";
 import { serverOfId, serverToolTimeout, unknownServerError } from "./server_ids.ts";
 import { resolvedServer } from "./_resolved_server.ts";
-import type { ServerReport, ServerToolsOptions } from "./server_tools.ts";
+import type { ServerReport } from "./server_tools.ts";
 
 /** Options of {@linkcode Workspace.open} and {@linkcode Workspace.of}. */
 export interface WorkspaceOptions {
@@ -48,8 +48,14 @@ export interface ExposedToolsOptions {
   offline?: boolean;
   /** A server that cannot be used is reported and left out (default: an error). */
   keepGoing?: boolean;
-  /** Told when each server starts connecting and when its listing is done or failed. */
-  onProgress?: ServerToolsOptions["onProgress"];
+  /**
+   * Told when each server starts connecting (`connecting`) and when its
+   * listing is done (`ok`, with how many tools it listed) or failed; `ms` is
+   * the time since it started. Servers connect at once, so events interleave.
+   */
+  onProgress?: (
+    event: { server: string; state: "connecting" | "ok" | "failed"; tools?: number; ms: number },
+  ) => void;
 }
 
 /** The tools a manifest exposes, with what happened to each server. */
