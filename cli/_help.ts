@@ -34,10 +34,19 @@ Commands:
   lock <manifest>                Pin the servers' tool definitions in <manifest>.lock
   mcp <manifest> <server> <what> ping, resources, read <uri>, prompts, prompt <name> (JSON)
   serve <manifest> --stdio|--http HOST:PORT  Serve the manifest as one MCP server
+  completions bash|zsh|fish      Print a shell completion script (completions --help)
 
 Options:
   -h, --help       Show help (also: <command> --help, help <command>)
   -V, --version    Show the version
+
+Options of every command:
+  -q, --quiet      Print results and errors only: no notes, warnings, progress or ok lines
+  -v, --verbose    Print every warning (one line each), progress off a terminal too, and details
+  --warnings text|json
+                   text (default): warnings summarised by kind with counts ("38 warnings:
+                   11 × required rewritten, ..."), in full when there are 3 or fewer;
+                   json: one JSON line per warning on stderr (also under --quiet)
 
 Exit codes (the same for every command, serve at start included):
   0 ok, 1 tool or validation failure, 2 usage or manifest error,
@@ -48,6 +57,10 @@ A manifest may also be a Claude Desktop / Claude Code (.mcp.json), Cursor or
 VS Code MCP configuration file, as it is.
 
 Results go to stdout as JSON; diagnostics, warnings and progress go to stderr.
+While list, validate, convert, respond and lock connect to the manifest's
+servers (all at once, each within its deadline), a live progress line is
+shown on a terminal; off a terminal nothing is, unless --verbose (one line
+per server started, listed or failed).
 Set NO_COLOR to turn colour off.
 `;
 
@@ -65,7 +78,8 @@ Tokens go to $TOOLFOUNDATION_TOKEN_STORE, else $XDG_CONFIG_HOME/toolfoundation/
 tokens.json, else ~/.config/toolfoundation/tokens.json (mode 0600). run and
 chain use and refresh them and never open a browser: when a login is needed
 they exit with code 4 and name the command. status prints what is stored (no
-token values); logout deletes a server's entries.
+token values); logout deletes a server's entries. --max-manifest-bytes <n>:
+the largest manifest read.
 `,
   serve: `Usage: toolfoundation serve <manifest> (--stdio | --http HOST:PORT) [options]
 
@@ -193,9 +207,14 @@ permissions and deadline as run), and a line per server.
 Options:
   --offline        Contact no server: only the tools the manifest lists
   --keep-going     A server that cannot be used is a warning, not an error
-  --timeout <ms>   Deadline of connecting to and listing one server (default 60000)
+  --timeout <ms>   Deadline of connecting to and listing one server (default 60000);
+                   the servers connect at the same time, so list takes about as
+                   long as the slowest
+  --max-manifest-bytes <n>  Largest manifest read (default 4194304)
 `,
-  validate: `Usage: toolfoundation validate <manifest> [--target ${FORMATS.join("|")}] [--strict]
+  validate: `Usage: toolfoundation validate <manifest> [--target ${
+    FORMATS.join("|")
+  }] [--strict] [--json]
 
 Checks the manifest against its JSON Schema and for meaning, checks and
 compiles every tool schema ($ref cycles, nesting, patterns that cannot run in
@@ -206,12 +225,25 @@ arguments against its tool's input schema (and that a usePrevious step can
 accept previous), and with --target runs the provider's preflight on the
 converted tools. Exit 0 when everything holds, 1 when the preflight fails, 2
 when the manifest is invalid (located as file:line:column).
+
+Options:
+  --target <format>  Run the provider's preflight on the converted tools
+  --strict           Convert in strict mode (openai) for the preflight
+  --json             Print the verdict on stdout as JSON: {"valid", "manifest",
+                     "tools", "chains", "target", "problems": [{"tool",
+                     "message", "pointer"}]}; an invalid manifest's problems
+                     carry "file", "line", "column" (exit codes unchanged)
+  --offline, --keep-going, --timeout <ms>  As for list
+  --max-manifest-bytes <n>  Largest manifest read (default 4194304)
 `,
   convert: `Usage: toolfoundation convert <manifest> --to <format> [--strict]
 
 Converts every tool with a schema to ${FORMATS.slice(0, -1).join(", ")}
 or ${FORMATS.at(-1)}, the servers' tools included (--offline, --keep-going,
---timeout as for list). JSON on stdout; every feature-loss warning on stderr.
+--timeout as for list; --max-manifest-bytes). JSON on stdout; the
+feature-loss warnings on stderr, summarised by kind with counts (--verbose
+lists each, --warnings json writes each as a JSON line with its tool, path,
+feature, action and effect).
 `,
   report: `Usage: toolfoundation report <manifest> (--html FILE | --json) [options]
 
@@ -253,7 +285,9 @@ Connects to every server of the manifest and writes <manifest>.lock: each
 tool's definition (name, description, schemas, annotations) and its sha-256.
 From then on run, chain, list, validate and convert refuse a tool whose
 definition changed (exit 5, showing what changed) and do not expose new tools
-until lock runs again.
+until lock runs again. The servers connect at the same time, each within
+--timeout (default 60000); the first that fails stops the others.
+--max-manifest-bytes <n>: the largest manifest read.
 `,
   mcp: `Usage: toolfoundation mcp <manifest> <server> <action> [uri|name] [options]
 
@@ -266,15 +300,17 @@ it prints {server, ok, ms, method}.
 Options:
   --args <json>    Prompt arguments (strings)
   --timeout <ms>   Deadline of connecting and of each request (default 60000)
+  --max-manifest-bytes <n>  Largest manifest read (default 4194304)
 `,
   permissions: `Usage: toolfoundation permissions <manifest> [toolId|chain]
 
 Prints the exact Deno permission flags that running the tool, the chain (or,
 without a target, every tool) needs, as complete \`deno run ... cli.ts run|chain
 <manifest> <target>\` and \`deno compile\` command lines (stdout), with the
-reason for each permission (stderr). --serve plans for serve instead (with
---http HOST:PORT, --token-env NAME, --request-state-key-env NAME and --state
-redis://HOST:PORT as serve would be given them).
+reason for each permission (stderr; not with --quiet). --serve plans for
+serve instead (with --http HOST:PORT, --token-env NAME,
+--request-state-key-env NAME and --state redis://HOST:PORT as serve would be
+given them). --max-manifest-bytes <n>: the largest manifest read.
 `,
   respond: `Usage: toolfoundation respond <manifest> --format <format> [options]
 
@@ -315,5 +351,17 @@ error body, no provider response at all: the message says which, and what to
 run instead), 3 missing permission (nothing is run), 4 a server needs a login,
 5 a server tool changed since it was locked,
 130 interrupted
+`,
+  completions: `Usage: toolfoundation completions bash|zsh|fish
+
+Prints a completion script for the shell: commands, their flags and the
+values of flags that take one of a few (formats, text|json). Load it with
+  bash: source <(toolfoundation completions bash)   (e.g. in ~/.bashrc)
+  zsh:  source <(toolfoundation completions zsh)    (after compinit), or save
+        it as _toolfoundation in a folder of $fpath
+  fish: toolfoundation completions fish | source, or save it as
+        ~/.config/fish/completions/toolfoundation.fish
+It completes the command toolfoundation (the compiled binary, or an alias of
+deno run ... cli.ts).
 `,
 }));

@@ -19,7 +19,18 @@ export interface CliIo {
   stderrIsTerminal: boolean;
   /** Whether colour is off (NO_COLOR). */
   noColor: boolean;
+  /**
+   * How much goes to stderr (`--quiet`, `--verbose`; default `normal`): quiet
+   * prints results and errors only; verbose every warning, progress off a
+   * terminal too, and details.
+   */
+  verbosity?: "quiet" | "normal" | "verbose";
+  /** How warnings are written (`--warnings`; default `text`, summarised by kind). */
+  warnings?: "text" | "json";
 }
+
+/** Labels of diagnostics `--quiet` leaves out: all but errors and serve's own lines. */
+const CHATTY = new Set(["note", "warning", "ok", "retry", "progress"]);
 
 /** Exit codes (documented in docs/exit-codes.md, the README and --help). */
 export const EXIT = {
@@ -91,13 +102,18 @@ export function processIo(): CliIo {
   };
 }
 
-/** Prints a diagnostic line on stderr, secrets scrubbed. */
+/**
+ * Prints a diagnostic line on stderr, secrets scrubbed. Under `--quiet` only
+ * errors and serve's own lines are printed (notes, warnings, ok, retry and
+ * progress lines are not).
+ */
 export function diagnose(
   io: CliIo,
   redactor: Redactor | undefined,
   label: string,
   text: string,
 ): void {
+  if (io.verbosity === "quiet" && CHATTY.has(label)) return;
   const prefix = io.noColor || !io.stderrIsTerminal ? `${label}:` : `\x1b[1m${label}:\x1b[0m`;
   io.stderr(`${prefix} ${redactor ? redactor.redact(text) : text}\n`);
 }

@@ -11,6 +11,7 @@ import { HELP, USAGE } from "./_help.ts";
 import { type CliIo, EXIT, isBrokenPipe, permissionRefusal, processIo } from "./_io.ts";
 import { VERSION } from "./_version.ts";
 import { guardStopSignals } from "./_stop_signals.ts";
+import { globalFlags } from "./_global_flags.ts";
 
 export type { CliIo };
 
@@ -37,6 +38,7 @@ const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
   ["lock", () => import("./commands/lock.ts").then((m) => m.lockCommand)],
   ["mcp", () => import("./commands/mcp.ts").then((m) => m.mcpCommand)],
   ["serve", () => import("./commands/serve.ts").then((m) => m.serveCommand)],
+  ["completions", () => import("./commands/completions.ts").then((m) => m.completionsCommand)],
 ]);
 
 /**
@@ -89,11 +91,17 @@ export async function main(args: string[], options: MainOptions = {}): Promise<n
     io.stdout(HELP.get(command) ?? USAGE);
     return EXIT.ok;
   }
+  // --quiet, --verbose and --warnings belong to every command.
+  const global = globalFlags(rest);
+  if (typeof global === "string") {
+    io.stderr(`error: ${global}; see --help\n`);
+    return EXIT.usage;
+  }
   // While the command runs, SIGINT and SIGTERM are caught: no process group it
   // started may outlive the CLI (a signal's default action would leave them).
   const releaseSignals = guardStopSignals();
   try {
-    return await (await load())(rest, io);
+    return await (await load())(global.args, { ...io, ...global.io });
   } catch (error) {
     // The reader of our output went away (`| head`): end quietly.
     if (isBrokenPipe(error)) return EXIT.ok;

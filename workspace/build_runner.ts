@@ -163,7 +163,11 @@ export async function buildRunner(
     if (!t.schemaFromServer) runner.registry.add(t.tool, backendOf(t));
   }
   const fromServer = tools.filter((t) => t.schemaFromServer);
+  // One server's namespaces one after another (one connection); servers at once.
+  const listings = new Map<string, { namespace: string | undefined; declared: Set<string> }[]>();
   for (const server of new Set(fromServer.map((t) => t.entry.server!))) {
+    const mine: { namespace: string | undefined; declared: Set<string> }[] = [];
+    listings.set(server, mine);
     for (
       const namespace of new Set(
         fromServer.filter((t) => t.entry.server === server).map((t) => t.entry.namespace),
@@ -174,36 +178,47 @@ export async function buildRunner(
           t,
         ) => t.id),
       );
-      let imported;
-      try {
-        ({ imported } = await runner.importMcpTools(server, {
-          namespace: namespace ?? null,
-          signal: options.signal,
-          ...(options.importTimeoutMs === undefined ? {} : { timeoutMs: options.importTimeoutMs }),
-        }));
-      } catch (error) {
-        await closeWithin(runner, options.runner?.closeTimeoutMs ?? 5000);
-        // Name the tools that needed the listing (the runner's error names only the server).
-        const e = error as { message?: unknown; toolId?: unknown };
-        if (typeof e?.message === "string" && e.toolId === undefined) {
-          const ids = [...declared].map((id) => JSON.stringify(id)).join(", ");
-          try {
-            e.message = `tool ${ids}: ${e.message}`;
-            e.toolId = [...declared][0];
-          } catch { /* a frozen error keeps its message */ }
-        }
-        throw error;
-      }
-      for (const entry of imported) if (!declared.has(entry.id)) runner.registry.remove(entry.id);
-      for (const id of declared) {
-        if (!runner.registry.has(id)) {
-          await closeWithin(runner, options.runner?.closeTimeoutMs ?? 5000);
-          throw new Error(
-            `server ${JSON.stringify(server)} does not list a tool for ${JSON.stringify(id)}`,
-          );
-        }
-      }
+      mine.push({ namespace, declared });
     }
+  }
+  // Every server lists at once, each within its deadline: as long as the slowest.
+  try {
+    await Promise.all([...listings].map(async ([server, mine]) => {
+      for (const { namespace, declared } of mine) {
+        let imported;
+        try {
+          ({ imported } = await runner.importMcpTools(server, {
+            namespace: namespace ?? null,
+            signal: options.signal,
+            ...(options.importTimeoutMs === undefined
+              ? {}
+              : { timeoutMs: options.importTimeoutMs }),
+          }));
+        } catch (error) {
+          // Name the tools that needed the listing (the runner's error names only the server).
+          const e = error as { message?: unknown; toolId?: unknown };
+          if (typeof e?.message === "string" && e.toolId === undefined) {
+            const ids = [...declared].map((id) => JSON.stringify(id)).join(", ");
+            try {
+              e.message = `tool ${ids}: ${e.message}`;
+              e.toolId = [...declared][0];
+            } catch { /* a frozen error keeps its message */ }
+          }
+          throw error;
+        }
+        for (const entry of imported) if (!declared.has(entry.id)) runner.registry.remove(entry.id);
+        for (const id of declared) {
+          if (!runner.registry.has(id)) {
+            throw new Error(
+              `server ${JSON.stringify(server)} does not list a tool for ${JSON.stringify(id)}`,
+            );
+          }
+        }
+      }
+    }));
+  } catch (error) {
+    await closeWithin(runner, options.runner?.closeTimeoutMs ?? 5000);
+    throw error;
   }
   // Server tools the manifest does not list (`server:tool`): imported, filtered, locked.
   try {

@@ -9,7 +9,7 @@
  */
 
 import { mcpBackend, type Tool } from "../model/mod.ts";
-import type { McpToolCheck, Runner } from "../run/mod.ts";
+import type { McpServerConfig, McpToolCheck, Runner } from "../run/mod.ts";
 import { ServerUnavailableError, ToolChangedError, UsageError } from "./errors.ts";
 import { compareWithLock, describeDifference, type LockFile, lockPath, readLock } from "./lock.ts";
 import { lockCheck } from "./lock_check.ts";
@@ -66,6 +66,14 @@ export interface ServerToolsOptions {
   strictLock?: boolean;
   /** A server's entry with its variables expanded (default: expanded here, once per call). */
   resolveServer?: (name: string) => ManifestServer;
+  /**
+   * Told when a server starts connecting (`connecting`) and when its listing
+   * is done (`ok`, with how many tools it listed) or failed; `ms` is the time
+   * since it started. Servers connect at once, so events interleave.
+   */
+  onProgress?: (
+    event: { server: string; state: "connecting" | "ok" | "failed"; tools?: number; ms: number },
+  ) => void;
 }
 
 export { resolvedServer } from "./_resolved_server.ts";
@@ -104,7 +112,8 @@ function originalName(server: ManifestServer, exposed: string): string {
 /**
  * Lists the servers' tools on a runner and registers the exposed ones
  * (filters, lock and overrides applied); tools left out are removed from
- * its registry. Tools the manifest lists itself keep their definitions.
+ * its registry. Servers connect at the same time, each within its own
+ * deadline, so the listing takes as long as the slowest. Tools the manifest lists itself keep their definitions.
  *
  * @param runner The runner (servers not in `configured` are configured here).
  * @param manifest The checked manifest.
@@ -132,18 +141,47 @@ export async function importServerTools(
   const refused: { server: string; tool: string; changes: string[] }[] = [];
   const given = new Map<string, string>();
   const redact = (text: string) => options.redactor.redact(text);
+  const before = new Map(runner.registry.list().map((e) => [e.id, e]));
+  const failed = (name: string, report: ServerReport, error: unknown): void => {
+    const code = (error as { code?: unknown })?.code;
+    if (code === "cancelled" || code === "missing_secret" || code === "usage") throw error;
+    const wrapped = new ServerUnavailableError(name, error);
+    if (!options.keepGoing) throw wrapped;
+    report.status = "failed";
+    report.error = wrapped;
+  };
+  // First, one server after another: variables, and inputs asked for at most
+  // once (on the terminal), only for servers configured here.
+  const configs = new Map<string, McpServerConfig>();
   for (const name of names) {
     const report: ServerReport = { server: name, status: "ok", tools: [], listed: [], left: [] };
     reports.push(report);
-    const before = new Map(runner.registry.list().map((e) => [e.id, e]));
-    let imported, skipped;
+    if (options.configured?.has(name)) continue;
     try {
-      const server = manifest.servers[name];
-      if (!options.configured?.has(name)) {
-        // Variables (and inputs, asked for at most once) only for servers configured here.
-        const resolved = options.resolveServer?.(name) ??
-          resolvedServer(manifest, name, { ...options, given });
-        const config = serverConfig(manifest, resolved, { redact });
+      const resolved = options.resolveServer?.(name) ??
+        resolvedServer(manifest, name, { ...options, given });
+      configs.set(name, serverConfig(manifest, resolved, { redact }));
+    } catch (error) {
+      failed(name, report, error);
+    }
+  }
+  // Then every server at once, each within its own deadline: listing takes as
+  // long as the slowest server, not the sum. The first failure (without
+  // keepGoing) stops the others.
+  const stop = new AbortController();
+  const signal = options.signal === undefined
+    ? stop.signal
+    : AbortSignal.any([options.signal, stop.signal]);
+  let firstFailure: { error: unknown } | undefined;
+  const listings = await Promise.all(reports.map(async (report) => {
+    if (report.status === "failed") return undefined;
+    const name = report.server;
+    const server = manifest.servers[name];
+    const started = performance.now();
+    options.onProgress?.({ server: name, state: "connecting", ms: 0 });
+    try {
+      const config = configs.get(name);
+      if (config !== undefined) {
         const checkTools = await lockCheckOf(manifest, name);
         await runner.setMcpServer(
           name,
@@ -154,23 +192,35 @@ export async function importServerTools(
           checkTools === undefined ? {} : { checkTools },
         );
       }
-      ({ imported, skipped } = await runner.importMcpTools(name, {
+      const listing = await runner.importMcpTools(name, {
         namespace: name,
-        signal: options.signal,
+        signal,
         ...(options.timeoutMs === undefined && server.timeoutMs === undefined
           ? {}
           : { timeoutMs: server.timeoutMs ?? options.timeoutMs }),
-      }));
+      });
+      const ms = Math.round(performance.now() - started);
+      options.onProgress?.({ server: name, state: "ok", tools: listing.imported.length, ms });
+      return listing;
     } catch (error) {
-      if ((error as { code?: unknown })?.code === "cancelled") throw error;
-      if ((error as { code?: unknown })?.code === "missing_secret") throw error;
-      if ((error as { code?: unknown })?.code === "usage") throw error;
-      const wrapped = new ServerUnavailableError(name, error);
-      if (!options.keepGoing) throw wrapped;
-      report.status = "failed";
-      report.error = wrapped;
-      continue;
+      const ms = Math.round(performance.now() - started);
+      options.onProgress?.({ server: name, state: "failed", ms });
+      try {
+        failed(name, report, error);
+      } catch (fatal) {
+        // A server stopped because another failed first is not the news.
+        if (firstFailure === undefined) firstFailure = { error: fatal };
+        stop.abort();
+      }
+      return undefined;
     }
+  }));
+  if (firstFailure !== undefined) throw firstFailure.error;
+  for (const [at, report] of reports.entries()) {
+    const name = report.server;
+    const listing = listings[at];
+    if (listing === undefined) continue;
+    const { imported, skipped } = listing;
     for (const s of skipped) {
       const reason = s.error.message;
       report.left.push({ name: s.name, reason });

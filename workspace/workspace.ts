@@ -48,6 +48,14 @@ export interface ExposedToolsOptions {
   offline?: boolean;
   /** A server that cannot be used is reported and left out (default: an error). */
   keepGoing?: boolean;
+  /**
+   * Told when each server starts connecting (`connecting`) and when its
+   * listing is done (`ok`, with how many tools it listed) or failed; `ms` is
+   * the time since it started. Servers connect at once, so events interleave.
+   */
+  onProgress?: (
+    event: { server: string; state: "connecting" | "ok" | "failed"; tools?: number; ms: number },
+  ) => void;
 }
 
 /** The tools a manifest exposes, with what happened to each server. */
@@ -287,6 +295,7 @@ export class Workspace {
         signal: options.signal,
         timeoutMs: options.timeoutMs ?? DEFAULT_LIST_DEADLINE_MS,
         keepGoing: options.keepGoing === true,
+        ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
       });
       return { tools: found.tools, servers: found.reports };
     } finally {

@@ -15,7 +15,7 @@ function progressLine(io: CliIo, events: boolean) {
   let shown = false;
   return {
     update(toolId: string, p: { progress: number; total?: number; message?: string }): void {
-      if (events || !io.stderrIsTerminal) return;
+      if (events || !io.stderrIsTerminal || io.verbosity === "quiet") return;
       const of = p.total === undefined ? `${p.progress}` : `${p.progress}/${p.total}`;
       io.stderr(`\r\x1b[2K${toolId}: ${of}${p.message ? ` ${p.message}` : ""}`);
       shown = true;

@@ -3,6 +3,8 @@
 // --offline, --keep-going, and the report of lock findings.
 
 import { type CliIo, diagnose } from "../_io.ts";
+import { serverProgress } from "../_progress.ts";
+import { Warnings } from "../_warnings.ts";
 import type { ResolvedTool } from "../../workspace/manifest.ts";
 import type { ServerReport } from "../../workspace/server_tools.ts";
 import type { Workspace } from "../../workspace/workspace.ts";
@@ -29,13 +31,16 @@ export interface ServerSummary {
 
 /**
  * The workspace's exposed tools (connecting to its servers under the same
- * permissions, variables and deadline as `run`), reporting skipped, failed and
- * unlocked servers' tools on stderr.
+ * permissions, variables and deadline as `run`; every server at once),
+ * reporting skipped, failed and unlocked servers' tools on stderr: failed
+ * servers at once, tools left out into `warnings` (written here when not
+ * given). Progress goes to stderr while the servers connect.
  */
 export async function serverTools(
   io: CliIo,
   workspace: Workspace,
   values: Record<string, string | boolean | undefined>,
+  warnings?: Warnings,
 ): Promise<{ tools: ResolvedTool[]; servers: ServerSummary[] }> {
   const manifest = workspace.manifest;
   const redactor = workspace.redactor;
@@ -56,32 +61,44 @@ export async function serverTools(
   const timeoutMs = parseTimeout(values.timeout as string | undefined);
   // Exactly what running the servers' tools needs (one ID per server stands for its tools).
   workspace.requirePermissions({ tools: serverToolIds(workspace) });
-  const { tools, servers: reports } = await withInterrupt((signal) =>
-    workspace.exposedTools({
+  const { tools, servers: reports } = await withInterrupt(async (signal) => {
+    using progress = serverProgress(io, names.length);
+    return await workspace.exposedTools({
       signal,
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       keepGoing: values["keep-going"] === true,
-    })
-  );
+      ...(progress.onProgress === undefined ? {} : { onProgress: progress.onProgress }),
+    });
+  });
+  const found = warnings ?? new Warnings(io, redactor);
   for (const r of reports) {
     if (r.status === "failed") {
       diagnose(io, redactor, "warning", `${(r.error as Error).message}; its tools are left out`);
     }
     for (const { name, reason } of r.excluded ?? []) {
-      diagnose(io, redactor, "warning", `${r.server}:${name} is left out: ${reason}`);
+      found.add({
+        kind: "server tool left out",
+        subject: `${r.server}:${name}`,
+        message: `${r.server}:${name} is left out: ${reason}`,
+      });
     }
     for (const name of r.lock?.added ?? []) {
-      diagnose(
-        io,
-        redactor,
-        "warning",
-        `${r.server}:${name} is new since the lock file was written; not exposed until you run lock`,
-      );
+      found.add({
+        kind: "server tool new since the lock",
+        subject: `${r.server}:${name}`,
+        message: `${r.server}:${name} is new since the lock file was written; ` +
+          "not exposed until you run lock",
+      });
     }
     for (const name of r.lock?.removed ?? []) {
-      diagnose(io, redactor, "warning", `${r.server}:${name} is locked but no longer listed`);
+      found.add({
+        kind: "locked tool no longer listed",
+        subject: `${r.server}:${name}`,
+        message: `${r.server}:${name} is locked but no longer listed`,
+      });
     }
   }
+  if (warnings === undefined) found.flush();
   return {
     tools,
     servers: reports.map((r) => ({

@@ -77,7 +77,7 @@ export async function importCommand(argv: string[], io: CliIo): Promise<number> 
       throw new UsageError(`${values.out} exists; give --force to replace it`);
     }
     await Deno.writeTextFile(values.out, text);
-    io.stderr(`wrote ${values.out}\n`);
+    if (io.verbosity !== "quiet") io.stderr(`wrote ${values.out}\n`);
     return EXIT.ok;
   } catch (error) {
     return report(io, undefined, error);

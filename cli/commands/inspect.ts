@@ -14,6 +14,7 @@ import { MANIFEST_OPTIONS, openWorkspace, report, withInterrupt } from "./_share
 import { scrubConsole } from "../_console_scrub.ts";
 import { serverOfId } from "../../workspace/server_ids.ts";
 import { SERVER_OPTIONS, serverTools } from "./_server_tools.ts";
+import { Warnings } from "../_warnings.ts";
 import { stateChoice } from "./_serve_state.ts";
 // Start-up: validate and convert load their checks and the adapters on first
 // use (checksKit); the format names come from the help text (checked equal).
@@ -86,13 +87,26 @@ function withSchemas(tools: readonly ResolvedTool[], io: CliIo): ResolvedTool[] 
   return tools.filter((t) => !t.schemaFromServer);
 }
 
-/** Schemas of server tools that no validator can evaluate: one error line each. */
+/** One problem `validate` found (its `--json` verdict lists them). */
+interface Problem {
+  /** The tool, when the problem is one tool's. */
+  tool?: string;
+  /** What is wrong. */
+  message: string;
+  /** Where in the manifest file (a manifest error). */
+  file?: string;
+  line?: number;
+  column?: number;
+  /** JSON Pointer into the manifest, or into the converted tools (a preflight). */
+  pointer?: string;
+}
+
+/** Schemas of server tools that no validator can evaluate: one problem each. */
 async function checkImported(
   tools: readonly ResolvedTool[],
   validator: DefaultValidator,
-  io: CliIo,
-): Promise<number> {
-  let failures = 0;
+): Promise<Problem[]> {
+  const problems: Problem[] = [];
   for (const t of tools) {
     if (t.importedFrom === undefined) continue;
     for (const key of ["inputSchema", "outputSchema"] as const) {
@@ -102,38 +116,50 @@ async function checkImported(
         await validator.compile(schema);
       } catch (error) {
         if (!(error instanceof ToolFoundationError)) throw error;
-        failures++;
-        diagnose(
-          io,
-          undefined,
-          "error",
-          `${t.id} (server ${JSON.stringify(t.importedFrom)}): ${key}: ${error.message}`,
-        );
+        problems.push({
+          tool: t.id,
+          message: `${t.id} (server ${JSON.stringify(t.importedFrom)}): ${key}: ${error.message}`,
+        });
       }
     }
   }
-  return failures;
+  return problems;
 }
 
-function printWarnings(io: CliIo, id: string, warnings: readonly FeatureLossWarning[]): void {
-  for (const w of warnings) {
-    diagnose(
-      io,
-      undefined,
-      "warning",
-      `${id}: ${w.path}: ${w.feature} ${w.action} (${w.effect}): ${w.message}`,
-    );
+/** Feature-loss warnings of converting one tool, for the command's summary. */
+function addWarnings(warnings: Warnings, id: string, found: readonly FeatureLossWarning[]): void {
+  for (const w of found) {
+    warnings.add({
+      kind: `${w.feature} ${w.action}`,
+      subject: id,
+      message: `${id}: ${w.path}: ${w.feature} ${w.action} (${w.effect}): ${w.message}`,
+      detail: {
+        tool: id,
+        path: w.path,
+        feature: w.feature,
+        action: w.action,
+        effect: w.effect,
+        from: w.from,
+        to: w.to,
+        reason: w.message,
+      },
+    });
   }
 }
 
-/** `validate <manifest> [--target t] [--strict]` */
+/** `validate <manifest> [--target t] [--strict] [--json]` */
 export async function validateCommand(argv: string[], io: CliIo): Promise<number> {
   const redactor = new Redactor();
+  let json = false;
+  let path: string | undefined;
   try {
     const { values, positionals } = oneManifest(argv, {
       target: { type: "string" },
       strict: { type: "boolean" },
+      json: { type: "boolean" },
     });
+    json = values.json === true;
+    path = positionals[0];
     const target = values.target as string | undefined;
     if (target !== undefined && !TARGETS.includes(target)) {
       throw new UsageError(
@@ -172,7 +198,7 @@ export async function validateCommand(argv: string[], io: CliIo): Promise<number
     const found = await serverTools(io, workspace, values);
     issues.push(...await checkChains({ ...manifest, tools: found.tools }, validator));
     if (issues.length > 0) throw new ManifestError(sortIssues(issues));
-    let failures = await checkImported(found.tools, validator, io);
+    const problems = await checkImported(found.tools, validator);
     const tools = withSchemas(found.tools, io);
     if (target !== undefined) {
       const { defaultRegistry, preflight } = await adapterKit();
@@ -181,23 +207,31 @@ export async function validateCommand(argv: string[], io: CliIo): Promise<number
         registry.convert(t.tool, "mcp", target, values.strict ? { strict: true } : undefined).tool
       );
       for (const p of preflight(converted, target)) {
-        failures++;
         const index = Number(p.path.split("/")[1]);
-        diagnose(
-          io,
-          undefined,
-          "error",
-          `${
-            tools[index]?.id ?? p.tool
-          }: ${target} would reject ${p.path}: [${p.code}] ${p.message}`,
-        );
+        const id = tools[index]?.id ?? p.tool;
+        problems.push({
+          tool: id,
+          pointer: p.path,
+          message: `${id}: ${target} would reject ${p.path}: [${p.code}] ${p.message}`,
+        });
       }
     }
-    const summary = `${found.tools.length} tool(s), ${
-      Object.keys(manifest.chains).length
-    } chain(s)`;
-    if (failures > 0) {
-      diagnose(io, undefined, "error", `${failures} problem(s) in ${summary}`);
+    const chains = Object.keys(manifest.chains).length;
+    const summary = `${found.tools.length} tool(s), ${chains} chain(s)`;
+    if (json) {
+      printJson(io, redactor, {
+        valid: problems.length === 0,
+        manifest: manifest.path,
+        tools: found.tools.length,
+        chains,
+        ...(target === undefined ? {} : { target }),
+        problems,
+      });
+      return problems.length > 0 ? EXIT.failure : EXIT.ok;
+    }
+    for (const p of problems) diagnose(io, redactor, "error", p.message);
+    if (problems.length > 0) {
+      diagnose(io, undefined, "error", `${problems.length} problem(s) in ${summary}`);
       return EXIT.failure;
     }
     diagnose(
@@ -208,6 +242,21 @@ export async function validateCommand(argv: string[], io: CliIo): Promise<number
     );
     return EXIT.ok;
   } catch (error) {
+    if (json && error instanceof ManifestError) {
+      // The verdict of an invalid manifest: every problem located in the file.
+      printJson(io, redactor, {
+        valid: false,
+        manifest: path,
+        problems: error.issues.map((issue) => ({
+          message: issue.message,
+          file: issue.file,
+          line: issue.line,
+          column: issue.column,
+          pointer: issue.path || "/",
+        })),
+      });
+      return EXIT.usage;
+    }
     return report(io, redactor, error);
   }
 }
@@ -236,8 +285,14 @@ export async function convertCommand(argv: string[], io: CliIo): Promise<number>
     const issues = await checkToolSchemas(manifest, new DefaultValidator());
     if (issues.length > 0) throw new ManifestError(sortIssues(issues));
     using _console = scrubConsole(redactor);
-    const found = await serverTools(io, workspace, values);
-    if (await checkImported(found.tools, new DefaultValidator(), io) > 0) return EXIT.failure;
+    const warnings = new Warnings(io, redactor);
+    const found = await serverTools(io, workspace, values, warnings);
+    const problems = await checkImported(found.tools, new DefaultValidator());
+    if (problems.length > 0) {
+      warnings.flush();
+      for (const p of problems) diagnose(io, redactor, "error", p.message);
+      return EXIT.failure;
+    }
     const registry = defaultRegistry();
     const out: unknown[] = [];
     // `--to mcp` writes MCP `Tool` fields only (what serve sends); the others are warnings.
@@ -248,7 +303,7 @@ export async function convertCommand(argv: string[], io: CliIo): Promise<number>
     for (const t of withSchemas(found.tools, io)) {
       try {
         const result = registry.convert(t.tool, "mcp", to, options);
-        printWarnings(io, t.id, result.warnings);
+        addWarnings(warnings, t.id, result.warnings);
         out.push(result.tool);
       } catch (error) {
         if (error instanceof InvalidSchemaError && t.importedFrom === undefined) {
@@ -265,10 +320,12 @@ export async function convertCommand(argv: string[], io: CliIo): Promise<number>
           }], { cause: error });
         }
         if (!(error instanceof ToolFoundationError)) throw error;
+        warnings.flush();
         diagnose(io, undefined, "error", `${t.id}: ${error.message}`);
         return EXIT.failure;
       }
     }
+    warnings.flush();
     printJson(io, redactor, out);
     return EXIT.ok;
   } catch (error) {
@@ -340,7 +397,8 @@ export async function permissionsCommand(argv: string[], io: CliIo): Promise<num
     const lines = commandLines(plan, { command });
     io.stdout(`${lines.run}\n`);
     io.stdout(`${lines.compile}\n`);
-    // One line per permission and reason: `--allow-env=A,B: why`.
+    // One line per permission and reason: `--allow-env=A,B: why` (details: not under --quiet).
+    if (io.verbosity === "quiet") return EXIT.ok;
     const grouped = new Map<string, { flag: string; values: string[] }>();
     for (const need of plan.needs) {
       const all = need.value === undefined;

@@ -9,6 +9,7 @@ import { type LockFile, lockPath, lockTools } from "../../workspace/lock.ts";
 import type { Tool } from "../../model/mod.ts";
 import { Redactor } from "../../workspace/secrets.ts";
 import { scrubConsole } from "../_console_scrub.ts";
+import { serverProgress } from "../_progress.ts";
 import { serverConfig, withServerAuth } from "../../workspace/runner_setup.ts";
 import {
   MANIFEST_OPTIONS,
@@ -18,6 +19,13 @@ import {
   requirePermissions,
   withInterrupt,
 } from "./_shared.ts";
+
+/** A server's failure, as lock reports it (cancellation and usage errors as they are). */
+function unavailable(name: string, error: unknown): unknown {
+  const code = (error as { code?: unknown })?.code;
+  if (code === "cancelled" || code === "missing_secret" || code === "usage") return error;
+  return new ServerUnavailableError(name, error);
+}
 
 /** `lock <manifest> [--timeout ms]` */
 export async function lockCommand(argv: string[], io: CliIo): Promise<number> {
@@ -43,10 +51,25 @@ export async function lockCommand(argv: string[], io: CliIo): Promise<number> {
     const runner = new Runner({ redact: (t) => redactor.redact(t), closeTimeoutMs: 150 });
     const lock: LockFile = { version: 1, servers: {} };
     try {
-      await withInterrupt(async (signal) => {
-        for (const name of names) {
+      await withInterrupt(async (interrupt) => {
+        // Variables (and inputs, asked for once) one server after another; then
+        // every server connects at once, each within its deadline.
+        const servers = names.map((name) => {
           try {
-            const server = workspace.server(name);
+            return workspace.server(name);
+          } catch (error) {
+            throw unavailable(name, error);
+          }
+        });
+        const stop = new AbortController();
+        const signal = AbortSignal.any([interrupt, stop.signal]);
+        let first: { error: unknown } | undefined;
+        using progress = serverProgress(io, names.length);
+        const listed = await Promise.all(names.map(async (name, at) => {
+          const server = servers[at];
+          const started = performance.now();
+          progress.onProgress?.({ server: name, state: "connecting", ms: 0 });
+          try {
             await runner.setMcpServer(
               name,
               await withServerAuth(
@@ -61,13 +84,20 @@ export async function lockCommand(argv: string[], io: CliIo): Promise<number> {
               signal,
               timeoutMs: server.timeoutMs ?? timeoutMs,
             });
-            lock.servers[name] = await lockTools(imported.map((e) => e.tool as Tool));
+            const ms = Math.round(performance.now() - started);
+            progress.onProgress?.({ server: name, state: "ok", tools: imported.length, ms });
+            return await lockTools(imported.map((e) => e.tool as Tool));
           } catch (error) {
-            const code = (error as { code?: unknown })?.code;
-            if (code === "cancelled" || code === "missing_secret" || code === "usage") throw error;
-            throw new ServerUnavailableError(name, error);
+            const ms = Math.round(performance.now() - started);
+            progress.onProgress?.({ server: name, state: "failed", ms });
+            // The first failure is the news; it stops the servers still starting.
+            first ??= { error: unavailable(name, error) };
+            stop.abort();
+            return undefined;
           }
-        }
+        }));
+        if (first !== undefined) throw first.error;
+        for (const [at, name] of names.entries()) lock.servers[name] = listed[at]!;
       });
     } finally {
       await Promise.race([runner.close().catch(() => {}), new Promise((r) => setTimeout(r, 2000))]);
