@@ -127,6 +127,7 @@ export function compileDetailed(
     },
     generated,
     failures: (instance) => {
+      if (code) return distinctFailures(code(instance));
       // The first read takes the units (making the code costs several of
       // them: a schema whose failures are read once never pays it).
       if (code === undefined && ++reads < GENERATE_AT) return slow(instance);

@@ -42,11 +42,11 @@ export function compileFailures(
   budget = false,
 ): (instance: unknown) => ValidationFailure[] {
   const generator = new FailureCode(compiler, budget);
-  const entry = generator.fn(root, []);
+  // The root written in place (its pointer known: see FailureCode's `entry`).
+  const entry = generator.entry(root);
   while (generator.pending.length > 0) generator.generate(...generator.pending.pop()!);
   const source = `${generator.code.join("\n")}\nreturn function failures(v) { ` +
-    `st.n = 0; st.evaluations = 0; const o = []; ${generator.counted(root)}` +
-    `${entry}(v, "", o); return o; };`;
+    `st.n = 0; st.evaluations = 0; const o = []; let ok = true; ${entry} return o; };`;
   if (source.length > MAX_SOURCE) throw new Unsupported("a schema too large to generate code for");
   const templates: (FailureTemplate | undefined)[] = generator.templates.map(() => undefined);
   const template = (i: number): FailureTemplate => {

@@ -78,6 +78,21 @@ export class FailureTemplate {
     out.push(this.#failure(pointer, this.#text(value)));
   }
 
+  /**
+   * `emit` at a pointer known well formed and not a property name's, for a
+   * template whose message is the same for every value (`plainMessage`).
+   */
+  plain(value: unknown, pointer: string, out: ValidationFailure[]): void {
+    const plain = this.#plain;
+    if (plain === undefined) this.emit(value, pointer, out);
+    else out.push(this.#failure(pointer, plain));
+  }
+
+  /** `emit` at a pointer known well formed and not a property name's, for `type`. */
+  typed(value: unknown, pointer: string, out: ValidationFailure[]): void {
+    out.push(this.#failure(pointer, this.#text(value)));
+  }
+
   /** The message (`type`'s made once per type name). */
   #text(value: unknown): string {
     const message = this.#message;
@@ -188,6 +203,15 @@ export class FailureTemplate {
       message,
     };
   }
+}
+
+/**
+ * Whether the template of `keyword` has one message for every value (at a
+ * pointer that is not a property name's): what `plain` needs.
+ */
+export function plainMessage(keyword: string): boolean {
+  return keyword !== "type" && keyword !== "required" && keyword !== "dependentRequired" &&
+    keyword !== "dependencies";
 }
 
 /** The index of a value's type name, as `type`'s message names it. */
