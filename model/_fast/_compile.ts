@@ -17,7 +17,7 @@
 // _compile_objects.ts, what they share in _compile_values.ts.
 
 import { testPattern } from "../_pattern_record.ts";
-import { WALKER } from "./_cover.ts";
+import { rootWalk, WALKER } from "./_cover.ts";
 import { Generator } from "./_compile_generator.ts";
 import {
   type Check,
@@ -77,12 +77,18 @@ export function compileDocument(
   else entry = `${generator.complete(root, "v", 0)}\nreturn true;`;
   while (generator.pending.length > 0) generator.generate(...generator.pending.pop()!);
   const reset = generator.counts ? "st.n = 0;\n" : "";
-  // The walk, also returned: a value the check refuses is walked by it.
+  // The walk, also returned: a value the check refuses is walked by it (by
+  // the root's property names first, where it has some and objects nest).
+  const names = cover !== undefined && cover > 0 && typeof root === "object" &&
+      typeof root.properties === "object" && root.properties !== null
+    ? Object.keys(root.properties)
+    : [];
+  const walk = cover === undefined
+    ? ""
+    : WALKER.replaceAll("MAX_DEPTH", literal(cover)) + (names.length > 0 ? rootWalk(names) : "");
   const body = `${generator.code.join("\n")}\nreturn [function check(v) {\n${reset}${entry}\n}, ` +
-    `${cover === undefined ? "undefined" : "(x) => w(x, 0)"}];`;
-  const source = `${
-    cover === undefined ? "" : WALKER.replaceAll("MAX_DEPTH", literal(cover))
-  }${body}`;
+    `${cover === undefined ? "undefined" : names.length > 0 ? "j" : "(x) => w(x, 0)"}];`;
+  const source = `${walk}${body}`;
   if (source.length > MAX_SOURCE) throw new Unsupported("a schema too large to generate code for");
   const state = { n: 0 };
   let check: Check;

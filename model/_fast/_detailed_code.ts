@@ -40,7 +40,7 @@ export function compileFailures(
   root: unknown,
   compiler: UnitsCompiler,
   budget = false,
-): (instance: unknown) => ValidationFailure[] {
+): GeneratedFailures {
   const generator = new FailureCode(compiler, budget);
   // The root written in place (its pointer known: see FailureCode's `entry`).
   const entry = generator.entry(root);
@@ -53,8 +53,9 @@ export function compileFailures(
     const [keyword, url] = generator.templates[i];
     return templates[i] = new FailureTemplate(keyword, compiler.site(url));
   };
+  let run: (instance: unknown) => ValidationFailure[];
   try {
-    return new Function("c", "T", "t", "st", "Bail", "hasOwn", "tp", "esc", "yes", source)(
+    run = new Function("c", "T", "t", "st", "Bail", "hasOwn", "tp", "esc", "yes", source)(
       generator.constants,
       templates,
       template,
@@ -68,4 +69,44 @@ export function compileFailures(
   } catch (error) {
     throw new Unsupported(`generated code that does not run (${(error as Error)?.message})`);
   }
+  // Written in place entirely (no function: no reference, nothing called
+  // twice), each template's code runs at most once per pointer, so two
+  // failures never share a keyword location, an instance location and a
+  // message; and where no field holds a line break, no two keys of different
+  // fields are the same either (see _distinct_failures.ts). The schema's own
+  // strings are known here; a member name of the value, in a pointer or a
+  // message, is seen by the template that writes it (`takeLineBreak`).
+  const repeats = generator.code.length > 0 || holdsLineBreak(root);
+  return { run, repeats };
+}
+
+/** The generated failures of a schema. */
+export interface GeneratedFailures {
+  /** The failures of a value (empty when valid), before repeats are dropped. */
+  run: (instance: unknown) => ValidationFailure[];
+  /**
+   * Whether `run` can give a failure twice (then `distinctFailures` must drop
+   * it); when false, it can only where a member name of the value holds a
+   * line break, which `takeLineBreak` says after the run.
+   */
+  repeats: boolean;
+}
+
+/** Annotations whose text no failure quotes. */
+const QUIET = new Set(["description", "title", "$comment"]);
+
+/**
+ * Whether a member name or a string of the schema (but an annotation's text)
+ * holds a line break.
+ */
+function holdsLineBreak(node: unknown): boolean {
+  if (typeof node === "string") return node.includes("\n");
+  if (Array.isArray(node)) return node.some(holdsLineBreak);
+  if (typeof node !== "object" || node === null) return false;
+  for (const [key, value] of Object.entries(node)) {
+    if (key.includes("\n")) return true;
+    if (QUIET.has(key) && typeof value === "string") continue;
+    if (holdsLineBreak(value)) return true;
+  }
+  return false;
 }
