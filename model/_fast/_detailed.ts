@@ -14,13 +14,11 @@
 // _detailed_locations.ts.
 
 import { BUDGET_START } from "../_dialect.ts";
-import { distinctFailures } from "../_distinct_failures.ts";
 import { keywordSite } from "../_output_unit.ts";
 import { toFailures } from "../_messages.ts";
 import type { ValidationFailure } from "../errors.ts";
 import { Unsupported } from "./_compile.ts";
 import { compileFailures } from "./_detailed_code.ts";
-import { takeLineBreak } from "./_detailed_failures.ts";
 import { DetailedCompiler } from "./_detailed_compiler.ts";
 import { type Dialect, isObject, type OutputUnit, type Schema } from "./_detailed_unit.ts";
 
@@ -54,9 +52,8 @@ export interface CompiledDetailed {
    */
   failures: (instance: unknown) => ValidationFailure[];
   /**
-   * The generated code of the failures (before repeats are dropped, where
-   * there can be any), made on first call; undefined where code cannot be
-   * generated.
+   * The generated code of the failures (repeats dropped), made on first
+   * call; undefined where code cannot be generated.
    */
   generated: () => ((instance: unknown) => ValidationFailure[]) | undefined;
 }
@@ -105,28 +102,16 @@ export function compileDetailed(
   // The failures' generated code, made on first use; where code cannot be
   // generated, the units give the failures.
   let code: ((instance: unknown) => ValidationFailure[]) | null | undefined;
-  // The failures from the code, repeats dropped where there can be any.
-  let direct: ((instance: unknown) => ValidationFailure[]) | undefined;
   let reads = 0;
   const generated = () => {
     if (code === undefined) {
       try {
-        const { run, repeats } = compileFailures(root, compiler, budget);
-        code = run;
-        direct = repeats ? (instance) => distinctFailures(run(instance)) : (instance) => {
-          takeLineBreak();
-          const out = run(instance);
-          return takeLineBreak() ? distinctFailures(out) : out;
-        };
+        code = compileFailures(root, compiler, budget);
       } catch {
         code = null; // Unsupported, or code generation disallowed by the host
       }
     }
     return code ?? undefined;
-  };
-  const madeDirect = () => {
-    generated();
-    return direct;
   };
   return {
     base,
@@ -141,12 +126,12 @@ export function compileDetailed(
     },
     generated,
     failures: (instance) => {
-      if (direct !== undefined) return direct(instance);
+      if (code) return code(instance);
       // The first read takes the units (making the code costs several of
       // them: a schema whose failures are read once never pays it).
       if (code === undefined && ++reads < GENERATE_AT) return slow(instance);
-      const run = madeDirect();
-      return run === undefined ? slow(instance) : run(instance);
+      const made = generated();
+      return made === undefined ? slow(instance) : made(instance);
     },
   };
 }

@@ -25,7 +25,8 @@ import type { ValidationFailure } from "../errors.ts";
 import { escapePointerToken } from "../json_pointer.ts";
 import { testPattern } from "../_pattern_record.ts";
 import { FastPathBail, Unsupported } from "./_compile.ts";
-import { FailureTemplate } from "./_detailed_failures.ts";
+import { FailureTemplate, takeLineBreak } from "./_detailed_failures.ts";
+import { distinctFailures } from "../_distinct_failures.ts";
 import { FailureCode } from "./_detailed_code_generator.ts";
 import type { UnitsCompiler } from "./_detailed_code_support.ts";
 
@@ -40,22 +41,45 @@ export function compileFailures(
   root: unknown,
   compiler: UnitsCompiler,
   budget = false,
-): GeneratedFailures {
+): (instance: unknown) => ValidationFailure[] {
   const generator = new FailureCode(compiler, budget);
   // The root written in place (its pointer known: see FailureCode's `entry`).
   const entry = generator.entry(root);
   while (generator.pending.length > 0) generator.generate(...generator.pending.pop()!);
+  // Written in place entirely (no function: no reference, nothing called
+  // twice), each template's code runs at most once per pointer, so two
+  // failures never share a keyword location, an instance location and a
+  // message; and where no field holds a line break, no two keys of different
+  // fields are the same either (see _distinct_failures.ts): then repeats are
+  // looked for only when a member name of the value, in a pointer or a
+  // message, held one (the template that writes it says so: `takeLineBreak`).
+  // The schema's own strings are known here.
+  const repeats = generator.code.length > 0 || holdsLineBreak(root);
+  const result = repeats ? "D(o)" : "lb() ? D(o) : o";
   const source = `${generator.code.join("\n")}\nreturn function failures(v) { ` +
-    `st.n = 0; st.evaluations = 0; const o = []; let ok = true; ${entry} return o; };`;
+    `st.n = 0; st.evaluations = 0; ${repeats ? "" : "lb(); "}const o = []; let ok = true; ` +
+    `${entry} return ${result}; };`;
   if (source.length > MAX_SOURCE) throw new Unsupported("a schema too large to generate code for");
   const templates: (FailureTemplate | undefined)[] = generator.templates.map(() => undefined);
   const template = (i: number): FailureTemplate => {
     const [keyword, url] = generator.templates[i];
     return templates[i] = new FailureTemplate(keyword, compiler.site(url));
   };
-  let run: (instance: unknown) => ValidationFailure[];
   try {
-    run = new Function("c", "T", "t", "st", "Bail", "hasOwn", "tp", "esc", "yes", source)(
+    return new Function(
+      "c",
+      "T",
+      "t",
+      "st",
+      "Bail",
+      "hasOwn",
+      "tp",
+      "esc",
+      "yes",
+      "D",
+      "lb",
+      source,
+    )(
       generator.constants,
       templates,
       template,
@@ -65,31 +89,12 @@ export function compileFailures(
       testPattern,
       escapePointerToken,
       () => true,
+      distinctFailures,
+      takeLineBreak,
     );
   } catch (error) {
     throw new Unsupported(`generated code that does not run (${(error as Error)?.message})`);
   }
-  // Written in place entirely (no function: no reference, nothing called
-  // twice), each template's code runs at most once per pointer, so two
-  // failures never share a keyword location, an instance location and a
-  // message; and where no field holds a line break, no two keys of different
-  // fields are the same either (see _distinct_failures.ts). The schema's own
-  // strings are known here; a member name of the value, in a pointer or a
-  // message, is seen by the template that writes it (`takeLineBreak`).
-  const repeats = generator.code.length > 0 || holdsLineBreak(root);
-  return { run, repeats };
-}
-
-/** The generated failures of a schema. */
-export interface GeneratedFailures {
-  /** The failures of a value (empty when valid), before repeats are dropped. */
-  run: (instance: unknown) => ValidationFailure[];
-  /**
-   * Whether `run` can give a failure twice (then `distinctFailures` must drop
-   * it); when false, it can only where a member name of the value holds a
-   * line break, which `takeLineBreak` says after the run.
-   */
-  repeats: boolean;
 }
 
 /** Annotations whose text no failure quotes. */
