@@ -126,6 +126,25 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
     ],
   },
   {
+    name: "report",
+    about: "What each provider loses from each tool, as a page or JSON",
+    files: true,
+    flags: [
+      { name: "html", about: "Write the page to this file", value: "file", file: true },
+      { name: "json", about: "Print the report as JSON" },
+      {
+        name: "fail-on",
+        about: "Exit 1 when a cell is lossy or refused",
+        value: "status",
+        choices: ["lossy", "refused"],
+      },
+      { name: "target", about: "Only this target (repeatable)", value: "target" },
+      { name: "now", about: "The report's time (ISO 8601 or seconds)", value: "time" },
+      ...SERVERS,
+      MANIFEST_BYTES,
+    ],
+  },
+  {
     name: "permissions",
     about: "Print the Deno flags a tool, chain or manifest needs",
     files: true,
@@ -221,6 +240,7 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
       { name: "state-prefix", about: "Prefix of serve's Redis keys", value: "prefix" },
       { ...TIMEOUT, about: "Deadline of every call (ms)" },
       { name: "log-args", about: "Put the arguments into the access log" },
+      { name: "report", about: "Serve the schema-loss report at /report" },
       MANIFEST_BYTES,
       MODULE_PROCESSES,
     ],

@@ -133,8 +133,8 @@ Options:
                            default: a random key of this process); instances
                            behind one address need the same
   --log-args               Put the arguments into the access log
-  --report                 Serve the schema-loss report page (as report --html
-                           makes it) at /report, behind the same auth
+  --report                 Serve the schema-loss report page (the page the
+                           report command writes) at /report, behind the same auth
   --max-manifest-bytes N   Refuse larger manifests
 
 The principal of a request is its token's --token-env NAME, its OAuth
@@ -249,7 +249,7 @@ feature, action and effect).
 
 What each provider loses from each tool: every tool of the manifest (its
 servers' tools included; --offline, --keep-going, --timeout as for list)
-converted for openai, openai --strict, openai-responses, anthropic, gemini and
+converted for openai, openai in strict mode, openai-responses, anthropic, gemini and
 mcp. Each cell is exact (nothing changed), lossy (keywords dropped, rewritten
 or moved into descriptions: each warning located by its JSON Pointer) or
 refused (the conversion fails, or the provider's preflight rules reject the
@@ -268,6 +268,7 @@ Options:
   --now TIME          The report's time (ISO 8601 or seconds since 1970;
                       default: SOURCE_DATE_EPOCH when set, else now): the
                       same manifest and time give the same bytes
+  --max-manifest-bytes <n>  Largest manifest read (default 4194304)
 
 Exit codes: 0 written, 1 --fail-on found a cell, 2 usage or manifest error,
 3 missing permission (writing FILE needs --allow-write=FILE).

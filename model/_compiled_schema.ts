@@ -97,11 +97,14 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
   let fastFailures: ((instance: unknown) => ValidationFailure[]) | undefined;
   // Whether the fast check accepting a value proves it JSON within maxDepth.
   let proves = false;
+  // With `proves`: the document's own walk, true for a value JSON within maxDepth.
+  let json: (instance: unknown) => boolean = () => false;
   const adopt = (plan: FastPlan): void => {
     fast = plan.run;
     fastPatterns = plan.patterns ?? false;
     fastFailures = plan.failures;
     proves = plan.jsonLevels !== undefined && plan.jsonLevels <= maxDepth;
+    if (proves && plan.json !== undefined) json = plan.json;
   };
   if (parts.plan !== undefined) adopt(parts.plan);
   const lookup = (base: string): unknown => {
@@ -125,12 +128,12 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
     instance: unknown,
     given: PatternRecord | undefined,
   ): ValidationFailure[] => {
-    const record = given ?? {};
     if (fastFailures !== undefined) {
       const compute = fastFailures;
       try {
         // Without patterns there is nothing to record or to remember.
         if (!fastPatterns) return compute(instance);
+        const record = given ?? {};
         return recorded(record, () => withPatternMemo(() => compute(instance)));
       } catch (error) {
         // A bail on a deep $ref chain, an exhausted stack, a location
@@ -142,7 +145,7 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
         }
       }
     }
-    return hyperjumpFailures(instance, record);
+    return hyperjumpFailures(instance, given ?? {});
   };
   const slow = (instance: unknown): CheckResult => {
     const record: PatternRecord = {};
@@ -207,15 +210,16 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
   /**
    * The answer once the fast check, which proves the values it accepts JSON
    * within the depth limit (_fast/_cover.ts), did not accept this one: the
-   * JSON check comes first as for any schema; on a JSON value the answer
-   * stands (there the strict tests answer as the plain ones do).
+   * JSON check comes first as for any schema (the document's own walk, then,
+   * only when it finds something, the located check); on a JSON value the
+   * answer stands (there the strict tests answer as the plain ones do).
    */
   const refused = (
     instance: unknown,
     answer: boolean | { error: unknown },
     record: PatternRecord | undefined,
   ): CheckResult => {
-    const bad = instanceProblem(instance, maxDepth);
+    const bad = json(instance) ? undefined : instanceProblem(instance, maxDepth);
     if (bad !== undefined) return problem(bad);
     if (answer === false) return lazyInvalid(failuresOf, instance, record);
     return thrown(instance, (answer as { error: unknown }).error);

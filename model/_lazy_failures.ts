@@ -24,7 +24,7 @@ class Given {
  * costs about ten times more.
  */
 class Settled extends Given {
-  failures: ValidationFailure[] = [];
+  failures: ValidationFailure[] = undefined as unknown as ValidationFailure[];
 
   constructor(target: object, failures: ValidationFailure[]) {
     super(target);

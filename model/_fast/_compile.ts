@@ -17,7 +17,7 @@
 // _compile_objects.ts, what they share in _compile_values.ts.
 
 import { testPattern } from "../_pattern_record.ts";
-import { WALKER } from "./_cover.ts";
+import { rootWalk, WALKER } from "./_cover.ts";
 import { Generator } from "./_compile_generator.ts";
 import {
   type Check,
@@ -49,6 +49,12 @@ export interface CompiledDocument {
    * plain objects, nothing else): the most nested containers of such a value.
    */
   jsonLevels: number | undefined;
+  /**
+   * With `jsonLevels`: whether a value is JSON within that many nested
+   * containers, by the document's own copy of the walk (the same test as
+   * model/_instance_check.ts's, with this document's type feedback).
+   */
+  json?: (value: unknown) => boolean;
 }
 
 /**
@@ -71,15 +77,24 @@ export function compileDocument(
   else entry = `${generator.complete(root, "v", 0)}\nreturn true;`;
   while (generator.pending.length > 0) generator.generate(...generator.pending.pop()!);
   const reset = generator.counts ? "st.n = 0;\n" : "";
-  const body = `${generator.code.join("\n")}\nreturn function check(v) {\n${reset}${entry}\n};`;
-  // The walk, only where the code calls it.
-  const walks = cover !== undefined && /\bw\(/.test(body);
-  const source = `${walks ? WALKER.replaceAll("MAX_DEPTH", literal(cover)) : ""}${body}`;
+  // The walk, also returned: a value the check refuses is walked by it (by
+  // the root's property names first, where it has some and objects nest).
+  const names = cover !== undefined && cover > 0 && typeof root === "object" &&
+      typeof root.properties === "object" && root.properties !== null
+    ? Object.keys(root.properties)
+    : [];
+  const walk = cover === undefined
+    ? ""
+    : WALKER.replaceAll("MAX_DEPTH", literal(cover)) + (names.length > 0 ? rootWalk(names) : "");
+  const body = `${generator.code.join("\n")}\nreturn [function check(v) {\n${reset}${entry}\n}, ` +
+    `${cover === undefined ? "undefined" : names.length > 0 ? "j" : "(x) => w(x, 0)"}];`;
+  const source = `${walk}${body}`;
   if (source.length > MAX_SOURCE) throw new Unsupported("a schema too large to generate code for");
   const state = { n: 0 };
   let check: Check;
+  let json: ((value: unknown) => boolean) | undefined;
   try {
-    check = new Function("c", "hasOwn", "tp", "cp", "st", "Bail", "OP", source)(
+    [check, json] = new Function("c", "hasOwn", "tp", "cp", "st", "Bail", "OP", source)(
       generator.constants,
       Object.hasOwn,
       testPattern,
@@ -92,5 +107,5 @@ export function compileDocument(
     // e.g. code generation disallowed by the host (a content security policy).
     throw new Unsupported(`generated code that does not run (${(error as Error)?.message})`);
   }
-  return { check, patterns: generator.patterns, jsonLevels: cover };
+  return { check, patterns: generator.patterns, jsonLevels: cover, ...(json ? { json } : {}) };
 }

@@ -14,7 +14,6 @@
 // _detailed_locations.ts.
 
 import { BUDGET_START } from "../_dialect.ts";
-import { distinctFailures } from "../_distinct_failures.ts";
 import { keywordSite } from "../_output_unit.ts";
 import { toFailures } from "../_messages.ts";
 import type { ValidationFailure } from "../errors.ts";
@@ -53,8 +52,8 @@ export interface CompiledDetailed {
    */
   failures: (instance: unknown) => ValidationFailure[];
   /**
-   * The generated code of the failures (before repeats are dropped), made on
-   * first call; undefined where code cannot be generated.
+   * The generated code of the failures (repeats dropped), made on first
+   * call; undefined where code cannot be generated.
    */
   generated: () => ((instance: unknown) => ValidationFailure[]) | undefined;
 }
@@ -127,11 +126,12 @@ export function compileDetailed(
     },
     generated,
     failures: (instance) => {
+      if (code) return code(instance);
       // The first read takes the units (making the code costs several of
       // them: a schema whose failures are read once never pays it).
       if (code === undefined && ++reads < GENERATE_AT) return slow(instance);
       const made = generated();
-      return made === undefined ? slow(instance) : distinctFailures(made(instance));
+      return made === undefined ? slow(instance) : made(instance);
     },
   };
 }

@@ -25,7 +25,8 @@ import type { ValidationFailure } from "../errors.ts";
 import { escapePointerToken } from "../json_pointer.ts";
 import { testPattern } from "../_pattern_record.ts";
 import { FastPathBail, Unsupported } from "./_compile.ts";
-import { FailureTemplate } from "./_detailed_failures.ts";
+import { FailureTemplate, takeLineBreak } from "./_detailed_failures.ts";
+import { distinctFailures } from "../_distinct_failures.ts";
 import { FailureCode } from "./_detailed_code_generator.ts";
 import type { UnitsCompiler } from "./_detailed_code_support.ts";
 
@@ -42,11 +43,22 @@ export function compileFailures(
   budget = false,
 ): (instance: unknown) => ValidationFailure[] {
   const generator = new FailureCode(compiler, budget);
-  const entry = generator.fn(root, []);
+  // The root written in place (its pointer known: see FailureCode's `entry`).
+  const entry = generator.entry(root);
   while (generator.pending.length > 0) generator.generate(...generator.pending.pop()!);
+  // Written in place entirely (no function: no reference, nothing called
+  // twice), each template's code runs at most once per pointer, so two
+  // failures never share a keyword location, an instance location and a
+  // message; and where no field holds a line break, no two keys of different
+  // fields are the same either (see _distinct_failures.ts): then repeats are
+  // looked for only when a member name of the value, in a pointer or a
+  // message, held one (the template that writes it says so: `takeLineBreak`).
+  // The schema's own strings are known here.
+  const repeats = generator.code.length > 0 || holdsLineBreak(root);
+  const result = repeats ? "D(o)" : "lb() ? D(o) : o";
   const source = `${generator.code.join("\n")}\nreturn function failures(v) { ` +
-    `st.n = 0; st.evaluations = 0; const o = []; ${generator.counted(root)}` +
-    `${entry}(v, "", o); return o; };`;
+    `st.n = 0; st.evaluations = 0; ${repeats ? "" : "lb(); "}const o = []; let ok = true; ` +
+    `${entry} return ${result}; };`;
   if (source.length > MAX_SOURCE) throw new Unsupported("a schema too large to generate code for");
   const templates: (FailureTemplate | undefined)[] = generator.templates.map(() => undefined);
   const template = (i: number): FailureTemplate => {
@@ -54,7 +66,20 @@ export function compileFailures(
     return templates[i] = new FailureTemplate(keyword, compiler.site(url));
   };
   try {
-    return new Function("c", "T", "t", "st", "Bail", "hasOwn", "tp", "esc", "yes", source)(
+    return new Function(
+      "c",
+      "T",
+      "t",
+      "st",
+      "Bail",
+      "hasOwn",
+      "tp",
+      "esc",
+      "yes",
+      "D",
+      "lb",
+      source,
+    )(
       generator.constants,
       templates,
       template,
@@ -64,8 +89,29 @@ export function compileFailures(
       testPattern,
       escapePointerToken,
       () => true,
+      distinctFailures,
+      takeLineBreak,
     );
   } catch (error) {
     throw new Unsupported(`generated code that does not run (${(error as Error)?.message})`);
   }
+}
+
+/** Annotations whose text no failure quotes. */
+const QUIET = new Set(["description", "title", "$comment"]);
+
+/**
+ * Whether a member name or a string of the schema (but an annotation's text)
+ * holds a line break.
+ */
+function holdsLineBreak(node: unknown): boolean {
+  if (typeof node === "string") return node.includes("\n");
+  if (Array.isArray(node)) return node.some(holdsLineBreak);
+  if (typeof node !== "object" || node === null) return false;
+  for (const [key, value] of Object.entries(node)) {
+    if (key.includes("\n")) return true;
+    if (QUIET.has(key) && typeof value === "string") continue;
+    if (holdsLineBreak(value)) return true;
+  }
+  return false;
 }

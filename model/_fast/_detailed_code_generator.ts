@@ -14,9 +14,31 @@ import {
   type Use,
 } from "./_detailed_code_support.ts";
 import { keywordCode } from "./_detailed_code_keywords.ts";
+import { plainMessage } from "./_detailed_failures.ts";
 
 /** Nesting of subschemas written in place, beyond which they are called. */
 const INLINE_DEPTH = 8;
+
+/**
+ * Whether the pointer expression `pointer`, on a known `p` (see
+ * FailureCode's `#known`), is known too: it adds only the schema's own
+ * tokens (string literals, each well formed) or an index `i`, no member
+ * name of the value (`esc(k)`) and no property name's `*`.
+ */
+function knownPointer(pointer: string): boolean {
+  const parts = pointer.split(" + ");
+  if (parts[0] !== "p" && parts[0] !== '""') return false;
+  return parts.slice(1).every((part) => {
+    if (part === "i") return true;
+    if (!part.startsWith('"')) return false;
+    try {
+      const text = JSON.parse(part);
+      return typeof text === "string" && text.startsWith("/") && text.isWellFormed();
+    } catch {
+      return false;
+    }
+  });
+}
 
 /** The generated code of a schema's failures, with the tables it reads. */
 export class FailureCode implements FailureWriter {
@@ -39,6 +61,13 @@ export class FailureCode implements FailureWriter {
   #resolving = 0;
   #temps = 0;
   #depth = 0;
+  /**
+   * Whether the code being written runs with a `p` known well formed (its
+   * tokens are the schema's, or indexes) and not a property name's
+   * (`*`-prefixed): the root's code written in place, and what it writes in
+   * place at such pointers. A function's `p` is its callers': not known.
+   */
+  #known = false;
 
   constructor(compiler: UnitsCompiler, budget: boolean) {
     this.compiler = compiler;
@@ -121,11 +150,14 @@ export class FailureCode implements FailureWriter {
       return count + use(fn === "yes" ? "true" : `${fn}(${value}, ${pointer}, ${record})`);
     }
     this.#depth++;
+    const known = this.#known;
+    this.#known = known && knownPointer(pointer);
     let body: string[];
     try {
       body = this.body(node, tokens, this.compiler.url(tokens));
     } finally {
       this.#depth--;
+      this.#known = known;
     }
     if (body.length === 0) return count + use("true");
     const n = this.temp();
@@ -193,10 +225,33 @@ export class FailureCode implements FailureWriter {
     return this.templates.length - 1;
   }
 
-  /** Code that appends the failures of `keyword` at `url` (when recording). */
+  /**
+   * Code that appends the failures of `keyword` at `url` (when recording);
+   * at a known pointer, by the template's method for its kind of message.
+   */
   emit(keyword: string, url: string): string {
     const i = this.template(keyword, url);
-    return `if (o !== null) (T[${i}] ?? t(${i})).emit(v, p, o);`;
+    const method = !this.#known
+      ? "emit"
+      : keyword === "type"
+      ? "typed"
+      : plainMessage(keyword)
+      ? "plain"
+      : "emit";
+    return `if (o !== null) (T[${i}] ?? t(${i})).${method}(v, p, o);`;
+  }
+
+  /**
+   * The root's code, written in place at the pointer `""` (known: see
+   * `#known`), appending its failures to `o` and setting `ok`.
+   */
+  entry(root: unknown): string {
+    this.#known = true;
+    try {
+      return this.evaluate(root, [], "v", '""', FAILS);
+    } finally {
+      this.#known = false;
+    }
   }
 
   /** Generates the function `f<id>` (`marked`: `g<id>`) of the schema `node` at `tokens`. */

@@ -4,13 +4,15 @@
 // keywords in _detailed_code_collections.ts.
 
 import { keywordEvaluation } from "./_detailed_keywords.ts";
-import { strings } from "./_detailed_unit.ts";
+import { num, strings } from "./_detailed_unit.ts";
+import { primitiveTest } from "./_cover.ts";
 import {
   FAILS,
   type FailureWriter,
   type KeywordAt,
   type KeywordWriter,
   LEAVES,
+  literal,
   OBJECT,
   q,
   TYPE_TESTS,
@@ -18,6 +20,35 @@ import {
 } from "./_detailed_code_support.ts";
 import { applicatorCode } from "./_detailed_code_applicators.ts";
 import { collectionCode } from "./_detailed_code_collections.ts";
+
+/** The bound keywords' failing comparisons. */
+const BOUNDS: Record<string, string> = {
+  minimum: "<",
+  maximum: ">",
+  exclusiveMinimum: "<=",
+  exclusiveMaximum: ">=",
+};
+
+/**
+ * An expression true when `v` passes the leaf `keyword` (of value `value`),
+ * written into the code where it is a plain comparison (what its
+ * evaluation's closure tests, _detailed_keywords.ts); undefined for the others.
+ */
+function leafTest(keyword: string, value: unknown): string | undefined {
+  switch (keyword) {
+    case "enum":
+      return Array.isArray(value) ? primitiveTest(value) : undefined;
+    case "const":
+      return primitiveTest([value]);
+    case "minimum":
+    case "maximum":
+    case "exclusiveMinimum":
+    case "exclusiveMaximum":
+      return `typeof v !== "number" || !(v ${BOUNDS[keyword]} ${literal(num(value, keyword))})`;
+    default:
+      return undefined;
+  }
+}
 
 /** Appends to `out` the code of `keyword` of `schema` (at `tokens`). */
 export function keywordCode(
@@ -44,7 +75,7 @@ export function keywordCode(
       if (names.length === 0) return;
       test = `!${OBJECT} || (${names.map((n) => `hasOwn(v, ${q(n)})`).join(" && ")})`;
     } else {
-      test = `${gen.constant(run)}(v, p, null)`;
+      test = leafTest(keyword, value) ?? `${gen.constant(run)}(v, p, null)`;
     }
     out.push(`if (!(${test})) { ${fail()} }`);
     return;

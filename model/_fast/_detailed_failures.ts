@@ -13,6 +13,19 @@ import {
 import type { KeywordSite } from "../_output_unit.ts";
 import { isObject } from "./_detailed_unit.ts";
 
+/** Whether a failure made since the last `takeLineBreak` holds a line break from the value. */
+let lineBreak = false;
+
+/**
+ * Whether a failure made since the last call holds a line break that comes
+ * from the value (a member name, in its pointer or its message); resets it.
+ */
+export function takeLineBreak(): boolean {
+  const seen = lineBreak;
+  lineBreak = false;
+  return seen;
+}
+
 /** How a failure of one keyword (or false schema) location is made, for every value. */
 export class FailureTemplate {
   readonly keywordLocation: string;
@@ -78,6 +91,21 @@ export class FailureTemplate {
     out.push(this.#failure(pointer, this.#text(value)));
   }
 
+  /**
+   * `emit` at a pointer known well formed and not a property name's, for a
+   * template whose message is the same for every value (`plainMessage`).
+   */
+  plain(value: unknown, pointer: string, out: ValidationFailure[]): void {
+    const plain = this.#plain;
+    if (plain === undefined) this.emit(value, pointer, out);
+    else out.push(this.#failure(pointer, plain));
+  }
+
+  /** `emit` at a pointer known well formed and not a property name's, for `type`. */
+  typed(value: unknown, pointer: string, out: ValidationFailure[]): void {
+    out.push(this.#failure(pointer, this.#text(value)));
+  }
+
   /** The message (`type`'s made once per type name). */
   #text(value: unknown): string {
     const message = this.#message;
@@ -94,7 +122,10 @@ export class FailureTemplate {
    * whose location, and so the name, must be well formed too).
    */
   extra(pointer: string, name: string | number, out: ValidationFailure[]): void {
-    if (typeof name === "string" && !name.isWellFormed()) encodeURI(name);
+    if (typeof name === "string") {
+      if (!name.isWellFormed()) encodeURI(name);
+      if (name.includes("\n")) lineBreak = true;
+    }
     this.#wellFormed(pointer);
     out.push(this.#failure(pointer, extraMessage(this.keyword, String(name))));
   }
@@ -171,9 +202,11 @@ export class FailureTemplate {
   /**
    * Hyperjump's instanceLocation URI-encodes the pointer, which throws
    * URIError on a lone surrogate: so does a failure there (as a unit would).
-   * The last pointer found well formed is not checked again.
+   * The last pointer found well formed is not checked again. A line break
+   * in it is noted (see `takeLineBreak`).
    */
   #wellFormed(pointer: string): void {
+    if (pointer.includes("\n")) lineBreak = true;
     if (pointer === this.#checked) return;
     if (!pointer.isWellFormed()) encodeURI(pointer);
     this.#checked = pointer;
@@ -188,6 +221,15 @@ export class FailureTemplate {
       message,
     };
   }
+}
+
+/**
+ * Whether the template of `keyword` has one message for every value (at a
+ * pointer that is not a property name's): what `plain` needs.
+ */
+export function plainMessage(keyword: string): boolean {
+  return keyword !== "type" && keyword !== "required" && keyword !== "dependentRequired" &&
+    keyword !== "dependencies";
 }
 
 /** The index of a value's type name, as `type`'s message names it. */

@@ -36,6 +36,12 @@ export interface FastPlanned {
    */
   jsonLevels?: number;
   /**
+   * With `jsonLevels`: whether a value is JSON within that many nested
+   * containers (what model/_instance_check.ts finds, by the document's own
+   * copy of the walk): a value `run` refuses is walked by it first.
+   */
+  json?: (instance: unknown) => boolean;
+  /**
    * The failures of a value the check found invalid, exactly as Hyperjump's
    * DETAILED output through `toFailures` gives them; undefined when they cannot
    * be given exactly for this schema. A throw (a bail on a deep `$ref` chain,
@@ -61,6 +67,7 @@ export type FastPlan =
     run?: undefined;
     patterns?: undefined;
     jsonLevels?: undefined;
+    json?: undefined;
     failures?: undefined;
     failuresReason?: undefined;
     standalone?: undefined;
@@ -78,8 +85,9 @@ export function planFastPath(schema: unknown, options: SupportOptions): FastPlan
   let check: (value: unknown) => boolean;
   let patterns: boolean;
   let jsonLevels: number | undefined;
+  let json: ((instance: unknown) => boolean) | undefined;
   try {
-    ({ check, patterns, jsonLevels } = compileDocument(
+    ({ check, patterns, jsonLevels, json } = compileDocument(
       schema as never,
       dialect,
       options.maxDepth ?? DEFAULT_MAX_DEPTH,
@@ -108,7 +116,7 @@ export function planFastPath(schema: unknown, options: SupportOptions): FastPlan
   return {
     patterns,
     // With fanning-out references the check is the DETAILED evaluation's.
-    ...(jsonLevels === undefined || options.fansOut ? {} : { jsonLevels }),
+    ...(jsonLevels === undefined || options.fansOut ? {} : { jsonLevels, json }),
     run: check,
     check: (instance) => {
       try {

@@ -16,6 +16,7 @@ Commands:
   list <manifest>                List the manifest's tools and chains (JSON)
   validate <manifest>            Check the manifest and its tool schemas [--target <fmt>]
   convert <manifest> --to <fmt>  Convert the tools to ${e.join("|")}
+  report <manifest> --html FILE  What each provider loses from each tool (HTML page; --json)
   permissions <manifest> [id]    Print the Deno flags a tool, a chain or the whole manifest needs
   respond <manifest> --format f  Run a model response's tool calls (stdin); print the answer messages
   auth login|status|logout       OAuth for HTTP servers: log in (browser), show or delete stored tokens
@@ -23,10 +24,19 @@ Commands:
   lock <manifest>                Pin the servers' tool definitions in <manifest>.lock
   mcp <manifest> <server> <what> ping, resources, read <uri>, prompts, prompt <name> (JSON)
   serve <manifest> --stdio|--http HOST:PORT  Serve the manifest as one MCP server
+  completions bash|zsh|fish      Print a shell completion script (completions --help)
 
 Options:
   -h, --help       Show help (also: <command> --help, help <command>)
   -V, --version    Show the version
+
+Options of every command:
+  -q, --quiet      Print results and errors only: no notes, warnings, progress or ok lines
+  -v, --verbose    Print every warning (one line each), progress off a terminal too, and details
+  --warnings text|json
+                   text (default): warnings summarised by kind with counts ("38 warnings:
+                   11 \xD7 required rewritten, ..."), in full when there are 3 or fewer;
+                   json: one JSON line per warning on stderr (also under --quiet)
 
 Exit codes (the same for every command, serve at start included):
   0 ok, 1 tool or validation failure, 2 usage or manifest error,
@@ -37,6 +47,10 @@ A manifest may also be a Claude Desktop / Claude Code (.mcp.json), Cursor or
 VS Code MCP configuration file, as it is.
 
 Results go to stdout as JSON; diagnostics, warnings and progress go to stderr.
+While list, validate, convert, respond and lock connect to the manifest's
+servers (all at once, each within its deadline), a live progress line is
+shown on a terminal; off a terminal nothing is, unless --verbose (one line
+per server started, listed or failed).
 Set NO_COLOR to turn colour off.
 `,s=new Map(Object.entries({auth:`Usage: toolfoundation auth login <manifest> <server> [--no-browser] [--timeout <ms>]
        toolfoundation auth status [<manifest>]
@@ -51,7 +65,8 @@ Tokens go to $TOOLFOUNDATION_TOKEN_STORE, else $XDG_CONFIG_HOME/toolfoundation/
 tokens.json, else ~/.config/toolfoundation/tokens.json (mode 0600). run and
 chain use and refresh them and never open a browser: when a login is needed
 they exit with code 4 and name the command. status prints what is stored (no
-token values); logout deletes a server's entries.
+token values); logout deletes a server's entries. --max-manifest-bytes <n>:
+the largest manifest read.
 `,serve:`Usage: toolfoundation serve <manifest> (--stdio | --http HOST:PORT) [options]
 
 Serves the manifest's tools, chains and upstream servers as one MCP server.
@@ -63,7 +78,8 @@ told, and another interface needs --token-env or --oauth-issuer.
 Options:
   --stdio                  Serve on stdin/stdout
   --http HOST:PORT         Serve Streamable HTTP at http://HOST:PORT/mcp
-  --prefix SERVER=PREFIX   Prefix the tools of an MCP server (repeatable)
+  --prefix SERVER=PREFIX   Prefix the tools of an MCP server (repeatable); "_" is added
+                           unless PREFIX ends in _ - or .
   --sessions               Keep sessions (resumable streams) for 2025-era clients
   --token-env NAME         Require "Authorization: Bearer $NAME" (repeatable);
                            the caller's principal is NAME (never the token)
@@ -103,6 +119,8 @@ Options:
                            default: a random key of this process); instances
                            behind one address need the same
   --log-args               Put the arguments into the access log
+  --report                 Serve the schema-loss report page (the page the
+                           report command writes) at /report, behind the same auth
   --max-manifest-bytes N   Refuse larger manifests
 
 The principal of a request is its token's --token-env NAME, its OAuth
@@ -172,8 +190,11 @@ permissions and deadline as run), and a line per server.
 Options:
   --offline        Contact no server: only the tools the manifest lists
   --keep-going     A server that cannot be used is a warning, not an error
-  --timeout <ms>   Deadline of connecting to and listing one server (default 60000)
-`,validate:`Usage: toolfoundation validate <manifest> [--target ${e.join("|")}] [--strict]
+  --timeout <ms>   Deadline of connecting to and listing one server (default 60000);
+                   the servers connect at the same time, so list takes about as
+                   long as the slowest
+  --max-manifest-bytes <n>  Largest manifest read (default 4194304)
+`,validate:`Usage: toolfoundation validate <manifest> [--target ${e.join("|")}] [--strict] [--json]
 
 Checks the manifest against its JSON Schema and for meaning, checks and
 compiles every tool schema ($ref cycles, nesting, patterns that cannot run in
@@ -184,11 +205,51 @@ arguments against its tool's input schema (and that a usePrevious step can
 accept previous), and with --target runs the provider's preflight on the
 converted tools. Exit 0 when everything holds, 1 when the preflight fails, 2
 when the manifest is invalid (located as file:line:column).
+
+Options:
+  --target <format>  Run the provider's preflight on the converted tools
+  --strict           Convert in strict mode (openai) for the preflight
+  --json             Print the verdict on stdout as JSON: {"valid", "manifest",
+                     "tools", "chains", "target", "problems": [{"tool",
+                     "message", "pointer"}]}; an invalid manifest's problems
+                     carry "file", "line", "column" (exit codes unchanged)
+  --offline, --keep-going, --timeout <ms>  As for list
+  --max-manifest-bytes <n>  Largest manifest read (default 4194304)
 `,convert:`Usage: toolfoundation convert <manifest> --to <format> [--strict]
 
 Converts every tool with a schema to ${e.slice(0,-1).join(", ")}
 or ${e.at(-1)}, the servers' tools included (--offline, --keep-going,
---timeout as for list). JSON on stdout; every feature-loss warning on stderr.
+--timeout as for list; --max-manifest-bytes). JSON on stdout; the
+feature-loss warnings on stderr, summarised by kind with counts (--verbose
+lists each, --warnings json writes each as a JSON line with its tool, path,
+feature, action and effect).
+`,report:`Usage: toolfoundation report <manifest> (--html FILE | --json) [options]
+
+What each provider loses from each tool: every tool of the manifest (its
+servers' tools included; --offline, --keep-going, --timeout as for list)
+converted for openai, openai in strict mode, openai-responses, anthropic, gemini and
+mcp. Each cell is exact (nothing changed), lossy (keywords dropped, rewritten
+or moved into descriptions: each warning located by its JSON Pointer) or
+refused (the conversion fails, or the provider's preflight rules reject the
+result: the reason and what would make it pass).
+
+Options:
+  --html FILE         Write one self-contained page (no network; opens from
+                      file:// as well): the matrix, a detail per cell (the
+                      canonical and converted schemas side by side, losses
+                      marked), filters, a stable #cell/<target>/<tool> link
+  --json              Print the same data: one entry per tool \xD7 target
+  --fail-on lossy|refused
+                      Exit 1 when a cell is lossy or refused (lossy: either)
+  --target ID         Only this target (repeatable): openai, openai-strict,
+                      openai-responses, anthropic, gemini, mcp
+  --now TIME          The report's time (ISO 8601 or seconds since 1970;
+                      default: SOURCE_DATE_EPOCH when set, else now): the
+                      same manifest and time give the same bytes
+  --max-manifest-bytes <n>  Largest manifest read (default 4194304)
+
+Exit codes: 0 written, 1 --fail-on found a cell, 2 usage or manifest error,
+3 missing permission (writing FILE needs --allow-write=FILE).
 `,import:`Usage: toolfoundation import <file> [--out manifest.yaml] [--force]
 
 Reads a Claude Desktop / Claude Code (.mcp.json), Cursor or VS Code MCP
@@ -201,7 +262,9 @@ Connects to every server of the manifest and writes <manifest>.lock: each
 tool's definition (name, description, schemas, annotations) and its sha-256.
 From then on run, chain, list, validate and convert refuse a tool whose
 definition changed (exit 5, showing what changed) and do not expose new tools
-until lock runs again.
+until lock runs again. The servers connect at the same time, each within
+--timeout (default 60000); the first that fails stops the others.
+--max-manifest-bytes <n>: the largest manifest read.
 `,mcp:`Usage: toolfoundation mcp <manifest> <server> <action> [uri|name] [options]
 
 Actions: ping; resources (resources and resource templates); read <uri>;
@@ -213,14 +276,16 @@ it prints {server, ok, ms, method}.
 Options:
   --args <json>    Prompt arguments (strings)
   --timeout <ms>   Deadline of connecting and of each request (default 60000)
+  --max-manifest-bytes <n>  Largest manifest read (default 4194304)
 `,permissions:`Usage: toolfoundation permissions <manifest> [toolId|chain]
 
 Prints the exact Deno permission flags that running the tool, the chain (or,
 without a target, every tool) needs, as complete \`deno run ... cli.ts run|chain
 <manifest> <target>\` and \`deno compile\` command lines (stdout), with the
-reason for each permission (stderr). --serve plans for serve instead (with
---http HOST:PORT, --token-env NAME, --request-state-key-env NAME and --state
-redis://HOST:PORT as serve would be given them).
+reason for each permission (stderr; not with --quiet). --serve plans for
+serve instead (with --http HOST:PORT, --token-env NAME,
+--request-state-key-env NAME and --state redis://HOST:PORT as serve would be
+given them). --max-manifest-bytes <n>: the largest manifest read.
 `,respond:`Usage: toolfoundation respond <manifest> --format <format> [options]
 
 The tool step of an agent loop. Reads a model's response on stdin (the whole
@@ -260,5 +325,16 @@ error body, no provider response at all: the message says which, and what to
 run instead), 3 missing permission (nothing is run), 4 a server needs a login,
 5 a server tool changed since it was locked,
 130 interrupted
+`,completions:`Usage: toolfoundation completions bash|zsh|fish
+
+Prints a completion script for the shell: commands, their flags and the
+values of flags that take one of a few (formats, text|json). Load it with
+  bash: source <(toolfoundation completions bash)   (e.g. in ~/.bashrc)
+  zsh:  source <(toolfoundation completions zsh)    (after compinit), or save
+        it as _toolfoundation in a folder of $fpath
+  fish: toolfoundation completions fish | source, or save it as
+        ~/.config/fish/completions/toolfoundation.fish
+It completes the command toolfoundation (the compiled binary, or an alias of
+deno run ... cli.ts).
 `}));export{e as a,t as b,s as c};
 //# sourceMappingURL=chunk-MZ77BPAS.js.map
