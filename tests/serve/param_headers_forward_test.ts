@@ -72,7 +72,9 @@ async function withGateway(
   const server = startScriptedServer(tools, {}, override);
   const upstream = mcpUpstream("s", { transport: "http", url: server.url, protocol });
   const runner = new Runner();
-  for (const tool of tools) runner.registry.add(structuredClone(tool) as unknown as Tool, mcpBackend("s"));
+  for (const tool of tools) {
+    runner.registry.add(structuredClone(tool) as unknown as Tool, mcpBackend("s"));
+  }
   const gateway = await Gateway.create(runner, { upstreams: [upstream], timeoutMs: 20_000 });
   try {
     await fn(gateway, server);
