@@ -61,6 +61,7 @@ export async function stepParkedCall(
   retry: OpenedRetry,
   context: CallContext,
   timeoutMs: number,
+  toolInputSchema?: unknown,
 ): Promise<ParkedStep> {
   try {
     return await stepParked({
@@ -72,6 +73,7 @@ export async function stepParkedCall(
       binding,
       context: {
         ...upstreamContextOf(context),
+        ...(toolInputSchema === undefined ? {} : { toolInputSchema }),
         signal: context.signal,
         inputResponses: context.inputResponses,
       },

@@ -45,7 +45,15 @@ export async function callUpstreamTool(
   let timedOut = false;
   try {
     if (context.clientEra === "modern") {
-      const step = await stepParkedCall(core, upstream, binding, retry, context, timeoutMs);
+      const step = await stepParkedCall(
+        core,
+        upstream,
+        binding,
+        retry,
+        context,
+        timeoutMs,
+        served.tool.inputSchema,
+      );
       if (step.kind === "input") {
         return { result: step.result as McpCallResult, outcome: "input_required" };
       }
@@ -58,7 +66,7 @@ export async function callUpstreamTool(
       raw = await upstream.request(
         "tools/call",
         retry.params,
-        { ...upstreamContextOf(context), signal },
+        { ...upstreamContextOf(context), toolInputSchema: served.tool.inputSchema, signal },
       );
     }
   } catch (error) {

@@ -21,6 +21,7 @@ import {
 } from "./_mcp_upstream_eras.ts";
 import type { McpUpstreamOptions } from "./_mcp_upstream_options.ts";
 import { sendOnSlot } from "./_mcp_upstream_send.ts";
+import { callWithHeaders, ToolHeaderScans } from "./_mcp_upstream_headers.ts";
 import { capabilityKey, mirroredCapabilities, openSlot, type Slot } from "./_upstream_connect.ts";
 import { upstreamFailure } from "./_upstream_errors.ts";
 import { ConnectionShares, shareLimits } from "./_upstream_share.ts";
@@ -49,6 +50,8 @@ export class McpUpstream implements Upstream {
   readonly #checkTools: McpUpstreamOptions["checkTools"];
   /** Tools `checkTools` refused, by name on the server, with their error. */
   readonly #refused = new Map<string, Error>();
+  /** The tools' `x-mcp-header` declarations from the last listing (the lock check's, a retry's). */
+  readonly #headerScans = new ToolHeaderScans();
   readonly #slots: Slot[] = [];
   readonly #openings = new Set<Opening>();
   /** Every connection not yet gone (its process group included). */
@@ -171,7 +174,9 @@ export class McpUpstream implements Upstream {
       throw refusal;
     }
     try {
-      return await sendOnSlot(this.name, slot, method, params, context, started);
+      return method === "tools/call"
+        ? await callWithHeaders(this.name, slot, params, context, started, this.#headerScans)
+        : await sendOnSlot(this.name, slot, method, params, context, started);
     } finally {
       this.#release(slot, caller);
     }
@@ -243,6 +248,7 @@ export class McpUpstream implements Upstream {
       }
       if (this.#checkTools !== undefined) {
         const tools = await listTools(this.name, slot.connection, signal, this.#connectTimeoutMs);
+        if (!legacy) this.#headerScans.remember(tools);
         for (const [tool, error] of await this.#checkTools(tools, signal)) {
           this.#refused.set(tool, error);
         }

@@ -19,7 +19,8 @@ const INPUT_REQUIRED_CAPABLE: ReadonlySet<string> = new Set([
 /**
  * Sends one request on a checked-out connection of upstream server `name`
  * and returns its result as received (without `serverInfo`); `started` is
- * when the request began waiting (its deadline counts from then).
+ * when the request began waiting (its deadline counts from then); `headers`
+ * go on its HTTP request (a tool call's `Mcp-Param-*` headers).
  */
 export async function sendOnSlot(
   name: string,
@@ -28,6 +29,7 @@ export async function sendOnSlot(
   params: Record<string, unknown>,
   context: UpstreamCallContext,
   started: number,
+  headers?: Record<string, string>,
 ): Promise<Record<string, unknown>> {
   const limit = context.timeoutMs;
   const connection = slot.connection!;
@@ -65,6 +67,7 @@ export async function sendOnSlot(
       {
         signal: stop.signal,
         timeout,
+        ...(headers === undefined ? {} : { headers }),
         ...(context.returnInputRequired === true && INPUT_REQUIRED_CAPABLE.has(method)
           ? { allowInputRequired: true }
           : {}),

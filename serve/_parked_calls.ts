@@ -209,6 +209,9 @@ export async function stepParked(options: ParkedStepOptions): Promise<ParkedStep
         ? {}
         : { clientCapabilities: context.clientCapabilities }),
       returnInputRequired: true,
+      ...(context.toolInputSchema === undefined
+        ? {}
+        : { toolInputSchema: context.toolInputSchema }),
       signal,
       onProgress: (progress) => call.context?.onProgress?.(progress),
       onNotification: (notification) => call.context?.onNotification?.(notification),

@@ -31,6 +31,7 @@ import type { Gateway } from "./gateway.ts";
 import { createMcpServer, type CreateMcpServerOptions } from "./_mcp_server.ts";
 import { MemoryStateStore } from "./state/memory.ts";
 import { pageResponse } from "./_page.ts";
+import { paramHeaderCheck } from "./_param_header_check.ts";
 import { StateStoreError } from "./state/errors.ts";
 import type { StateStore } from "./state/store.ts";
 
@@ -169,6 +170,8 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions 
       requiredScopes.set(name, [...new Set(needed)]);
     }
   }
+  // The Mcp-Param-* headers of a 2026-07-28 call must match its arguments.
+  const checkParamHeaders = paramHeaderCheck(gateway.listTools());
   const callerOf = (authInfo: { extra?: Record<string, unknown> } | undefined) =>
     String(authInfo?.extra?.caller ?? "anonymous");
   const stateless: McpHttpHandler = createMcpHandler(
@@ -284,6 +287,8 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions 
           }
         }
       }
+      const mismatch = checkParamHeaders(request, body);
+      if (mismatch !== undefined) return mismatch;
     }
     // Each request of a batch counts against the limit (all admitted or none);
     // batches are refused for the protocol versions that removed them.

@@ -100,6 +100,14 @@ export interface UpstreamCallContext {
    * until its result is complete.
    */
   returnInputRequired?: boolean;
+  /**
+   * The input schema of the `tools/call`'s tool as the caller holds it. Over
+   * Streamable HTTP in the 2026-07-28 era, its `x-mcp-header` declarations
+   * build the call's `Mcp-Param-*` headers until the upstream's own listing
+   * is known; a refusal for headers that do not match (-32020) makes the
+   * upstream list its tools and retry once with their declarations.
+   */
+  toolInputSchema?: unknown;
 }
 
 /**
