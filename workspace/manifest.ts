@@ -10,13 +10,12 @@
  * @module
  */
 
-// npm:yaml bundled at build time (scripts/gen.ts): one module, not its CommonJS build.
-import { isAlias, isMap, isSeq, LineCounter, parseDocument, visit } from "./_generated/yaml.js";
 import type { Document, Node } from "yaml";
 import { escapePointerToken } from "../model/json_pointer.ts";
 import { ManifestError, type ManifestIssue } from "./errors.ts";
 import { checkMeaning, ownRecord, raw, type UnplacedIssue } from "./_manifest_meaning.ts";
-import { type Position, positionOf } from "./_yaml_position.ts";
+import type { Position } from "./_yaml_position.ts";
+import { parseYamlSubset, placeOf } from "./_yaml_subset.ts";
 import { decodeManifest, readAtMost, utf8Length } from "./_manifest_bytes.ts";
 import {
   configWorkspace,
@@ -76,6 +75,24 @@ export interface ParseManifestOptions {
 /** Options of {@linkcode loadManifest}. */
 export type LoadManifestOptions = Pick<ParseManifestOptions, "maxBytes" | "maxDepth">;
 
+// npm:yaml (bundled at build time by scripts/gen.ts: one module, not its
+// CommonJS build) and the positions read from its documents load only for a
+// manifest outside the subset `parseYamlSubset` reads, or one with problems
+// to place: most manifests start without them.
+type YamlModule = typeof import("./_generated/yaml.js");
+let yaml!: YamlModule;
+let positionOf!: typeof import("./_yaml_position.ts").positionOf;
+let yamlLoaded: Promise<void> | undefined;
+function loadYaml(): Promise<void> {
+  return yamlLoaded ??= Promise.all([
+    import("./_generated/yaml.js"),
+    import("./_yaml_position.ts"),
+  ]).then(([module, position]) => {
+    yaml = module;
+    positionOf = position.positionOf;
+  });
+}
+
 function issueAt(file: string, message: string, position?: Position): ManifestError {
   return new ManifestError([{
     file,
@@ -100,11 +117,11 @@ function tooDeep(doc: Document, max: number): string | undefined {
   ];
   while (stack.length > 0) {
     const { node, depth, pointer } = stack.pop()!;
-    if (!isMap(node) && !isSeq(node)) continue;
+    if (!yaml.isMap(node) && !yaml.isSeq(node)) continue;
     if (depth > max) return pointer;
     const items = node.items as unknown[];
     items.forEach((item, i) => {
-      if (isMap(node)) {
+      if (yaml.isMap(node)) {
         const pair = item as { key: unknown; value: unknown };
         const key = (pair.key as { value?: unknown })?.value ?? pair.key;
         const token = escapePointerToken(String(key));
@@ -120,10 +137,10 @@ function tooDeep(doc: Document, max: number): string | undefined {
 
 function firstAlias(doc: Document): Node | undefined {
   let found: Node | undefined;
-  visit(doc, {
+  yaml.visit(doc, {
     Alias(_key, node) {
-      if (isAlias(node)) found = node;
-      return visit.BREAK;
+      if (yaml.isAlias(node)) found = node;
+      return yaml.visit.BREAK;
     },
   });
   return found;
@@ -160,8 +177,15 @@ export async function parseManifest(
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_MANIFEST_DEPTH;
   const size = utf8Length(text, maxBytes);
   if (size > maxBytes) throw tooLarge(file, size, maxBytes);
-  const counter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: counter, uniqueKeys: true, prettyErrors: false });
+  const read = subsetManifest(text, options, maxDepth);
+  if (read !== undefined) return read;
+  await loadYaml();
+  const counter = new yaml.LineCounter();
+  const doc = yaml.parseDocument(text, {
+    lineCounter: counter,
+    uniqueKeys: true,
+    prettyErrors: false,
+  });
   if (doc.errors.length > 0) {
     throw new ManifestError(
       doc.errors.map((e) => {
@@ -222,7 +246,7 @@ export async function parseManifest(
     locate = translated.pointer;
     config = translated.flavour;
   }
-  if (!isMap(doc.contents)) {
+  if (!yaml.isMap(doc.contents)) {
     issues.push({ path: "", message: "a manifest must be a mapping with `version: 1`" });
   } else if (!(manifestSchemaHolds as (value: unknown) => boolean)(value)) {
     // Only a manifest the generated check refuses pays for the validator: its
@@ -269,6 +293,41 @@ export async function parseManifest(
     inputs: ownRecord(m.inputs) as Record<string, ManifestInput>,
     ...(config === undefined ? {} : { config }),
     locate: (pointer, key) => positionOf(doc, counter, locate(pointer), key),
+  };
+}
+
+/**
+ * The manifest read without npm:yaml, when its text is in the subset
+ * `parseYamlSubset` reads and it has no problem to report (else `undefined`:
+ * npm:yaml parses it, and places the problems). Same value, same checks, same
+ * positions as the path through npm:yaml.
+ */
+function subsetManifest(
+  text: string,
+  options: ParseManifestOptions,
+  maxDepth: number,
+): Manifest | undefined {
+  const parsed = parseYamlSubset(text, maxDepth);
+  if (parsed === undefined) return undefined;
+  const value = parsed.value;
+  if (isConfigFile(value) || !(manifestSchemaHolds as (value: unknown) => boolean)(value)) {
+    return undefined;
+  }
+  const issues: UnplacedIssue[] = [];
+  const m = raw(value);
+  const tools = checkMeaning(m, issues);
+  if (issues.length > 0) return undefined;
+  const file = options.path;
+  return {
+    path: file,
+    dir: options.dir ?? dirname(file),
+    version: 1,
+    servers: ownRecord(m.servers) as Record<string, ManifestServer>,
+    providers: ownRecord(m.providers) as Record<string, ManifestEndpoint>,
+    tools,
+    chains: ownRecord(m.chains) as unknown as Record<string, ManifestChain>,
+    inputs: ownRecord(m.inputs) as Record<string, ManifestInput>,
+    locate: (pointer, key) => placeOf(parsed.root, pointer, key),
   };
 }
 
