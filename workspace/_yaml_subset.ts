@@ -40,6 +40,7 @@ export interface SubsetDocument {
 const MAX_DEPTH = 64;
 /** Characters this parser leaves to npm:yaml wherever they appear. */
 const UNUSUAL =
+  // deno-lint-ignore no-control-regex -- control characters are what it looks for
   /[\x00-\x09\x0B\x0C\x0E-\x1F\x7F-\x9F\u00A0\u2028\u2029\uFEFF\uFFFE\uFFFF]|\r(?!\n)/;
 /** Characters no plain scalar this parser reads may start with. */
 const INDICATOR = new Set("-?:,[]{}#&*!|>'\"%@`");
