@@ -16,6 +16,7 @@ import { ManifestError, type ManifestIssue } from "./errors.ts";
 import { checkMeaning, ownRecord, raw, type UnplacedIssue } from "./_manifest_meaning.ts";
 import type { Position } from "./_yaml_position.ts";
 import { parseYamlSubset, placeOf } from "./_yaml_subset.ts";
+import { readCachedManifest, writeCachedManifest } from "./_manifest_cache.ts";
 import { decodeManifest, readAtMost, utf8Length } from "./_manifest_bytes.ts";
 import {
   configWorkspace,
@@ -82,6 +83,7 @@ export type LoadManifestOptions = Pick<ParseManifestOptions, "maxBytes" | "maxDe
 type YamlModule = typeof import("./_generated/yaml.js");
 let yaml!: YamlModule;
 let positionOf!: typeof import("./_yaml_position.ts").positionOf;
+let placedNodes!: typeof import("./_yaml_position.ts").placedNodes;
 let yamlLoaded: Promise<void> | undefined;
 function loadYaml(): Promise<void> {
   return yamlLoaded ??= Promise.all([
@@ -90,6 +92,7 @@ function loadYaml(): Promise<void> {
   ]).then(([module, position]) => {
     yaml = module;
     positionOf = position.positionOf;
+    placedNodes = position.placedNodes;
   });
 }
 
@@ -177,8 +180,17 @@ export async function parseManifest(
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_MANIFEST_DEPTH;
   const size = utf8Length(text, maxBytes);
   if (size > maxBytes) throw tooLarge(file, size, maxBytes);
-  const read = subsetManifest(text, options, maxDepth);
-  if (read !== undefined) return read;
+  // Most manifests: the subset parser (no I/O), else a parse kept from an earlier run.
+  const read = parseYamlSubset(text, maxDepth) ?? await readCachedManifest(text, maxDepth);
+  if (read !== undefined) {
+    const { root } = read;
+    return checkManifest(
+      read.value,
+      root.entries !== undefined,
+      options,
+      (pointer, key) => placeOf(root, pointer, key),
+    );
+  }
   await loadYaml();
   const counter = new yaml.LineCounter();
   const doc = yaml.parseDocument(text, {
@@ -215,8 +227,6 @@ export async function parseManifest(
       message: `nesting too deep (the limit is ${maxDepth} levels)`,
     }]);
   }
-  const issues: UnplacedIssue[] = [];
-  const keyIssues = new Set<number>();
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: MAX_MANIFEST_ALIASES });
@@ -234,6 +244,30 @@ export async function parseManifest(
         : `cannot read the YAML: ${(cause as Error)?.message ?? cause}`,
     }], { cause });
   }
+  await writeCachedManifest(text, maxDepth, value, placedNodes(doc, counter));
+  return checkManifest(
+    value,
+    yaml.isMap(doc.contents),
+    options,
+    (pointer, key) => positionOf(doc, counter, pointer, key),
+  );
+}
+
+/**
+ * Checks a manifest's value (read by any parser) against the manifest schema
+ * and for meaning; `place` gives where a JSON Pointer's node (or with `key`,
+ * its key) is in the text.
+ */
+async function checkManifest(
+  read: unknown,
+  isMapping: boolean,
+  options: ParseManifestOptions,
+  place: (pointer: string, key?: boolean) => Position,
+): Promise<Manifest> {
+  const file = options.path;
+  let value = read;
+  const issues: UnplacedIssue[] = [];
+  const keyIssues = new Set<number>();
   // A Claude, Cursor or VS Code configuration file is read as the manifest it describes.
   let locate = (pointer: string): string => pointer;
   let config: Manifest["config"];
@@ -246,7 +280,7 @@ export async function parseManifest(
     locate = translated.pointer;
     config = translated.flavour;
   }
-  if (!yaml.isMap(doc.contents)) {
+  if (!isMapping) {
     issues.push({ path: "", message: "a manifest must be a mapping with `version: 1`" });
   } else if (!(manifestSchemaHolds as (value: unknown) => boolean)(value)) {
     // Only a manifest the generated check refuses pays for the validator: its
@@ -277,7 +311,7 @@ export async function parseManifest(
   const tools = checkMeaning(m, issues);
   const located: ManifestIssue[] = issues.map((issue, i) => ({
     file,
-    ...positionOf(doc, counter, locate(issue.path), keyIssues.has(i)),
+    ...place(locate(issue.path), keyIssues.has(i)),
     ...issue,
   })).sort((a, b) => a.line - b.line || a.column - b.column);
   if (located.length > 0) throw new ManifestError(located);
@@ -292,42 +326,7 @@ export async function parseManifest(
     chains: ownRecord(m.chains) as unknown as Record<string, ManifestChain>,
     inputs: ownRecord(m.inputs) as Record<string, ManifestInput>,
     ...(config === undefined ? {} : { config }),
-    locate: (pointer, key) => positionOf(doc, counter, locate(pointer), key),
-  };
-}
-
-/**
- * The manifest read without npm:yaml, when its text is in the subset
- * `parseYamlSubset` reads and it has no problem to report (else `undefined`:
- * npm:yaml parses it, and places the problems). Same value, same checks, same
- * positions as the path through npm:yaml.
- */
-function subsetManifest(
-  text: string,
-  options: ParseManifestOptions,
-  maxDepth: number,
-): Manifest | undefined {
-  const parsed = parseYamlSubset(text, maxDepth);
-  if (parsed === undefined) return undefined;
-  const value = parsed.value;
-  if (isConfigFile(value) || !(manifestSchemaHolds as (value: unknown) => boolean)(value)) {
-    return undefined;
-  }
-  const issues: UnplacedIssue[] = [];
-  const m = raw(value);
-  const tools = checkMeaning(m, issues);
-  if (issues.length > 0) return undefined;
-  const file = options.path;
-  return {
-    path: file,
-    dir: options.dir ?? dirname(file),
-    version: 1,
-    servers: ownRecord(m.servers) as Record<string, ManifestServer>,
-    providers: ownRecord(m.providers) as Record<string, ManifestEndpoint>,
-    tools,
-    chains: ownRecord(m.chains) as unknown as Record<string, ManifestChain>,
-    inputs: ownRecord(m.inputs) as Record<string, ManifestInput>,
-    locate: (pointer, key) => placeOf(parsed.root, pointer, key),
+    locate: (pointer, key) => place(locate(pointer), key),
   };
 }
 
