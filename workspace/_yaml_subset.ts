@@ -45,6 +45,8 @@ const UNUSUAL =
 /** Characters no plain scalar this parser reads may start with. */
 const INDICATOR = new Set("-?:,[]{}#&*!|>'\"%@`");
 const FLOW_STOP = new Set(",[]{}");
+/** The first characters of a plain scalar that the core schema may resolve to other than a string. */
+const MAY_RESOLVE = new Set("-+.0123456789~nNtTfF");
 const ESCAPES: Record<string, string> = {
   "0": "\0",
   a: "\x07",
@@ -78,6 +80,8 @@ function bail(): never {
  * order (null, bool, octal, decimal and hex int, special, exponent and plain float).
  */
 export function resolvePlain(s: string): unknown {
+  // Every test below needs one of these first characters (or an empty string).
+  if (s.length > 0 && !MAY_RESOLVE.has(s[0])) return s;
   if (/^(?:~|[Nn]ull|NULL)?$/.test(s)) return null;
   if (/^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/.test(s)) return s[0] === "t" || s[0] === "T";
   if (/^0o[0-7]+$/.test(s)) return parseInt(s.substring(2), 8);
