@@ -125,7 +125,20 @@ Deno.test("a plain scalar resolves by the core schema as npm:yaml resolves it", 
     fc.property(
       fc.oneof(
         fc.stringMatching(/^[-+.0-9a-fA-FxoeEINnaft~ul]{1,8}$/),
-        fc.constantFrom("null", "Null", "NULL", "~", "", "true", "True", "false", "FALSE", "tRUE", ".inf", "-.INF"),
+        fc.constantFrom(
+          "null",
+          "Null",
+          "NULL",
+          "~",
+          "",
+          "true",
+          "True",
+          "false",
+          "FALSE",
+          "tRUE",
+          ".inf",
+          "-.INF",
+        ),
       ),
       (s) => {
         const doc = parseDocument(`k: ${JSON.stringify(s).slice(1, -1)}`);
@@ -285,8 +298,7 @@ function document(seed: number): string {
         const text = flow(depth).replace(/, ?/g, () => `,${comment()}\n${more}`)
           .replace(/\]$/, () => (r() < 0.5 ? `\n${pad}]` : "]"));
         lines.push(...`${pad}${name}: ${text}`.split("\n"));
-      }
-      else if (roll < 0.7) lines.push(`${pad}${name}:${comment()}`);
+      } else if (roll < 0.7) lines.push(`${pad}${name}:${comment()}`);
       else if (roll < 0.8) {
         lines.push(`${pad}${name}:`, ...block(indent, depth + 1).filter((l) => l.startsWith(pad)));
       } else lines.push(`${pad}${name}:${comment()}`, ...block(indent + step, depth + 1));
