@@ -154,6 +154,12 @@ let schemaValidator: Promise<import("../model/mod.ts").CompiledSchema> | undefin
 /**
  * Parses and checks manifest text.
  *
+ * Text in the usual subset of YAML is read by a parser of this package's own,
+ * exact against npm:yaml; anything else is parsed by npm:yaml, and that parse
+ * is kept in Deno's cache folder (`<DENO_DIR>/toolfoundation/manifests/`)
+ * when the process already may read the variables that locate it and read and
+ * write it; it never prompts for them (docs/cli.md, "Reading manifests").
+ *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
