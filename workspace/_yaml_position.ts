@@ -3,6 +3,7 @@
 import type { Document, LineCounter, Node } from "yaml";
 import { isMap, isScalar, isSeq } from "./_generated/yaml.js";
 import { pointerTokens } from "../model/json_pointer.ts";
+import type { PlacedNode, SubsetPlace } from "./_yaml_subset.ts";
 
 /** A 1-based line and column. */
 export interface Position {
@@ -47,4 +48,45 @@ export function positionOf(
   }
   const { line, col } = counter.linePos(at);
   return { line, column: col };
+}
+
+/**
+ * Where each node of a document starts, for `placeOf` to answer what
+ * {@linkcode positionOf} answers without the document; `undefined` for a
+ * document with a node `placeOf` cannot stand in for (a key that is not a
+ * scalar, a pair without a value, a pair as a sequence item).
+ */
+export function placedNodes(doc: Document, counter: LineCounter): PlacedNode | undefined {
+  const place = (at: number): SubsetPlace => {
+    const { line, col } = counter.linePos(at);
+    return { line, column: col };
+  };
+  const walk = (node: unknown, depth: number): PlacedNode | undefined => {
+    const range = (node as Node | null)?.range;
+    if (depth > 200 || range === undefined || range === null) return undefined;
+    const at = place(range[0]);
+    if (isMap(node)) {
+      const entries = new Map<string, { key: SubsetPlace; node: PlacedNode }>();
+      for (const pair of node.items) {
+        if (!isScalar(pair.key) || !pair.key.range) return undefined;
+        const child = walk(pair.value, depth + 1);
+        if (child === undefined) return undefined;
+        const key = String(pair.key.value);
+        // positionOf finds a key's first pair.
+        if (!entries.has(key)) entries.set(key, { key: place(pair.key.range[0]), node: child });
+      }
+      return { at, entries };
+    }
+    if (isSeq(node)) {
+      const items: PlacedNode[] = [];
+      for (const item of node.items) {
+        const child = walk(item, depth + 1);
+        if (child === undefined) return undefined;
+        items.push(child);
+      }
+      return { at, items };
+    }
+    return { at };
+  };
+  return walk(doc.contents, 0);
 }

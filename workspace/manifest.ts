@@ -10,13 +10,13 @@
  * @module
  */
 
-// npm:yaml bundled at build time (scripts/gen.ts): one module, not its CommonJS build.
-import { isAlias, isMap, isSeq, LineCounter, parseDocument, visit } from "./_generated/yaml.js";
 import type { Document, Node } from "yaml";
 import { escapePointerToken } from "../model/json_pointer.ts";
 import { ManifestError, type ManifestIssue } from "./errors.ts";
 import { checkMeaning, ownRecord, raw, type UnplacedIssue } from "./_manifest_meaning.ts";
-import { type Position, positionOf } from "./_yaml_position.ts";
+import type { Position } from "./_yaml_position.ts";
+import { parseYamlSubset, placeOf } from "./_yaml_subset.ts";
+import { readCachedManifest, writeCachedManifest } from "./_manifest_cache.ts";
 import { decodeManifest, readAtMost, utf8Length } from "./_manifest_bytes.ts";
 import {
   configWorkspace,
@@ -76,6 +76,26 @@ export interface ParseManifestOptions {
 /** Options of {@linkcode loadManifest}. */
 export type LoadManifestOptions = Pick<ParseManifestOptions, "maxBytes" | "maxDepth">;
 
+// npm:yaml (bundled at build time by scripts/gen.ts: one module, not its
+// CommonJS build) and the positions read from its documents load only for a
+// manifest outside the subset `parseYamlSubset` reads, or one with problems
+// to place: most manifests start without them.
+type YamlModule = typeof import("./_generated/yaml.js");
+let yaml!: YamlModule;
+let positionOf!: typeof import("./_yaml_position.ts").positionOf;
+let placedNodes!: typeof import("./_yaml_position.ts").placedNodes;
+let yamlLoaded: Promise<void> | undefined;
+function loadYaml(): Promise<void> {
+  return yamlLoaded ??= Promise.all([
+    import("./_generated/yaml.js"),
+    import("./_yaml_position.ts"),
+  ]).then(([module, position]) => {
+    yaml = module;
+    positionOf = position.positionOf;
+    placedNodes = position.placedNodes;
+  });
+}
+
 function issueAt(file: string, message: string, position?: Position): ManifestError {
   return new ManifestError([{
     file,
@@ -100,11 +120,11 @@ function tooDeep(doc: Document, max: number): string | undefined {
   ];
   while (stack.length > 0) {
     const { node, depth, pointer } = stack.pop()!;
-    if (!isMap(node) && !isSeq(node)) continue;
+    if (!yaml.isMap(node) && !yaml.isSeq(node)) continue;
     if (depth > max) return pointer;
     const items = node.items as unknown[];
     items.forEach((item, i) => {
-      if (isMap(node)) {
+      if (yaml.isMap(node)) {
         const pair = item as { key: unknown; value: unknown };
         const key = (pair.key as { value?: unknown })?.value ?? pair.key;
         const token = escapePointerToken(String(key));
@@ -120,10 +140,10 @@ function tooDeep(doc: Document, max: number): string | undefined {
 
 function firstAlias(doc: Document): Node | undefined {
   let found: Node | undefined;
-  visit(doc, {
+  yaml.visit(doc, {
     Alias(_key, node) {
-      if (isAlias(node)) found = node;
-      return visit.BREAK;
+      if (yaml.isAlias(node)) found = node;
+      return yaml.visit.BREAK;
     },
   });
   return found;
@@ -133,6 +153,12 @@ let schemaValidator: Promise<import("../model/mod.ts").CompiledSchema> | undefin
 
 /**
  * Parses and checks manifest text.
+ *
+ * Text in the usual subset of YAML is read by a parser of this package's own,
+ * exact against npm:yaml; anything else is parsed by npm:yaml, and that parse
+ * is kept in Deno's cache folder (`<DENO_DIR>/toolfoundation/manifests/`)
+ * when the process already may read the variables that locate it and read and
+ * write it; it never prompts for them (docs/cli.md, "Reading manifests").
  *
  * @example
  * ```ts
@@ -160,8 +186,24 @@ export async function parseManifest(
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_MANIFEST_DEPTH;
   const size = utf8Length(text, maxBytes);
   if (size > maxBytes) throw tooLarge(file, size, maxBytes);
-  const counter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: counter, uniqueKeys: true, prettyErrors: false });
+  // Most manifests: the subset parser (no I/O), else a parse kept from an earlier run.
+  const read = parseYamlSubset(text, maxDepth) ?? await readCachedManifest(text, maxDepth);
+  if (read !== undefined) {
+    const { root } = read;
+    return checkManifest(
+      read.value,
+      root.entries !== undefined,
+      options,
+      (pointer, key) => placeOf(root, pointer, key),
+    );
+  }
+  await loadYaml();
+  const counter = new yaml.LineCounter();
+  const doc = yaml.parseDocument(text, {
+    lineCounter: counter,
+    uniqueKeys: true,
+    prettyErrors: false,
+  });
   if (doc.errors.length > 0) {
     throw new ManifestError(
       doc.errors.map((e) => {
@@ -191,8 +233,6 @@ export async function parseManifest(
       message: `nesting too deep (the limit is ${maxDepth} levels)`,
     }]);
   }
-  const issues: UnplacedIssue[] = [];
-  const keyIssues = new Set<number>();
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: MAX_MANIFEST_ALIASES });
@@ -210,6 +250,30 @@ export async function parseManifest(
         : `cannot read the YAML: ${(cause as Error)?.message ?? cause}`,
     }], { cause });
   }
+  await writeCachedManifest(text, maxDepth, value, placedNodes(doc, counter));
+  return checkManifest(
+    value,
+    yaml.isMap(doc.contents),
+    options,
+    (pointer, key) => positionOf(doc, counter, pointer, key),
+  );
+}
+
+/**
+ * Checks a manifest's value (read by any parser) against the manifest schema
+ * and for meaning; `place` gives where a JSON Pointer's node (or with `key`,
+ * its key) is in the text.
+ */
+async function checkManifest(
+  read: unknown,
+  isMapping: boolean,
+  options: ParseManifestOptions,
+  place: (pointer: string, key?: boolean) => Position,
+): Promise<Manifest> {
+  const file = options.path;
+  let value = read;
+  const issues: UnplacedIssue[] = [];
+  const keyIssues = new Set<number>();
   // A Claude, Cursor or VS Code configuration file is read as the manifest it describes.
   let locate = (pointer: string): string => pointer;
   let config: Manifest["config"];
@@ -222,7 +286,7 @@ export async function parseManifest(
     locate = translated.pointer;
     config = translated.flavour;
   }
-  if (!isMap(doc.contents)) {
+  if (!isMapping) {
     issues.push({ path: "", message: "a manifest must be a mapping with `version: 1`" });
   } else if (!(manifestSchemaHolds as (value: unknown) => boolean)(value)) {
     // Only a manifest the generated check refuses pays for the validator: its
@@ -253,7 +317,7 @@ export async function parseManifest(
   const tools = checkMeaning(m, issues);
   const located: ManifestIssue[] = issues.map((issue, i) => ({
     file,
-    ...positionOf(doc, counter, locate(issue.path), keyIssues.has(i)),
+    ...place(locate(issue.path), keyIssues.has(i)),
     ...issue,
     // A configuration file's problems are named by its own keys (`/mcpServers/x`).
     path: locate(issue.path),
@@ -270,7 +334,7 @@ export async function parseManifest(
     chains: ownRecord(m.chains) as unknown as Record<string, ManifestChain>,
     inputs: ownRecord(m.inputs) as Record<string, ManifestInput>,
     ...(config === undefined ? {} : { config }),
-    locate: (pointer, key) => positionOf(doc, counter, locate(pointer), key),
+    locate: (pointer, key) => place(locate(pointer), key),
   };
 }
 

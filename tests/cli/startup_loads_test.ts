@@ -49,10 +49,30 @@ const HEAVY = /hyperjump|modelcontextprotocol|re2js|\/adapter\/|\/model\/default
 Deno.test("list of a valid manifest loads no validator, Hyperjump, adapter or MCP SDK", async () => {
   const { code, modules } = await loaded(["list", "examples/tools.yaml"], READ);
   assert.equal(code, 0);
-  assert.ok(modules.some((m) => m.endsWith("/workspace/_generated/yaml.js")), modules.join("\n"));
+  // The manifest is in the subset workspace/_yaml_subset.ts reads: no full YAML parser.
+  assert.ok(modules.some((m) => m.endsWith("/workspace/_yaml_subset.ts")), modules.join("\n"));
+  assert.deepEqual(modules.filter((m) => /_generated\/yaml\.js$|_yaml_position/.test(m)), []);
   assert.deepEqual(modules.filter((m) => HEAVY.test(m)), []);
-  // The YAML parser is the bundle generated at build time, not npm:yaml's CommonJS build.
   assert.deepEqual(modules.filter((m) => /npm|node_modules/.test(m)), []);
+});
+
+Deno.test("list of a manifest outside the YAML subset loads npm:yaml's bundle, not the package", async () => {
+  const dir = await Deno.makeTempDir({ dir: new URL("tests/", ROOT).pathname });
+  try {
+    const file = `${dir}/anchors.yaml`;
+    await Deno.writeTextFile(
+      file,
+      "version: 1\ntools:\n  - &calc { name: x, builtin: calculate }\n",
+    );
+    const rel = file.slice(new URL(ROOT).pathname.length);
+    const { code, modules } = await loaded(["list", rel], READ);
+    assert.equal(code, 0);
+    assert.ok(modules.some((m) => m.endsWith("/workspace/_generated/yaml.js")), modules.join("\n"));
+    // The YAML parser is the bundle generated at build time, not npm:yaml's CommonJS build.
+    assert.deepEqual(modules.filter((m) => /npm|node_modules/.test(m)), []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("list of a manifest the generated check refuses loads Hyperjump for its messages", async () => {
