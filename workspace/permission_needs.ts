@@ -7,12 +7,7 @@
  * @module
  */
 
-import {
-  type Manifest,
-  type ManifestEndpoint,
-  type ManifestGrant,
-  type ResolvedTool,
-} from "./manifest.ts";
+import type { Manifest, ManifestEndpoint, ManifestGrant, ResolvedTool } from "./manifest.ts";
 import type { PermissionName, PermissionNeed } from "./permission_need.ts";
 import { secretReferences } from "./secrets.ts";
 import { inheritedEnvNames } from "../run/process/child_env.ts";
