@@ -1,8 +1,10 @@
 // Private: the lines `permissions` prints on stderr under the command lines:
 // one per flag and reason (`--allow-env=A,B: why`), every part of the manifest
-// that needs it named, optional grants said to be optional.
+// that needs it named, optional grants said to be optional; and the note of
+// the optional grants a command runs without.
 
 import { formatFlags, type PermissionNeed } from "../../workspace/permissions.ts";
+import { type CliIo, diagnose } from "../_io.ts";
 
 /** One line per permission, reason and optionality, in the plan's order. */
 export function permissionLines(needs: readonly PermissionNeed[]): string[] {
@@ -16,4 +18,25 @@ export function permissionLines(needs: readonly PermissionNeed[]): string[] {
     const { reason, optional } = group[0];
     return `  ${flag}: ${optional === true ? "optional, " : ""}${reason}`;
   });
+}
+
+/**
+ * Under `--verbose`, one note of the optional grants that are missing (what
+ * will be skipped, e.g. inherited variables children will not get); nothing
+ * otherwise, as a line written by hand leaves them out on purpose.
+ */
+export function noteSkipped(
+  io: CliIo & { verbosity?: string },
+  skipped: readonly PermissionNeed[],
+): void {
+  if (io.verbosity !== "verbose" || skipped.length === 0) return;
+  const [flag] = formatFlags({ needs: [...skipped], workers: false });
+  diagnose(
+    io,
+    undefined,
+    "note",
+    `not granted, so skipped: ${flag} (${
+      [...new Set(skipped.map((n) => n.reason))].join("; ")
+    }); child processes run without them`,
+  );
 }

@@ -234,3 +234,30 @@ Deno.test("without --allow-run=kill nothing runs: one line says what kill is for
   assert.equal(notFound.code, 3, notFound.stderr);
   assert.match(notFound.stderr, /If --allow-run=kill was given, Deno did not find kill on PATH/);
 });
+
+/** Whether this CLI takes the global --verbose (it says what it skipped there). */
+const HAS_VERBOSE = (await cli(["--verbose", "permissions", "--help"])).code === 0;
+
+Deno.test({
+  name: "--verbose says once which inherited variables were skipped for want of a grant",
+  ignore: !HAS_VERBOSE,
+  fn: async () => {
+    const path = await tempManifest(
+      [
+        "version: 1",
+        "providers:",
+        `  p: { command: sh, args: ['-c', ${JSON.stringify(PRINT)}] }`,
+        "tools:",
+        "  - { name: t, provider: p, inputSchema: { type: object } }",
+      ].join("\n"),
+    );
+    const flags = [`--allow-read=${path}`, "--allow-run=sh,kill", "--allow-env=PATH,USER"];
+    const out = await cli(["run", path, "t", "--verbose", "--args", "{}"], { flags });
+    assert.equal(out.code, 0, out.stderr);
+    const notes = out.stderr.split("\n").filter((l) => l.startsWith("note: not granted"));
+    assert.equal(notes.length, 1, out.stderr);
+    assert.match(notes[0], /--allow-env=\S*HOME\S*npm_config_\*/);
+    assert.doesNotMatch(notes[0], /[=,](PATH|USER)[,\s]/);
+    assert.match(notes[0], /provider "p" inherits it when granted/);
+  },
+});
