@@ -35,8 +35,8 @@ export function noteSkipped(
     io,
     undefined,
     "note",
-    `not granted, so skipped: ${flag} (${
+    `not granted, so not passed to child processes even where set: ${flag} (${
       [...new Set(skipped.map((n) => n.reason))].join("; ")
-    }); child processes run without them`,
+    })`,
   );
 }
