@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import denoJson from "../deno.json" with { type: "json" };
 import { main } from "../cli/main.ts";
+import { shellWords } from "./cli/_cli.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const COMPILE_FLAGS = denoJson.tasks.compile.split(" ").filter((a) => a.startsWith("--allow-"));
@@ -50,7 +51,8 @@ async function flagsFor(manifest: string, target?: string): Promise<string[]> {
   assert.equal(out.code, 0, out.stderr);
   const line = out.stdout.split("\n")[0];
   assert.match(line, /^deno run .* cli\.ts (run|chain) /);
-  return line.replace(/^deno run /, "").replace(/ cli\.ts (run|chain) .*$/, "").split(" ");
+  const words = shellWords(line); // `'--allow-env=...,npm_config_*,...'` is quoted
+  return words.slice(2, words.indexOf("cli.ts"));
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -278,7 +280,7 @@ Deno.test("a missing permission exits 3 with the exact flags, having run nothing
   const stderr = new TextDecoder().decode(denied.stderr);
   assert.match(
     stderr,
-    /--allow-run=kill,sh {2}\(provider "shell" \(stops its process group with kill\); provider "shell"\)/,
+    /--allow-run=kill,sh {2}\(provider "shell" \(kill stops its process group, what it started included\); provider "shell"\)/,
   );
   assert.match(stderr, /nothing was run/);
   assert.equal(await exists(marker), false);
@@ -332,7 +334,7 @@ Deno.test("a module tool runs sandboxed: reaching outside its grant is permissio
   ], { flags });
   assert.equal(ok.code, 0, ok.stderr);
   assert.deepEqual(JSON.parse(ok.stdout), { text: "inside" });
-  // The CLI itself may read the whole directory (to load the module); the Worker may not.
+  // The CLI itself reads the module's file only (its real path); the tool's process may not.
   const outside = await cli([
     "run",
     manifest,

@@ -165,6 +165,10 @@ export interface MissingPermissionFlags {
   missing: readonly string[];
   /** Every flag the command needs. */
   all: readonly string[];
+  /** Sentences that help, one per line after the flags (e.g. why `kill` may be missing). */
+  notes?: readonly string[];
+  /** The flags without the optional ones, when there are optional ones. */
+  required?: readonly string[];
 }
 
 /** Deno has not granted permissions a command needs; nothing was run (exit 3). */
@@ -183,14 +187,20 @@ export class MissingPermissionError extends ToolFoundationError {
   constructor(missing: readonly PermissionNeed[], flags: MissingPermissionFlags) {
     const lines: string[] = [];
     for (const flag of flags.missing) {
-      const name = flag.slice("--allow-".length).split("=")[0];
+      const name = flag.replace(/^'/, "").slice("--allow-".length).split("=")[0];
       const reasons = [...new Set(missing.filter((n) => n.name === name).map((n) => n.reason))];
       lines.push(`  ${flag}  (${reasons.join("; ")})`);
     }
     super(
       "missing_permission" satisfies CliErrorCode,
       `missing permission; nothing was run. Add:\n${lines.join("\n")}\n` +
-        `All the flags this needs: ${flags.all.join(" ")}`,
+        (flags.notes ?? []).map((note) => `${note}\n`).join("") +
+        `All the flags this needs: ${flags.all.join(" ")}` +
+        (flags.required === undefined
+          ? ""
+          : `\nOr without the optional ones (skipped when not granted): ${
+            flags.required.join(" ")
+          }`),
     );
     this.missing = missing;
     this.flags = flags.all;

@@ -51,6 +51,7 @@ export {
   type PermissionPlan,
   planPermissions,
   type PlanPermissionsOptions,
+  skippedPermissions,
 } from "./permissions.ts";
 export { BUILTINS, type BuiltinTool, getBuiltin } from "../run/builtin/builtins.ts";
 export {

@@ -16,6 +16,15 @@ export interface PermissionNeed {
   name: PermissionName;
   /** The path, host, program or variable; `undefined` for all. */
   value?: string;
-  /** Why, e.g. `stdio server "everything"`. */
+  /**
+   * Why, e.g. `server "everything"`; once the plan is deduplicated, every
+   * part that needs it (`servers "a", "b" and module tool "m"`).
+   */
   reason: string;
+  /**
+   * Used when granted and skipped when not: a missing grant stops nothing
+   * (e.g. a proxy variable a child process may inherit). The printed flags
+   * include it; the check before a command runs does not require it.
+   */
+  optional?: boolean;
 }

@@ -7,60 +7,78 @@
  * @module
  */
 
-import {
-  dirname,
-  type Manifest,
-  type ManifestEndpoint,
-  type ManifestGrant,
-  type ResolvedTool,
-} from "./manifest.ts";
+import type { Manifest, ManifestEndpoint, ManifestGrant, ResolvedTool } from "./manifest.ts";
 import type { PermissionName, PermissionNeed } from "./permission_need.ts";
 import { secretReferences } from "./secrets.ts";
 import { inheritedEnvNames } from "../run/process/child_env.ts";
 import { moduleToolDeno } from "../run/module/deno.ts";
 import { resolvePath } from "../run/module/paths.ts";
 import { hostOf } from "./_url_host.ts";
+import { mergeReasons } from "./_permission_reasons.ts";
 import { authNeeds } from "./auth_needs.ts";
 import { inputVariable, variableReferences } from "./variables.ts";
-
-/** Environment variables the MCP SDK's stdio transport reads (measured). */
-const STDIO_ENV: readonly string[] = [
-  "HOME",
-  "LOGNAME",
-  "NODE_V8_COVERAGE",
-  "OSTYPE",
-  "PATH",
-  "SHELL",
-  "TERM",
-  "USER",
-];
 
 /** The permission kinds, in the order flags are printed. */
 export const ORDER: PermissionName[] = ["read", "write", "net", "run", "env"];
 
 /**
  * The program that stops a process group (`kill -s TERM -- -<pgid>`): with a
- * scoped `--allow-run`, Deno cannot signal a group itself, so every plan that
- * starts processes (stdio servers, command providers, module tools) needs it.
+ * scoped `--allow-run`, Deno cannot signal a group itself (`Deno.kill` needs
+ * an unscoped `--allow-run`, and a child's own handle reaches only the
+ * child, not what it started), so every plan that starts processes (stdio
+ * servers, command providers, module tools) needs it.
  */
 export const KILL_PROGRAM = "kill";
+
+/** Why a plan that starts processes needs {@linkcode KILL_PROGRAM}, after the subject. */
+export const KILL_REASON = " (kill stops its process group, what it started included)";
+
+/**
+ * The variables a child must get for the CLI to work as configured, of the
+ * default child environment: `PATH`, as the child finds its own programs
+ * with it (`#!/usr/bin/env node`, `npx` starting a package's program).
+ * Without it they are looked up in `/bin:/usr/bin` only, and a Node.js from
+ * nvm, Volta or Homebrew is not found. Every other inherited name is
+ * optional: passed when granted, skipped when not.
+ */
+export const REQUIRED_CHILD_ENV: readonly string[] = ["PATH"];
+
+/** The default child environment as needs: `PATH` required, the rest optional. */
+function inheritedNeeds(
+  reason: string,
+  inheritEnv: ManifestEndpoint["inheritEnv"],
+  required: readonly string[],
+): PermissionNeed[] {
+  const names = inheritedEnvNames({ inheritEnv });
+  if (names === "all") {
+    return [{ name: "env", reason: `${reason} inherits the whole environment (inheritEnv: all)` }];
+  }
+  const asked = new Set(Array.isArray(inheritEnv) ? inheritEnv : []);
+  return names.map((value) =>
+    asked.has(value)
+      ? { name: "env", value, reason: `${reason} inherits it (inheritEnv)` }
+      : required.includes(value)
+      ? { name: "env", value, reason: `${reason} inherits it (its programs are found on PATH)` }
+      : {
+        name: "env",
+        value,
+        reason: `${reason} inherits it when granted (default child environment)`,
+        optional: true,
+      }
+  );
+}
 
 /** What a server (`stdio`) or provider endpoint needs. */
 export function endpointNeeds(
   kind: string,
   name: string,
   e: ManifestEndpoint,
-  stdio: boolean,
 ): PermissionNeed[] {
   const reason = `${kind} ${JSON.stringify(name)}`;
   const needs: PermissionNeed[] = [];
   if (e.command !== undefined) {
     needs.push({ name: "run", value: e.command, reason });
-    needs.push({
-      name: "run",
-      value: KILL_PROGRAM,
-      reason: `${reason} (stops its process group with kill)`,
-    });
+    needs.push({ name: "run", value: KILL_PROGRAM, reason: `${reason}${KILL_REASON}` });
   }
   if (e.url !== undefined) {
     try {
@@ -78,31 +96,9 @@ export function endpointNeeds(
     needs.push({ name: "env", value, reason: `${reason} references \${${v.kind}:${v.name}}` });
   }
   if (e.command !== undefined) {
-    // The process gets exactly these variables from ours (run/child_env.ts); reading
-    // them needs env access to each, or, for `inheritEnv: all`, to everything.
-    const names = inheritedEnvNames({ inheritEnv: e.inheritEnv });
-    if (names === "all") {
-      needs.push({
-        name: "env",
-        reason: `${reason} inherits the whole environment (inheritEnv: all)`,
-      });
-    } else {
-      const extra = new Set(Array.isArray(e.inheritEnv) ? e.inheritEnv : []);
-      for (const v of names) {
-        needs.push({
-          name: "env",
-          value: v,
-          reason: extra.has(v)
-            ? `${reason} inherits it (inheritEnv)`
-            : `${reason} inherits it (default child environment)`,
-        });
-      }
-    }
-    if (stdio) {
-      for (const v of STDIO_ENV) {
-        needs.push({ name: "env", value: v, reason: `${reason} (MCP stdio transport)` });
-      }
-    }
+    // The process gets exactly these variables from ours (run/process/child_env.ts);
+    // reading them needs env access to each, or, for `inheritEnv: all`, to everything.
+    needs.push(...inheritedNeeds(reason, e.inheritEnv, REQUIRED_CHILD_ENV));
   }
   return needs;
 }
@@ -138,23 +134,19 @@ export function addToolNeeds(
     const file = resolvePath(manifest.dir, e.module);
     modules.push(file);
     const reason = `module tool ${JSON.stringify(t.id)}`;
-    // The CLI checks the module (its directory); the tool runs in a child Deno
-    // process that gets only its grants.
-    needs.push({
-      name: "read",
-      value: dirname(file),
-      reason: `${reason} (its directory, to load it)`,
-    });
+    // The CLI finds the module's real path (its file only); the tool runs in a
+    // child Deno process that gets only its grants and loads the module and
+    // what it imports itself, which needs no read grant of ours.
+    needs.push({ name: "read", value: file, reason: `${reason} (its file, to load it)` });
     needs.push({
       name: "run",
       value: moduleToolDeno(),
       reason: `${reason} (runs in a child deno process)`,
     });
-    needs.push({
-      name: "run",
-      value: KILL_PROGRAM,
-      reason: `${reason} (stops its process group with kill)`,
-    });
+    needs.push({ name: "run", value: KILL_PROGRAM, reason: `${reason}${KILL_REASON}` });
+    // The child deno inherits the default child environment (its cache: DENO_DIR,
+    // XDG_CACHE_HOME; proxies and certificates) when granted, plus its env grant.
+    needs.push(...inheritedNeeds(reason, undefined, []));
     for (const name of ORDER) {
       needs.push(
         ...grantNeeds(name, e.permissions?.[name], manifest.dir, `${reason} is granted ${name}`),
@@ -172,18 +164,31 @@ export function addToolNeeds(
   }
 }
 
-/** Drops repeated needs and values covered by an unscoped need; sorts. */
+/**
+ * Drops values covered by an unscoped need and merges repeated ones: one need
+ * per value, its reason naming every part that needs it, optional only when
+ * every part may do without it. Sorts.
+ */
 export function dedupe(needs: PermissionNeed[]): PermissionNeed[] {
-  const all = new Set(needs.filter((n) => n.value === undefined).map((n) => n.name));
-  const seen = new Set<string>();
-  const out: PermissionNeed[] = [];
+  const all = new Set(
+    needs.filter((n) => n.value === undefined && n.optional !== true).map((n) => n.name),
+  );
+  const merged = new Map<string, { need: PermissionNeed; reasons: string[] }>();
   for (const need of needs) {
     if (need.value !== undefined && all.has(need.name)) continue;
     const key = `${need.name}\n${need.value ?? ""}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push(need);
+    const seen = merged.get(key);
+    if (seen === undefined) {
+      merged.set(key, { need: { ...need }, reasons: [need.reason] });
+      continue;
+    }
+    seen.reasons.push(need.reason);
+    if (need.optional !== true) delete seen.need.optional;
   }
+  const out = [...merged.values()].map(({ need, reasons }) => ({
+    ...need,
+    reason: mergeReasons(reasons),
+  }));
   return out.sort((a, b) =>
     ORDER.indexOf(a.name) - ORDER.indexOf(b.name) || (a.value ?? "").localeCompare(b.value ?? "")
   );

@@ -9,7 +9,7 @@
  */
 
 import type { Manifest } from "./manifest.ts";
-import { addToolNeeds, dedupe, endpointNeeds, ORDER } from "./permission_needs.ts";
+import { addToolNeeds, dedupe, endpointNeeds, KILL_PROGRAM, ORDER } from "./permission_needs.ts";
 import { serversFor } from "./server_ids.ts";
 import { lockPath } from "./lock.ts";
 import { MissingPermissionError } from "./errors.ts";
@@ -107,12 +107,12 @@ export function planPermissions(
   }
   for (const s of [...servers].sort()) {
     if (Object.hasOwn(manifest.servers, s)) {
-      needs.push(...endpointNeeds("server", s, manifest.servers[s], true));
+      needs.push(...endpointNeeds("server", s, manifest.servers[s]));
     }
   }
   for (const p of [...providers].sort()) {
     if (Object.hasOwn(manifest.providers, p)) {
-      needs.push(...endpointNeeds("provider", p, manifest.providers[p], false));
+      needs.push(...endpointNeeds("provider", p, manifest.providers[p]));
     }
   }
   return {
@@ -123,7 +123,41 @@ export function planPermissions(
 }
 
 /**
- * The `--allow-*` flags for a plan.
+ * Prefixes of variables written with Deno's wildcard form (`--allow-env=npm_config_*`)
+ * once two or more names of the flag share one: npm reads its settings from
+ * any `npm_config_*` name, in either case.
+ */
+export const ENV_WILDCARD_PREFIXES: readonly string[] = ["npm_config_", "NPM_CONFIG_"];
+
+/** Env values with the names of a wildcard prefix folded into `PREFIX_*`, in place. */
+function foldEnv(values: string[]): string[] {
+  const out: string[] = [];
+  for (const value of values) {
+    const prefix = ENV_WILDCARD_PREFIXES.find((p) => value.startsWith(p));
+    const shared = prefix !== undefined && values.filter((v) => v.startsWith(prefix)).length > 1;
+    const shown = shared ? `${prefix}*` : value;
+    if (!out.includes(shown)) out.push(shown);
+  }
+  return out;
+}
+
+/**
+ * The `--allow-*` flags for a plan: every need, optional ones included (the
+ * line a person runs passes them on), `--allow-env` names sharing a prefix
+ * of {@linkcode ENV_WILDCARD_PREFIXES} written `PREFIX_*`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { formatFlags } from "@toolfoundation/core/workspace";
+ *
+ * const needs = ["PATH", "npm_config_cache", "npm_config_registry"].map((value) => ({
+ *   name: "env" as const,
+ *   value,
+ *   reason: "a child",
+ * }));
+ * assert.deepEqual(formatFlags({ needs, workers: false }), ["--allow-env=PATH,npm_config_*"]);
+ * ```
  *
  * @param plan The plan.
  * @returns The flags, in a stable order.
@@ -133,10 +167,11 @@ export function formatFlags(plan: Pick<PermissionPlan, "needs" | "workers">): st
   for (const name of ORDER) {
     const needs = plan.needs.filter((n) => n.name === name);
     if (needs.length === 0) continue;
+    const values = needs.map((n) => n.value!);
     flags.push(
       needs.some((n) => n.value === undefined)
         ? `--allow-${name}`
-        : `--allow-${name}=${needs.map((n) => n.value).join(",")}`,
+        : `--allow-${name}=${(name === "env" ? foldEnv(values) : values).join(",")}`,
     );
   }
   return flags;
@@ -206,6 +241,13 @@ export function commandLines(
   };
 }
 
+/** What a missing `--allow-run=kill` is for, and why it may be missing though given. */
+const KILL_NOTE = "kill: the processes the CLI starts lead their own process groups, and " +
+  "stopping one (at the end, on a timeout or Ctrl-C) stops what it started too, with the " +
+  "kill program (Deno itself signals a group only under an unscoped --allow-run). " +
+  "If --allow-run=kill was given, Deno did not find kill on PATH: install it " +
+  "(procps or util-linux) or give --allow-run without a list.";
+
 function granted(need: PermissionNeed): boolean {
   const descriptor: Deno.PermissionDescriptor = need.name === "read" || need.name === "write"
     ? { name: need.name, path: need.value }
@@ -218,27 +260,63 @@ function granted(need: PermissionNeed): boolean {
 }
 
 /**
- * The needs of a plan that Deno has not granted this process.
+ * The needs of a plan that Deno has not granted this process and that are
+ * not optional. Nothing prompts: Deno's answer is only queried.
  *
  * @param plan The plan.
- * @returns The missing needs (empty when everything is granted).
+ * @returns The missing needs (empty when everything required is granted).
  */
 export function missingPermissions(plan: PermissionPlan): PermissionNeed[] {
-  return plan.needs.filter((need) => !granted(need));
+  return plan.needs.filter((need) => need.optional !== true && !granted(need));
 }
 
 /**
- * Checks that a plan is fully granted, naming every missing flag at once.
+ * The optional needs of a plan that Deno has not granted this process: what
+ * will be skipped, e.g. inherited variables a child process will not get.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { skippedPermissions } from "@toolfoundation/core/workspace";
+ *
+ * const need = { name: "env" as const, value: "TF_NOT_GRANTED", reason: "a child", optional: true };
+ * const granted = Deno.permissions.querySync({ name: "env", variable: "TF_NOT_GRANTED" });
+ * assert.equal(skippedPermissions({ needs: [need] }).length, granted.state === "granted" ? 0 : 1);
+ * ```
  *
  * @param plan The plan.
+ * @returns The optional needs not granted.
+ */
+export function skippedPermissions(plan: Pick<PermissionPlan, "needs">): PermissionNeed[] {
+  return plan.needs.filter((need) => need.optional === true && !granted(need));
+}
+
+/**
+ * Checks that a plan's required needs are granted, naming every missing flag
+ * at once; optional needs that are not granted are returned (what will be
+ * skipped), never an error.
+ *
+ * @param plan The plan.
+ * @returns The optional needs that are not granted.
  * @throws {MissingPermissionError} With the missing flags and the whole plan's flags.
  */
-export function requirePlan(plan: PermissionPlan): void {
+export function requirePlan(plan: PermissionPlan): PermissionNeed[] {
   const missing = missingPermissions(plan);
   if (missing.length > 0) {
+    const kill = missing.some((n) => n.name === "run" && n.value === KILL_PROGRAM);
     throw new MissingPermissionError(missing, {
-      missing: formatFlags({ needs: [...missing], workers: false }),
-      all: formatFlags(plan),
+      missing: formatFlags({ needs: [...missing], workers: false }).map(shellQuote),
+      all: formatFlags(plan).map(shellQuote),
+      notes: kill ? [KILL_NOTE] : [],
+      ...(plan.needs.some((n) => n.optional === true)
+        ? {
+          required: formatFlags({
+            needs: plan.needs.filter((n) => n.optional !== true),
+            workers: false,
+          }).map(shellQuote),
+        }
+        : {}),
     });
   }
+  return skippedPermissions(plan);
 }

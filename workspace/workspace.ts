@@ -18,6 +18,7 @@ import { loadManifest } from "./manifest.ts";
 import type { Manifest, ManifestChain, ManifestServer, ResolvedTool } from "./manifest_types.ts";
 import {
   manifestNeeds,
+  type PermissionNeed,
   type PermissionPlan,
   planPermissions,
   type PlanPermissionsOptions,
@@ -147,10 +148,12 @@ export class Workspace {
    * Checks the plan's permissions are granted, all at once.
    *
    * @param options As for {@linkcode Workspace.plan}.
+   * @returns The optional needs that are not granted (what will be skipped,
+   *   e.g. inherited variables children will not get).
    * @throws {MissingPermissionError} Naming every missing flag, and the whole command's flags.
    */
-  requirePermissions(options: PlanPermissionsOptions = {}): void {
-    requirePlan(this.plan(options));
+  requirePermissions(options: PlanPermissionsOptions = {}): PermissionNeed[] {
+    return requirePlan(this.plan(options));
   }
 
   /**

@@ -2,6 +2,7 @@
 // manifest's servers: connecting under the run's permissions and deadline,
 // --offline, --keep-going, and the report of lock findings.
 
+import { noteSkipped } from "./_permission_lines.ts";
 import { type CliIo, diagnose } from "../_io.ts";
 import { serverProgress } from "../_progress.ts";
 import { Warnings } from "../_warnings.ts";
@@ -60,7 +61,7 @@ export async function serverTools(
   }
   const timeoutMs = parseTimeout(values.timeout as string | undefined);
   // Exactly what running the servers' tools needs (one ID per server stands for its tools).
-  workspace.requirePermissions({ tools: serverToolIds(workspace) });
+  noteSkipped(io, workspace.requirePermissions({ tools: serverToolIds(workspace) }));
   const { tools, servers: reports } = await withInterrupt(async (signal) => {
     using progress = serverProgress(io, names.length);
     return await workspace.exposedTools({

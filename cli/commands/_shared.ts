@@ -16,13 +16,17 @@ import {
   UsageError,
 } from "../../workspace/errors.ts";
 import type { Manifest } from "../../workspace/manifest.ts";
-import { type PermissionPlan, requirePlan } from "../../workspace/permissions.ts";
+import {
+  type PermissionNeed,
+  type PermissionPlan,
+  requirePlan,
+} from "../../workspace/permissions.ts";
 import type { Redactor } from "../../workspace/secrets.ts";
 import { onStopSignal } from "../_stop_signals.ts";
 import { Workspace } from "../../workspace/workspace.ts";
 
-/** Throws MissingPermissionError when the plan is not fully granted. */
-export const requirePermissions: (plan: PermissionPlan) => void = requirePlan;
+/** Throws MissingPermissionError when a required need is not granted; returns the optional ones not granted. */
+export const requirePermissions: (plan: PermissionPlan) => PermissionNeed[] = requirePlan;
 
 /** The option every command that reads a manifest takes. */
 export const MANIFEST_OPTIONS = { "max-manifest-bytes": { type: "string" } } as const;

@@ -101,7 +101,7 @@ async function loginSub(
   const interactiveGrant = (e.auth.grant ?? "authorization_code") === "authorization_code";
   requireAll([
     ...manifestNeeds(path),
-    ...endpointNeeds("server", server, e, false),
+    ...endpointNeeds("server", server, e),
     ...tokenStoreNeeds("auth login:", true),
     ...(interactiveGrant
       ? [{ name: "net" as const, value: "127.0.0.1", reason: "auth login: the loopback redirect" }]

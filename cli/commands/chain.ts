@@ -19,6 +19,7 @@ import {
 } from "./_shared.ts";
 import { DEFAULT_DEADLINE_MS, execute, readArguments } from "./_execute.ts";
 import { chainJson, stepJson } from "./_result_json.ts";
+import { noteSkipped } from "./_permission_lines.ts";
 
 /** `chain <manifest> <chain>` */
 export async function chainCommand(argv: string[], io: CliIo): Promise<number> {
@@ -49,7 +50,7 @@ export async function chainCommand(argv: string[], io: CliIo): Promise<number> {
     const chain = workspace.chain(name);
     const ids = [...new Set(chain.steps.map((s) => s.tool))];
     const chainReads = values["args-file"] === undefined ? [] : [values["args-file"]];
-    workspace.requirePermissions({ tools: ids, extraReads: chainReads });
+    noteSkipped(io, workspace.requirePermissions({ tools: ids, extraReads: chainReads }));
     // Nothing runs when a step is certain to fail.
     const validator = new DefaultValidator();
     const issues = [

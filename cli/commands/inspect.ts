@@ -9,6 +9,7 @@ import { type CliIo, diagnose, EXIT, printJson } from "../_io.ts";
 import { ManifestError, UsageError } from "../../workspace/errors.ts";
 import type { ResolvedTool } from "../../workspace/manifest.ts";
 import { commandLines, formatFlags, missingPermissions } from "../../workspace/permissions.ts";
+import { permissionLines } from "./_permission_lines.ts";
 import { Redactor } from "../../workspace/secrets.ts";
 import { MANIFEST_OPTIONS, openWorkspace, report, withInterrupt } from "./_shared.ts";
 import { scrubConsole } from "../_console_scrub.ts";
@@ -397,20 +398,9 @@ export async function permissionsCommand(argv: string[], io: CliIo): Promise<num
     const lines = commandLines(plan, { command });
     io.stdout(`${lines.run}\n`);
     io.stdout(`${lines.compile}\n`);
-    // One line per permission and reason: `--allow-env=A,B: why` (details: not under --quiet).
     if (io.verbosity === "quiet") return EXIT.ok;
-    const grouped = new Map<string, { flag: string; values: string[] }>();
-    for (const need of plan.needs) {
-      const all = need.value === undefined;
-      const key = JSON.stringify([need.name, all, need.reason]);
-      const group = grouped.get(key) ?? { flag: `--allow-${need.name}`, values: [] };
-      if (!all) group.values.push(need.value!);
-      grouped.set(key, group);
-    }
-    for (const [key, { flag, values }] of grouped) {
-      const reason = (JSON.parse(key) as string[])[2];
-      io.stderr(`  ${flag}${values.length === 0 ? "" : `=${values.join(",")}`}: ${reason}\n`);
-    }
+    // One line per permission and reason: `--allow-env=A,B: why`.
+    for (const line of permissionLines(plan.needs)) io.stderr(`${line}\n`);
     return EXIT.ok;
   } catch (error) {
     return report(io, undefined, error);

@@ -9,6 +9,7 @@ import { Redactor } from "../../workspace/secrets.ts";
 import { scrubConsole } from "../_console_scrub.ts";
 import { serverConfig, withServerAuth } from "../../workspace/runner_setup.ts";
 import { MANIFEST_OPTIONS, openWorkspace, parseTimeout, report, withInterrupt } from "./_shared.ts";
+import { noteSkipped } from "./_permission_lines.ts";
 
 const ACTIONS = ["ping", "resources", "read", "prompts", "prompt"];
 
@@ -63,7 +64,7 @@ export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
     const manifest = workspace.manifest;
     if (!Object.hasOwn(manifest.servers, server!)) throw workspace.unknownServer(server!);
     const promptArgs = values.args === undefined ? {} : parseObject(values.args);
-    workspace.requirePermissions({ tools: [`${server}:\u0000`] });
+    noteSkipped(io, workspace.requirePermissions({ tools: [`${server}:\u0000`] }));
     const config = await withServerAuth(
       manifest,
       server!,

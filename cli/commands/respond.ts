@@ -33,6 +33,7 @@ import {
   withInterrupt,
 } from "./_shared.ts";
 import { serverTools } from "./_server_tools.ts";
+import { noteSkipped } from "./_permission_lines.ts";
 
 function parseConcurrency(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -98,7 +99,7 @@ export async function respondCommand(argv: string[], io: CliIo): Promise<number>
       ),
     ];
     // Exactly what `run` needs for these tools; nothing runs when something is missing.
-    workspace.requirePermissions({ tools: ids });
+    noteSkipped(io, workspace.requirePermissions({ tools: ids }));
     const schemaIssues = ids.length === 0
       ? []
       : await checkToolSchemas(manifest, new DefaultValidator(), { tools: ids });

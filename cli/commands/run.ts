@@ -18,6 +18,7 @@ import {
 import { DEFAULT_DEADLINE_MS, execute, readArguments } from "./_execute.ts";
 import { serverOfId } from "../../workspace/server_ids.ts";
 import { resultJson } from "./_result_json.ts";
+import { noteSkipped } from "./_permission_lines.ts";
 
 /** `run <manifest> <toolId>` */
 export async function runCommand(argv: string[], io: CliIo): Promise<number> {
@@ -46,7 +47,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     workspace.checkTool(id);
     const deadlineMs = workspace.deadlineOf(id, cliTimeout) ?? DEFAULT_DEADLINE_MS;
     const extraReads = values["args-file"] === undefined ? [] : [values["args-file"]];
-    workspace.requirePermissions({ tools: [id], extraReads });
+    noteSkipped(io, workspace.requirePermissions({ tools: [id], extraReads }));
     // A schema no validator can evaluate is the manifest's error; nothing runs.
     const validator = new DefaultValidator();
     const schemaIssues = await checkToolSchemas(manifest, validator, { tools: [id] });

@@ -22,6 +22,7 @@ import {
   report,
 } from "./_shared.ts";
 import type { HttpAuth, ServeChain, StateStore, Upstream } from "../../serve/mod.ts";
+import { noteSkipped } from "./_permission_lines.ts";
 
 /** The listen address of `--http`: `HOST:PORT`, `[V6]:PORT` or `PORT`. */
 export function parseListen(value: string): { hostname: string; port: number } {
@@ -143,7 +144,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     const exported = telemetryUrlWarning(manifest);
     if (exported !== undefined) diagnose(io, redactor, "warning", exported);
     const tokenEnv = values["token-env"] ?? [];
-    workspace.requirePermissions({
+    const skipped = workspace.requirePermissions({
       serve: {
         ...(listen === undefined ? {} : { listen: netAddress(listen) }),
         env: [
@@ -155,6 +156,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         ...(stateStore.kind === "redis" ? { state: stateStore.net } : {}),
       },
     });
+    noteSkipped(io, skipped);
     // A shared store that does not answer stops serve here, before any server starts.
     if (listen !== undefined) state = await openState(stateStore, limits.state);
     const serve = await import("../../serve/mod.ts");

@@ -13,14 +13,15 @@
 // tool whose `net` grant names any host can also download npm packages.
 
 import type { ManifestGrant } from "./permissions.ts";
+import { grantedEnv } from "../process/child_env.ts";
 
 /** The npm registry's host: `NPM_CONFIG_REGISTRY`'s when set (and readable), else npm's. */
 export function npmRegistryHost(): string {
   for (const name of ["NPM_CONFIG_REGISTRY", "npm_config_registry"]) {
     try {
-      const value = Deno.env.get(name);
+      const value = grantedEnv(name); // never prompts
       if (value) return new URL(value).host;
-    } catch { /* not readable, or no URL */ }
+    } catch { /* no URL */ }
   }
   return "registry.npmjs.org";
 }

@@ -13,8 +13,12 @@
  * 3. the names the configuration lists in `inheritEnv`;
  * 4. the configuration's own `env` values (these win).
  *
- * Only variables that are set are passed. `inheritEnv: "all"` passes the whole
- * environment and must be asked for explicitly.
+ * Only variables that are set, and that this process may read, are passed: a
+ * name Deno has not granted (`--allow-env`) is skipped, without a prompt. Of
+ * the default names only `PATH` is required by the CLI's permission plan
+ * (the child finds its own programs with it); the others are optional there.
+ * `inheritEnv: "all"` passes the whole environment and must be asked for
+ * explicitly.
  *
  * @module
  */
@@ -66,7 +70,10 @@ export interface ChildEnvOptions {
   env?: Readonly<Record<string, string>>;
   /** Extra variable names to inherit, or `"all"` for the whole environment. */
   inheritEnv?: InheritEnv;
-  /** Reads one variable (default: `Deno.env.get`, `undefined` where access is denied). */
+  /**
+   * Reads one variable (default {@linkcode grantedEnv}: `undefined` where
+   * access is not granted, without prompting).
+   */
   lookup?: (name: string) => string | undefined;
   /** The whole environment, for `inheritEnv: "all"` (default: `Deno.env.toObject`). */
   all?: () => Record<string, string>;
@@ -106,11 +113,31 @@ function put(target: Record<string, string>, name: string, value: string): void 
   });
 }
 
-function defaultLookup(name: string): string | undefined {
+/**
+ * A variable of this process when Deno grants reading it, else `undefined`:
+ * Deno is only queried, so a name not granted is skipped, never prompted for
+ * (a prompt per inherited name on a terminal would stop every start).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { grantedEnv } from "./child_env.ts";
+ *
+ * const state = Deno.permissions.querySync({ name: "env", variable: "PATH" }).state;
+ * assert.equal(grantedEnv("PATH"), state === "granted" ? Deno.env.get("PATH") : undefined);
+ * ```
+ *
+ * @param name The variable.
+ * @returns Its value, or `undefined` when unset or not granted.
+ */
+export function grantedEnv(name: string): string | undefined {
   try {
+    if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") {
+      return undefined; // not granted: not passed (and nobody is asked)
+    }
     return Deno.env.get(name);
   } catch {
-    return undefined; // no permission for this name: it is not passed
+    return undefined; // a name Deno refuses to look up
   }
 }
 
@@ -137,7 +164,7 @@ export function childEnv(options: ChildEnvOptions = {}): Record<string, string> 
   if (names === "all") {
     Object.assign(out, (options.all ?? (() => Deno.env.toObject()))());
   } else {
-    const lookup = options.lookup ?? defaultLookup;
+    const lookup = options.lookup ?? grantedEnv;
     for (const name of names) {
       const value = lookup(name);
       if (value !== undefined) put(out, name, value);

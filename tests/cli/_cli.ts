@@ -71,5 +71,15 @@ export async function flagsFor(manifest: string, target?: string): Promise<strin
   assert.equal(out.code, 0, out.stderr);
   const line = out.stdout.split("\n")[0];
   assert.match(line, /^deno run .* cli\.ts (run|chain) /);
-  return line.replace(/^deno run /, "").replace(/ cli\.ts (run|chain) .*$/, "").split(" ");
+  const words = shellWords(line);
+  return words.slice(2, words.indexOf("cli.ts"));
+}
+
+/** The words of a line quoted for a POSIX shell as `permissions` prints it (`'...'`, `'\''`). */
+export function shellWords(line: string): string[] {
+  const words: string[] = [];
+  for (const m of line.matchAll(/(?:[^\s'\\]+|'[^']*'|\\.)+/g)) {
+    words.push(m[0].replace(/'([^']*)'|\\(.)/g, (_, quoted, escaped) => quoted ?? escaped));
+  }
+  return words;
 }

@@ -1,6 +1,7 @@
 // Module tools through the CLI, as a user runs them: `deno run` with the flags
 // `permissions` prints; the library side is tested in tests/run/module/.
 import assert from "node:assert/strict";
+import { shellWords } from "./_cli.ts";
 
 const FIXTURES = new URL("../fixtures/module_tools/", import.meta.url);
 
@@ -45,7 +46,8 @@ async function cliManifest(tools: string[]): Promise<{ manifest: string; flags: 
   ]);
   assert.equal(printed.code, 0, printed.stderr);
   const line = printed.stdout.split("\n")[0];
-  const flags = line.replace(/^deno run /, "").replace(/ cli\.ts.*$/, "").split(" ");
+  const words = shellWords(line); // `'--allow-env=...,npm_config_*,...'` is quoted
+  const flags = words.slice(2, words.indexOf("cli.ts"));
   // Module tools run in a child `deno`: `permissions` lists it (and `kill` for its group).
   assert.ok(flags.includes(`--allow-run=${Deno.execPath()},kill`), flags.join(" "));
   return { manifest, flags };

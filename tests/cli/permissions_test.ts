@@ -1,8 +1,11 @@
 // `permissions` asks for env access to exactly what child processes inherit
 // (run/process/child_env.ts) plus what the manifest references; `inheritEnv` widens
-// it explicitly; an HTTP-only manifest runs under exactly its flags.
+// it explicitly; an HTTP-only manifest runs under exactly its flags. Of the
+// inherited names only PATH is required: the others are passed when granted
+// and skipped when not, so a shorter line written by hand runs too.
 import assert from "node:assert/strict";
 import { NETWORK_ENV, SAFE_ENV } from "../../run/process/child_env.ts";
+import { ENV_WILDCARD_PREFIXES } from "../../workspace/permissions.ts";
 import { startEverythingHttp } from "../run/_mcp_servers.ts";
 import { cli, flagsFor, readFlags, tempManifest } from "./_cli.ts";
 
@@ -12,9 +15,24 @@ function envOf(flags: string[]): string[] | "all" | undefined {
   return flag === "--allow-env" ? "all" : flag.slice("--allow-env=".length).split(",");
 }
 
+/** Whether an --allow-env list covers a name, Deno's `PREFIX_*` wildcard included. */
+function covers(list: readonly string[], name: string): boolean {
+  return list.some((v) => v === name || (v.endsWith("*") && name.startsWith(v.slice(0, -1))));
+}
+
+/** The list covers exactly the expected names: each one, and nothing but them or their wildcards. */
+function assertCoversExactly(list: string[] | "all" | undefined, expected: Set<string>): void {
+  assert.ok(Array.isArray(list), String(list));
+  for (const name of expected) assert.ok(covers(list, name), `${name} in ${list}`);
+  for (const value of list) {
+    const wildcard = value.endsWith("*") && ENV_WILDCARD_PREFIXES.includes(value.slice(0, -1));
+    assert.ok(expected.has(value) || wildcard, `${value} is not asked for`);
+  }
+}
+
 const PRINT_VARS = `printf '{"mine":"%s","other":"%s","path":"%s"}' "$MY_VAR" "$OTHER_VAR" "$PATH"`;
 
-Deno.test("a command provider's env grant is the default child set plus inheritEnv, nothing more", async () => {
+Deno.test("a command provider's env grant is the default child set plus inheritEnv, nothing more, npm's settings as wildcards", async () => {
   const manifest = await tempManifest(
     [
       "version: 1",
@@ -28,9 +46,12 @@ Deno.test("a command provider's env grant is the default child set plus inheritE
   );
   const plain = await flagsFor(manifest, "plain");
   const expected = new Set([...SAFE_ENV, ...NETWORK_ENV]);
-  assert.deepEqual(new Set(envOf(plain)), expected);
+  assertCoversExactly(envOf(plain), expected);
+  // npm reads any npm_config_* name: one wildcard per case instead of eight names each.
+  for (const folded of ["npm_config_*", "NPM_CONFIG_*"]) assert.ok(envOf(plain)!.includes(folded));
+  assert.ok(!envOf(plain)!.includes("npm_config_cache"), String(envOf(plain)));
   const wider = await flagsFor(manifest, "wider");
-  assert.deepEqual(new Set(envOf(wider)), new Set([...expected, "MY_VAR"]));
+  assertCoversExactly(envOf(wider), new Set([...expected, "MY_VAR"]));
   const env = { MY_VAR: "mine", OTHER_VAR: "other" };
   const a = await cli(["run", manifest, "plain", "--args", "{}"], { flags: plain, env });
   assert.equal(a.code, 0, a.stderr);
@@ -71,7 +92,7 @@ Deno.test("inheritEnv: all asks for the whole environment; other values are mani
   }
 });
 
-Deno.test("stdio servers: the env grant covers the default child set, inheritEnv and the transport", async () => {
+Deno.test("stdio servers: the env grant covers the default child set and inheritEnv", async () => {
   const manifest = await tempManifest(
     [
       "version: 1",
@@ -81,11 +102,11 @@ Deno.test("stdio servers: the env grant covers the default child set, inheritEnv
       "  - { name: echo, server: s }",
     ].join("\n"),
   );
-  const env = envOf(await flagsFor(manifest));
-  assert.ok(Array.isArray(env));
-  for (const name of [...SAFE_ENV, ...NETWORK_ENV, "GITHUB_TOKEN"]) {
-    assert.ok(env.includes(name), name);
-  }
+  // Our own stdio transport reads no variable: the grant is what the child inherits.
+  assertCoversExactly(
+    envOf(await flagsFor(manifest)),
+    new Set([...SAFE_ENV, ...NETWORK_ENV, "GITHUB_TOKEN"]),
+  );
 });
 
 Deno.test("an HTTP-only manifest runs under exactly the flags `permissions` prints", async () => {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { main } from "../../cli/main.ts";
 import { caEnv, httpClient, ROOT } from "./_helpers.ts";
+import { shellWords } from "../cli/_cli.ts";
 
 function freePort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -24,8 +25,8 @@ Deno.test("permissions --serve prints flags with which serve runs: listening, up
     /cli\.ts serve tests\/fixtures\/serve\/manifest\.yaml --http 127\.0\.0\.1:\d+$/,
   );
   assert.doesNotMatch(run, /--allow-all|-A /);
-  // Run exactly that line (no word needs quoting here).
-  const [deno, ...args] = run.split(" ");
+  // Run exactly that line, its words as a POSIX shell reads them (`'--allow-env=...,npm_config_*'`).
+  const [deno, ...args] = shellWords(run);
   assert.equal(deno, "deno");
   const child = new Deno.Command(Deno.execPath(), {
     args,
