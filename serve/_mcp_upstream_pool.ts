@@ -21,6 +21,7 @@ import {
 } from "./_mcp_upstream_eras.ts";
 import type { McpUpstreamOptions } from "./_mcp_upstream_options.ts";
 import { sendOnSlot } from "./_mcp_upstream_send.ts";
+import { announcedLists, type ListKind, watchLists } from "./_mcp_upstream_watch.ts";
 import { capabilityKey, mirroredCapabilities, openSlot, type Slot } from "./_upstream_connect.ts";
 import { upstreamFailure } from "./_upstream_errors.ts";
 import { ConnectionShares, shareLimits } from "./_upstream_share.ts";
@@ -63,6 +64,8 @@ export class McpUpstream implements Upstream {
    * declare) is still forwarded. Undefined until asked, and for other servers.
    */
   #legacyCapabilities?: UpstreamCapabilities;
+  /** Aborted by close(): ends every watch of the lists. */
+  readonly #closing = new AbortController();
 
   constructor(name: string, config: McpServerConfig, options: McpUpstreamOptions) {
     this.name = name;
@@ -177,7 +180,30 @@ export class McpUpstream implements Upstream {
     }
   }
 
+  async watchLists(onChange: (kind: ListKind) => void, signal: AbortSignal): Promise<void> {
+    let capabilities: UpstreamCapabilities;
+    try {
+      capabilities = await this.capabilities(signal);
+    } catch {
+      return;
+    }
+    await watchLists(
+      {
+        name: this.name,
+        config: this.#config,
+        connectTimeoutMs: this.#connectTimeoutMs,
+        verdict: this.#verdict,
+        live: this.#live,
+        openings: this.#openings,
+      },
+      announcedLists(capabilities),
+      onChange,
+      AbortSignal.any([signal, this.#closing.signal]),
+    );
+  }
+
   async close(): Promise<void> {
+    this.#closing.abort();
     const openings = [...this.#openings];
     const reason = new ServeError(
       "upstream_unavailable",
