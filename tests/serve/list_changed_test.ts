@@ -10,6 +10,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { Runner } from "../../run/mod.ts";
 import { Gateway, mcpUpstream, type Upstream } from "../../serve/mod.ts";
 import { httpClient, ROOT, startHttp } from "./_helpers.ts";
+import { startUpstream2026 } from "./_upstream_2026.ts";
 
 type Kind = "tools" | "prompts" | "resources";
 
@@ -125,35 +126,6 @@ Deno.test("gateway: no upstream is watched while nobody listens", async () => {
   stop();
   await gateway.close();
 });
-
-/** Starts tests/fixtures/serve/upstream_2026.ts over HTTP (both eras; announces tools and prompts). */
-async function startUpstream2026(): Promise<{ url: string; close(): Promise<void> }> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}tests/fixtures/serve/upstream_2026.ts`, "--http", "0"],
-    stdin: "null",
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!/\/mcp\n/.test(text)) {
-    const { done, value } = await reader.read();
-    if (done) throw new Error(`the upstream fixture exited before listening:\n${text}`);
-    text += value;
-  }
-  void (async () => {
-    while (!(await reader.read()).done) { /* drain */ }
-  })();
-  return {
-    url: text.trim(),
-    async close() {
-      try {
-        child.kill("SIGTERM");
-      } catch { /* gone */ }
-      await child.status;
-    },
-  };
-}
 
 for (const protocol of ["auto", "legacy"] as const) {
   Deno.test(`mcpUpstream (protocol ${protocol}): the server's tools and prompts changes arrive, until the watch is aborted`, async () => {
