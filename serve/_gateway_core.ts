@@ -39,27 +39,41 @@ export interface GatewayCore {
   readonly parked: ParkedCalls;
 }
 
-/** What the served MCP server offers beyond tools. */
+/** What the served MCP server offers beyond its tools' calls. */
 export interface ServedCapabilities {
-  /** Resources (and `subscribe`). */
-  resources?: { subscribe?: boolean };
-  /** Prompts. */
-  prompts?: Record<string, never>;
+  /** Tools' `listChanged`, when an upstream watched announces changes of its tools. */
+  tools?: { listChanged?: boolean };
+  /** Resources (and `subscribe`, `listChanged`). */
+  resources?: { subscribe?: boolean; listChanged?: boolean };
+  /** Prompts (and `listChanged`). */
+  prompts?: { listChanged?: boolean };
   /** Completions. */
   completions?: Record<string, never>;
 }
 
-/** What the served MCP server offers beyond tools, from its upstreams' capabilities. */
+/**
+ * What the served MCP server offers beyond its tools' calls, from its
+ * upstreams' capabilities: a list is announced as changing (`listChanged`)
+ * when an upstream that can be watched (`watched`) announces it.
+ */
 export function servedCapabilities(
-  capabilities: Iterable<UpstreamCapabilities>,
+  upstreams: Iterable<{ capabilities: UpstreamCapabilities; watched: boolean }>,
 ): ServedCapabilities {
-  const all = [...capabilities];
+  const all = [...upstreams];
+  const changing = (kind: "tools" | "prompts" | "resources") =>
+    all.some((u) => u.watched && u.capabilities[kind]?.listChanged === true);
   const out: ServedCapabilities = {};
-  if (all.some((c) => c.resources)) {
-    out.resources = all.some((c) => c.resources?.subscribe) ? { subscribe: true } : {};
+  if (changing("tools")) out.tools = { listChanged: true };
+  if (all.some((u) => u.capabilities.resources)) {
+    out.resources = {
+      ...(all.some((u) => u.capabilities.resources?.subscribe) ? { subscribe: true } : {}),
+      ...(changing("resources") ? { listChanged: true } : {}),
+    };
   }
-  if (all.some((c) => c.prompts)) out.prompts = {};
-  if (all.some((c) => c.completions)) out.completions = {};
+  if (all.some((u) => u.capabilities.prompts)) {
+    out.prompts = changing("prompts") ? { listChanged: true } : {};
+  }
+  if (all.some((u) => u.capabilities.completions)) out.completions = {};
   return out;
 }
 

@@ -182,6 +182,7 @@ export class SessionTable {
       ...this.#serverOptions,
       caller: principal,
       transport: "tcp",
+      passListChanges: true,
     });
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,

@@ -25,6 +25,12 @@ export interface CreateMcpServerOptions {
   version?: string;
   /** Instructions for the model, sent in the initialize result. */
   instructions?: string;
+  /**
+   * Sends the gateway's list changes on this server's connection (a stdio
+   * connection, a 2025-era session) until it closes. Default false: a
+   * server of one request sends none.
+   */
+  passListChanges?: boolean;
 }
 
 type Params = Record<string, unknown>;
@@ -221,5 +227,28 @@ export function createMcpServer(gateway: Gateway, options: CreateMcpServerOption
     // deno-lint-ignore no-explicit-any
     (server.setRequestHandler as any)(method, handler);
   }
+  if (options.passListChanges === true) passListChanges(server, gateway);
   return server;
+}
+
+/** Sends the gateway's list changes on the server's connection until it closes. */
+function passListChanges(server: Server, gateway: Gateway): void {
+  const stop = gateway.onListChanged((kind) => {
+    try {
+      const sent = kind === "tools"
+        ? server.sendToolListChanged()
+        : kind === "prompts"
+        ? server.sendPromptListChanged()
+        : server.sendResourceListChanged();
+      // Not connected (yet, or any more): nothing to tell.
+      void Promise.resolve(sent).catch(() => {});
+    } catch {
+      // Not connected.
+    }
+  });
+  const previous = server.onclose;
+  server.onclose = () => {
+    stop();
+    previous?.();
+  };
 }

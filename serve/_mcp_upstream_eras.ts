@@ -29,20 +29,29 @@ export function speaksBothEras(config: McpServerConfig, verdict: EraVerdict | un
 }
 
 /**
- * Whether `method` goes over a 2025 connection of a server that speaks
+ * Whether a request goes over a 2025 connection of a server that speaks
  * both eras (`legacy`: what it offers over one, undefined until asked): for
  * a 2025-era client, for a method 2026-07-28 removed, and for a capability
- * only the 2025 side offers.
+ * only the 2025 side offers. A tool call goes to the side that lists the
+ * tool: a 2025-era client's call of a tool the server lists only in
+ * 2026-07-28 (`legacyTools`: the names its 2025 side lists, undefined when
+ * not known) goes over a 2026-07-28 connection.
  */
 export function viaLegacy(
   method: UpstreamMethod,
+  params: Readonly<Record<string, unknown>>,
   clientEra: "legacy" | "modern" | undefined,
   modern: UpstreamCapabilities | undefined,
   legacy: UpstreamCapabilities | undefined,
+  legacyTools: ReadonlySet<string> | undefined,
 ): boolean {
   if (legacy === undefined) return false;
   const key = capabilityOf(method);
   if (legacy[key] === undefined) return false;
+  if (
+    method === "tools/call" && modern?.tools !== undefined && legacyTools !== undefined &&
+    !legacyTools.has(String(params.name))
+  ) return false;
   return clientEra === "legacy" || LEGACY_ONLY.has(method) || modern?.[key] === undefined;
 }
 

@@ -22,6 +22,7 @@ import {
 import type { McpUpstreamOptions } from "./_mcp_upstream_options.ts";
 import { sendOnSlot } from "./_mcp_upstream_send.ts";
 import { callWithHeaders, ToolHeaderScans } from "./_mcp_upstream_headers.ts";
+import { announcedLists, type ListKind, watchLists } from "./_mcp_upstream_watch.ts";
 import { capabilityKey, mirroredCapabilities, openSlot, type Slot } from "./_upstream_connect.ts";
 import { upstreamFailure } from "./_upstream_errors.ts";
 import { ConnectionShares, shareLimits } from "./_upstream_share.ts";
@@ -39,6 +40,31 @@ const DEFAULT_STDIO_CONNECTIONS = 4;
 const ANONYMOUS = "";
 /** The caller of `capabilities()`, which serves no downstream request. */
 const SELF = "\0serve";
+
+/**
+ * The names of the tools a 2025 connection lists; undefined when the list
+ * cannot be read (garbage, an error, past the probe's deadline): calls are
+ * then routed by the client's era alone.
+ */
+async function legacyToolNames(
+  name: string,
+  slot: Slot,
+  probe: AbortSignal,
+  signal: AbortSignal | undefined,
+): Promise<ReadonlySet<string> | undefined> {
+  try {
+    const tools = await listTools(
+      name,
+      slot.connection!,
+      signal === undefined ? probe : AbortSignal.any([signal, probe]),
+      LEGACY_PROBE_TIMEOUT_MS,
+    );
+    const names = tools.map((t) => (t as { name?: unknown })?.name);
+    return names.every((n) => typeof n === "string") ? new Set(names as string[]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** An upstream MCP server reached through a pool of the runner's connections. */
 export class McpUpstream implements Upstream {
@@ -66,6 +92,14 @@ export class McpUpstream implements Upstream {
    * declare) is still forwarded. Undefined until asked, and for other servers.
    */
   #legacyCapabilities?: UpstreamCapabilities;
+  /**
+   * The tools a server of both eras lists over a 2025 connection (undefined
+   * while not known, or when that list could not be read): a 2025-era
+   * client's call of a tool only its 2026-07-28 side lists goes there.
+   */
+  #legacyTools?: ReadonlySet<string>;
+  /** Aborted by close(): ends every watch of the lists. */
+  readonly #closing = new AbortController();
 
   constructor(name: string, config: McpServerConfig, options: McpUpstreamOptions) {
     this.name = name;
@@ -110,9 +144,16 @@ export class McpUpstream implements Upstream {
           undefined,
           true,
         );
-        this.#legacyCapabilities = (legacy.connection!.client.getServerCapabilities() ??
+        const capabilities = (legacy.connection!.client.getServerCapabilities() ??
           {}) as UpstreamCapabilities;
-        this.#release(legacy, SELF);
+        try {
+          if (capabilities.tools !== undefined) {
+            this.#legacyTools = await legacyToolNames(this.name, legacy, probe, signal);
+          }
+        } finally {
+          this.#legacyCapabilities = capabilities;
+          this.#release(legacy, SELF);
+        }
       } catch {
         // It speaks only 2026-07-28.
         this.#legacyCapabilities = {};
@@ -162,7 +203,14 @@ export class McpUpstream implements Upstream {
         waitSignal,
         context.clientCapabilities,
         this.#bothEras() &&
-          viaLegacy(method, context.clientEra, this.#capabilities, this.#legacyCapabilities),
+          viaLegacy(
+            method,
+            params,
+            context.clientEra,
+            this.#capabilities,
+            this.#legacyCapabilities,
+            this.#legacyTools,
+          ),
       );
     } catch (error) {
       this.#shares.release(caller);
@@ -182,7 +230,30 @@ export class McpUpstream implements Upstream {
     }
   }
 
+  async watchLists(onChange: (kind: ListKind) => void, signal: AbortSignal): Promise<void> {
+    let capabilities: UpstreamCapabilities;
+    try {
+      capabilities = await this.capabilities(signal);
+    } catch {
+      return;
+    }
+    await watchLists(
+      {
+        name: this.name,
+        config: this.#config,
+        connectTimeoutMs: this.#connectTimeoutMs,
+        verdict: this.#verdict,
+        live: this.#live,
+        openings: this.#openings,
+      },
+      announcedLists(capabilities),
+      onChange,
+      AbortSignal.any([signal, this.#closing.signal]),
+    );
+  }
+
   async close(): Promise<void> {
+    this.#closing.abort();
     const openings = [...this.#openings];
     const reason = new ServeError(
       "upstream_unavailable",

@@ -42,6 +42,10 @@ export interface OpenSlotOptions {
   openings: Set<Opening>;
   /** The client capabilities to declare (from {@linkcode mirroredCapabilities}). */
   capabilities: Record<string, unknown>;
+  /** Receives the server's `list_changed` notifications (unsolicited, or on a listen stream). */
+  onListChanged?: (kind: "tools" | "prompts" | "resources") => void;
+  /** Told when the connection is lost. */
+  onLost?: () => void;
 }
 
 const CLIENT_INFO = { name: "toolfoundation-serve", version: "0.1.0" };
@@ -51,6 +55,9 @@ const SERVER_REQUESTS = {
   elicitation: "elicitation/create",
   roots: "roots/list",
 } as const;
+
+/** The lists whose changes a server may announce. */
+const LISTS = ["tools", "prompts", "resources"] as const;
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -121,12 +128,13 @@ export async function openSlot(
   openings.add(opening);
   opening.promise = openConnection(name, config, opening, {
     onElicitation: undefined,
-    clientSide: clientSide(slot, options.capabilities),
+    clientSide: clientSide(slot, options.capabilities, options.onListChanged),
     prior: options.prior,
     onVerdict: options.onVerdict,
     onLive: (connection) => live.add(connection),
     onLost: (connection) => {
       if (slot.connection === connection) slot.dead = true;
+      options.onLost?.();
     },
     onGone: (connection) => live.delete(connection),
   });
@@ -143,7 +151,11 @@ export async function openSlot(
 }
 
 /** Server-to-client requests and logging go to the downstream request the slot serves. */
-function clientSide(slot: Slot, capabilities: Record<string, unknown>): ClientSide {
+function clientSide(
+  slot: Slot,
+  capabilities: Record<string, unknown>,
+  onListChanged: OpenSlotOptions["onListChanged"],
+): ClientSide {
   const requests: ClientSide["requests"] = {};
   for (const [capability, method] of Object.entries(SERVER_REQUESTS)) {
     // The SDK refuses a handler for a capability not declared.
@@ -168,6 +180,9 @@ function clientSide(slot: Slot, capabilities: Record<string, unknown>): ClientSi
         // The downstream may be gone; the log line belonged to it only.
         void Promise.resolve(sent).catch(() => undefined);
       },
+      ...(onListChanged === undefined ? {} : Object.fromEntries(
+        LISTS.map((kind) => [`notifications/${kind}/list_changed`, () => onListChanged(kind)]),
+      )),
     },
   };
 }

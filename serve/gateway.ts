@@ -21,6 +21,7 @@ import {
 } from "./_gateway_core.ts";
 import { GatewayProtocolError, INVALID_PARAMS, namesOf } from "./_gateway_errors.ts";
 import { forwardRequest } from "./_gateway_forward.ts";
+import { ListWatch } from "./_gateway_watch.ts";
 import type { CallContext, GatewayOptions } from "./_gateway_options.ts";
 import { outcomeOf } from "./_gateway_results.ts";
 import { ParkedCalls } from "./_parked_calls.ts";
@@ -59,9 +60,11 @@ export { GatewayProtocolError } from "./_gateway_errors.ts";
  */
 export class Gateway {
   readonly #core: GatewayCore;
+  readonly #watch: ListWatch;
 
   private constructor(core: GatewayCore) {
     this.#core = core;
+    this.#watch = new ListWatch([...core.upstreams.values()]);
   }
 
   /**
@@ -108,11 +111,57 @@ export class Gateway {
 
   /** What the served MCP server offers beyond tools, from its upstreams. */
   get capabilities(): {
-    resources?: { subscribe?: boolean };
-    prompts?: Record<string, never>;
+    tools?: { listChanged?: boolean };
+    resources?: { subscribe?: boolean; listChanged?: boolean };
+    prompts?: { listChanged?: boolean };
     completions?: Record<string, never>;
   } {
-    return servedCapabilities(this.#core.capabilities.values());
+    return servedCapabilities(
+      [...this.#core.upstreams.values()].map((u) => ({
+        capabilities: this.#core.capabilities.get(u.name) ?? {},
+        watched: this.#watch.watches(u),
+      })),
+    );
+  }
+
+  /**
+   * Listens for changes of the lists clients see: an upstream's tools,
+   * prompts or resources it announces as changed (see
+   * {@linkcode Upstream.watchLists}), passed on by the transports as
+   * `list_changed` notifications (on `subscriptions/listen` streams in the
+   * 2026-07-28 era). The first listener starts watching the upstreams that
+   * announce changes (`listChanged` in their capabilities); close() ends it.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { Runner } from "@toolfoundation/core/run";
+   * import { Gateway, type Upstream } from "@toolfoundation/core/serve";
+   *
+   * const upstream: Upstream = {
+   *   name: "docs",
+   *   capabilities: () => Promise.resolve({ prompts: { listChanged: true } }),
+   *   request: () => Promise.resolve({ prompts: [] }),
+   *   watchLists: (onChange, signal) => {
+   *     onChange("prompts");
+   *     return new Promise((resolve) => signal.addEventListener("abort", () => resolve()));
+   *   },
+   *   close: () => Promise.resolve(),
+   * };
+   * const gateway = await Gateway.create(new Runner(), { upstreams: [upstream] });
+   * assert.deepEqual(gateway.capabilities.prompts, { listChanged: true });
+   * const changed: string[] = [];
+   * const stop = gateway.onListChanged((kind) => changed.push(kind));
+   * assert.deepEqual(changed, ["prompts"]);
+   * stop();
+   * await gateway.close();
+   * ```
+   *
+   * @param listener Gets the kind of each list that changed.
+   * @returns What removes the listener.
+   */
+  onListChanged(listener: (kind: "tools" | "prompts" | "resources") => void): () => void {
+    return this.#watch.listen(listener);
   }
 
   /**
@@ -272,6 +321,7 @@ export class Gateway {
 
   /** Closes the runner and every upstream. */
   async close(): Promise<void> {
+    this.#watch.close();
     this.#core.parked.abortAll(new Error("serve is closing"));
     await Promise.allSettled([
       this.#core.runner.close(),

@@ -183,6 +183,12 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions 
       }),
     { legacy: "stateless", maxRequestBodySize: maxBody, onerror: () => {} },
   );
+  // 2026-07-28 clients learn of list changes on their subscriptions/listen streams.
+  const stopListChanges = gateway.onListChanged((kind) => {
+    if (kind === "tools") stateless.notify.toolsChanged();
+    else if (kind === "prompts") stateless.notify.promptsChanged();
+    else stateless.notify.resourcesChanged();
+  });
   const state = options.state ?? new MemoryStateStore();
   const rate = options.maxRate ?? DEFAULT_MAX_RATE;
   const table = options.sessions
@@ -322,6 +328,7 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions 
   return {
     fetch: handle,
     async close() {
+      stopListChanges();
       await table?.close();
       await stateless.close();
       await state.close();

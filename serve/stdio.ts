@@ -58,7 +58,13 @@ export function serveStdio(gateway: Gateway, options: ServeStdioOptions = {}): S
     ...(raiseHint === undefined ? {} : { raiseHint }),
   });
   const handle = sdkServeStdio(
-    () => createMcpServer(gateway, { ...server, caller: "stdio", transport: "pipe" }),
+    () =>
+      createMcpServer(gateway, {
+        ...server,
+        caller: "stdio",
+        transport: "pipe",
+        passListChanges: true,
+      }),
     { transport, onerror: () => {} },
   );
   const finished = new Promise<void>((resolve) => {

@@ -24,12 +24,12 @@ export type UpstreamMethod =
 
 /** What the upstream offers (the `capabilities` of its initialize result). */
 export interface UpstreamCapabilities {
-  /** Tools. */
-  tools?: Record<string, unknown>;
+  /** Tools (and `listChanged`). */
+  tools?: { listChanged?: boolean; [key: string]: unknown };
   /** Resources (and `subscribe`). */
   resources?: { subscribe?: boolean; listChanged?: boolean; [key: string]: unknown };
-  /** Prompts. */
-  prompts?: Record<string, unknown>;
+  /** Prompts (and `listChanged`). */
+  prompts?: { listChanged?: boolean; [key: string]: unknown };
   /** Completions. */
   completions?: Record<string, unknown>;
   /** Logging. */
@@ -144,6 +144,17 @@ export interface Upstream {
     params: Record<string, unknown>,
     context: UpstreamCallContext,
   ): Promise<Record<string, unknown>>;
+  /**
+   * Watches the server's lists until `signal` aborts: `onChange` gets the
+   * kind of each list the server says changed (its `list_changed`
+   * notifications, over a `subscriptions/listen` stream in the 2026-07-28
+   * era). Optional: an upstream without it is not watched. Settles when
+   * `signal` aborts; a lost connection is reopened meanwhile.
+   */
+  watchLists?(
+    onChange: (kind: "tools" | "prompts" | "resources") => void,
+    signal: AbortSignal,
+  ): Promise<void>;
   /**
    * Closes every connection (a stdio server's whole process group is gone
    * when it settles) and fails the requests waiting for one; the next request
