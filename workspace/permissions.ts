@@ -227,7 +227,13 @@ export function commandLines(
   plan: PermissionPlan,
   options: CommandLinesOptions = {},
 ): { run: string; compile: string } {
-  const flags = formatFlags(plan);
+  // serve's HTTP endpoint reads request.signal; without this flag Deno 2.9
+  // prints a notice about its legacy abort behaviour on every start (the
+  // project's deno.json sets it; a line run without that config needs it).
+  const flags = [
+    ...(options.command?.[0] === "serve" ? ["--unstable-no-legacy-abort"] : []),
+    ...formatFlags(plan),
+  ];
   const entry = options.entry ?? "cli.ts";
   const include = [
     ...plan.modules.map((m) => `--include=${m}`),
