@@ -395,6 +395,7 @@ try {
         Deno.execPath(),
         "run",
         "-A",
+        "--no-lock", // the peers are not the project's dependencies
         MCP_PROXY,
         "--port",
         String(port),
@@ -402,6 +403,7 @@ try {
         Deno.execPath(),
         "run",
         "-A",
+        "--no-lock",
         SUPERGATEWAY,
         "--streamableHttp",
         upstream.url,
@@ -440,6 +442,7 @@ try {
         Deno.execPath(),
         "run",
         "-A",
+        "--no-lock", // the peers are not the project's dependencies
         MCP_PROXY,
         "--port",
         String(port),
