@@ -15,13 +15,15 @@
 // (each round goes through all of them) so that other load on the machine
 // spreads over all; `--calls` is per target, client count and round. Last,
 // the memory of an open session: serve --sessions' resident memory before and
-// after `--sessions-open` clients each opened one. `--profile=DIR` runs the
+// after `--sessions-open` clients each opened one, and in this process (a
+// gateway and handler of its own) the heap each session keeps after GC. `--profile=DIR` runs the
 // serves with `--cpu-prof` and writes their profiles to DIR.
 // Linux only (CPU and memory from /proc).
 
 import { HttpSession, type Outcome } from "./_mcp_http.ts";
 import { cpuMs, descendantsOf, rssBytes } from "./_cpu.ts";
 import { type RunningServe, startServe } from "./_load_serve.ts";
+import { sessionMemory as retainedPerSession } from "./_session_memory.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const UPSTREAM = `${ROOT}tests/fixtures/serve/upstream.ts`;
@@ -467,4 +469,10 @@ try {
   await Promise.allSettled(procs.reverse().map((p) => p.stop()));
   Deno.removeSync(dir, { recursive: true });
 }
+const retained = await retainedPerSession(SESSIONS_OPEN * 2);
+out.push(
+  `- an open session, in process (${SESSIONS_OPEN * 2} sessions): ${
+    f(retained.heapKiB, 1)
+  } KiB of heap retained after GC, resident memory grew ${f(retained.rssKiB, 1)} KiB per session`,
+);
 console.log(out.join("\n"));

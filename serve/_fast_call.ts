@@ -240,6 +240,8 @@ export interface FastCallOptions {
   logs?: (level: string) => boolean;
   /** Called once the answer is complete or abandoned. */
   done(): void;
+  /** Called once the call itself ended (it may outlive an abandoned answer). */
+  settled?(): void;
 }
 
 /**
@@ -343,11 +345,14 @@ export async function answerFastCall(
 
   return await new Promise<Response>((resolve) => {
     streamed = resolve;
+    // A priming event is there for the client to resume from: it goes at once.
+    if (pending !== "") openStream();
     keepAlive = setInterval(() => {
       openStream();
       write(": keepalive\n\n");
     }, KEEP_ALIVE_MS);
     void respond().then((text) => {
+      options.settled?.();
       clearInterval(keepAlive);
       if (stream === undefined) {
         // Done before anything had to be streamed: one body.

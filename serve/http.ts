@@ -191,6 +191,7 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions 
       state,
       serverOptions,
       options.maxSessions ?? DEFAULT_MAX_LOCAL_SESSIONS,
+      options.directCalls === false ? undefined : served,
     )
     : undefined;
 

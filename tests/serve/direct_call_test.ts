@@ -91,7 +91,9 @@ const NAMES = [
   "checked",
 ];
 
-async function setup(options: { timeoutMs?: number; maxConcurrentPerClient?: number } = {}) {
+async function setup(
+  options: { timeoutMs?: number; maxConcurrentPerClient?: number; sessions?: boolean } = {},
+) {
   const upstream = double();
   const runner = new Runner();
   for (const name of NAMES) {
@@ -116,9 +118,12 @@ async function setup(options: { timeoutMs?: number; maxConcurrentPerClient?: num
     redact: (text) => text.replaceAll("s3cr3t", "***"),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   });
-  const limits = options.maxConcurrentPerClient === undefined
-    ? {}
-    : { maxConcurrentPerClient: options.maxConcurrentPerClient };
+  const limits = {
+    ...(options.maxConcurrentPerClient === undefined
+      ? {}
+      : { maxConcurrentPerClient: options.maxConcurrentPerClient }),
+    ...(options.sessions ? { sessions: true } : {}),
+  };
   const direct = createHttpHandler(gateway, limits);
   const sdk = createHttpHandler(gateway, { ...limits, directCalls: false });
   return {
@@ -133,7 +138,7 @@ async function setup(options: { timeoutMs?: number; maxConcurrentPerClient?: num
   };
 }
 
-const HEADERS = {
+const HEADERS: Record<string, string> = {
   "content-type": "application/json",
   accept: "application/json, text/event-stream",
   "mcp-protocol-version": "2025-06-18",
@@ -287,6 +292,119 @@ Deno.test("a plain 2025-era call is answered without an SDK server; the SDK path
     assert.equal(connected, 1);
   } finally {
     Server.prototype.connect = connect;
+    await env.close();
+  }
+});
+
+/** Opens a session on a handler: its ID. */
+async function open(handler: HttpHandler, version: string): Promise<string> {
+  const init = await handler.fetch(post(
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: {
+        protocolVersion: version,
+        capabilities: {},
+        clientInfo: { name: "t", version: "1" },
+      },
+    }),
+    { "content-type": "application/json", accept: "application/json, text/event-stream" },
+  ));
+  await init.body?.cancel();
+  const id = init.headers.get("mcp-session-id");
+  assert.ok(id, `no session: HTTP ${init.status}`);
+  const ack = await handler.fetch(
+    post(
+      JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+      {
+        ...HEADERS,
+        "mcp-protocol-version": version,
+        "mcp-session-id": id,
+      },
+    ),
+  );
+  await ack.body?.cancel();
+  return id;
+}
+
+/** An answer with its session and event IDs made comparable. */
+function normalized(answer: { status: number; headers: string[][]; body: string }, id: string) {
+  return {
+    ...answer,
+    headers: answer.headers.map(([k, v]) => [k, v.replaceAll(id, "SESSION")]),
+    body: answer.body.replace(/^id: .*$/gm, "id: EVENT"),
+  };
+}
+
+Deno.test("in a session the direct path answers with the SDK's bytes: results, progress, logging under setLevel, priming events", async () => {
+  for (const version of ["2025-06-18", "2025-11-25"]) {
+    const env = await setup({ sessions: true });
+    try {
+      const ids = { direct: await open(env.direct, version), sdk: await open(env.sdk, version) };
+      const both = async (body: unknown) => {
+        const out = [];
+        for (const side of ["direct", "sdk"] as const) {
+          const headers = {
+            ...HEADERS,
+            "mcp-protocol-version": version,
+            "mcp-session-id": ids[side],
+          };
+          out.push(
+            normalized(await answer(env[side], post(JSON.stringify(body), headers)), ids[side]),
+          );
+        }
+        assert.deepEqual(out[0], out[1]);
+        return out[0].body;
+      };
+      assert.match(await both(call("plain")), /"echoed":"hello"/);
+      assert.match(
+        await both(call("progress", {}, { _meta: { progressToken: 5 } })),
+        /"progress":2/,
+      );
+      assert.match(await both(call("logging")), /a log line/);
+      await both({ jsonrpc: "2.0", id: 9, method: "logging/setLevel", params: { level: "error" } });
+      assert.doesNotMatch(await both(call("logging")), /a log line/);
+      const primed = await both(call("tool_error"));
+      assert.equal(primed.startsWith("id: EVENT\ndata: \n\n"), version === "2025-11-25");
+    } finally {
+      await env.close();
+    }
+  }
+});
+
+Deno.test("in a session a direct call is cancelled by the client's notifications/cancelled, not by a dropped stream", async () => {
+  const env = await setup({ sessions: true });
+  try {
+    const id = await open(env.direct, "2025-06-18");
+    const headers = { ...HEADERS, "mcp-session-id": id };
+    const dropped = new AbortController();
+    const first = env.direct.fetch(post(JSON.stringify(call("hang")), headers, dropped.signal));
+    while (env.upstream.calls.length === 0) await new Promise((r) => setTimeout(r, 5));
+    // The handler answers once the call ends: the client is gone before.
+    dropped.abort();
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(
+      env.upstream.calls[0].signal?.aborted,
+      false,
+      "a dropped stream cancelled the call",
+    );
+    const cancel = await env.direct.fetch(post(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        method: "notifications/cancelled",
+        params: { requestId: 7, reason: "user" },
+      }),
+      headers,
+    ));
+    await cancel.body?.cancel();
+    assert.equal(
+      env.upstream.calls[0].signal?.aborted,
+      true,
+      "notifications/cancelled did not cancel",
+    );
+    await first.then((r) => r.body?.cancel()).catch(() => {});
+  } finally {
     await env.close();
   }
 });
