@@ -6,7 +6,7 @@
 // and, apart, the upstream's own), read from /proc/<pid>/stat.
 //
 //   deno task bench:gateway [--calls=600] [--rounds=2] [--only=http|stdio] [--no-peers]
-//     [--sessions-open=400] [--profile=DIR]
+//     [--sessions-open=400] [--profile=DIR] [--baseline=/path/to/other/checkout/]
 //
 // Two scenarios: an HTTP upstream (direct; serve stateless; serve --sessions;
 // the peer chain mcp-proxy -> supergateway, the usual way to put a Streamable
@@ -17,7 +17,10 @@
 // the memory of an open session: serve --sessions' resident memory before and
 // after `--sessions-open` clients each opened one, and in this process (a
 // gateway and handler of its own) the heap each session keeps after GC. `--profile=DIR` runs the
-// serves with `--cpu-prof` and writes their profiles to DIR.
+// serves under V8's profiler (`--prof`), a log per serve in DIR. `--baseline`
+// adds the serves of another checkout (e.g. main before a change) as targets
+// "serve @baseline" and "serve --sessions @baseline", for before/after ratios
+// from one run.
 // Linux only (CPU and memory from /proc).
 
 import { HttpSession, type Outcome } from "./_mcp_http.ts";
@@ -38,6 +41,8 @@ const ONLY = option("only", "");
 const PEERS = !Deno.args.includes("--no-peers");
 const SESSIONS_OPEN = Number(option("sessions-open", "400"));
 const PROFILE = option("profile", "");
+/** Another checkout whose serve runs beside this one's (its own cli.ts and bundle), e.g. main's. */
+const BASELINE = option("baseline", "");
 const LEVELS = [1, 8, 32];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -255,6 +260,21 @@ function report(scenario: string, targets: Target[], rows: Map<string, Row>): st
   const stateless = sum("serve");
   const sessions = sum("serve --sessions");
   lines.push("");
+  const perCall = (row: Row | undefined) => row === undefined ? NaN : row.gatewayMs / row.calls;
+  const base = sum("serve @baseline");
+  if (base !== undefined && stateless !== undefined) {
+    lines.push(
+      `- serve / serve @baseline, gateway CPU per call: ${f(perCall(stateless) / perCall(base))}x`,
+    );
+  }
+  const baseSessions = sum("serve --sessions @baseline");
+  if (baseSessions !== undefined && sessions !== undefined) {
+    lines.push(
+      `- serve --sessions / serve --sessions @baseline, gateway CPU per call: ${
+        f(perCall(sessions) / perCall(baseSessions))
+      }x`,
+    );
+  }
   if (stateless !== undefined && sessions !== undefined) {
     lines.push(
       `- serve --sessions / stateless, gateway CPU per call: ${
@@ -262,7 +282,9 @@ function report(scenario: string, targets: Target[], rows: Map<string, Row>): st
       }x`,
     );
   }
-  for (const name of ["serve", "serve --sessions"]) {
+  for (
+    const name of ["serve", "serve --sessions", "serve @baseline", "serve --sessions @baseline"]
+  ) {
     const all = sum(name);
     if (all === undefined) continue;
     lines.push(
@@ -315,6 +337,7 @@ function serveTarget(name: string, serve: RunningServe, upstreamOutside?: Proc):
 async function startServes(
   file: string,
   dir: string,
+  root = ROOT,
 ): Promise<{ stateless: RunningServe; sessions: RunningServe }> {
   // V8's sampling profiler: one isolate-*.log per serve in its own folder,
   // summarised with `node --prof-process`.
@@ -327,14 +350,16 @@ async function startServes(
   // Every client of the bench is one principal (loopback, no token): its
   // limits raised out of the way.
   const limits = ["--max-concurrent", "256", "--max-rate", "10000000/60s"];
-  const stateless = await startServe(ROOT, file, limits, {}, profile(`${tag}-stateless`));
-  const sessions = await startServe(
-    ROOT,
-    file,
-    ["--sessions", ...limits],
-    {},
-    profile(`${tag}-sessions`),
-  );
+  const flags = root === ROOT ? [] : ["--no-lock"];
+  const suffix = root === ROOT ? "" : "-baseline";
+  const stateless = await startServe(root, file, limits, {}, [
+    ...flags,
+    ...profile(`${tag}-stateless${suffix}`),
+  ]);
+  const sessions = await startServe(root, file, ["--sessions", ...limits], {}, [
+    ...flags,
+    ...profile(`${tag}-sessions${suffix}`),
+  ]);
   return { stateless, sessions };
 }
 
@@ -391,6 +416,14 @@ try {
       serveTarget("serve", stateless, upstream),
       serveTarget("serve --sessions", sessions, upstream),
     ];
+    if (BASELINE !== "") {
+      const base = await startServes(file, httpDir, BASELINE);
+      procs.push(base.stateless, base.sessions);
+      targets.push(
+        serveTarget("serve @baseline", base.stateless, upstream),
+        serveTarget("serve --sessions @baseline", base.sessions, upstream),
+      );
+    }
     if (PEERS) {
       const port = freePort();
       const peer = await startPeer([
@@ -438,6 +471,14 @@ try {
       serveTarget("serve", stateless),
       serveTarget("serve --sessions", sessions),
     ];
+    if (BASELINE !== "") {
+      const base = await startServes(file, stdioDir, BASELINE);
+      procs.push(base.stateless, base.sessions);
+      targets.push(
+        serveTarget("serve @baseline", base.stateless),
+        serveTarget("serve --sessions @baseline", base.sessions),
+      );
+    }
     if (PEERS) {
       const port = freePort();
       const peer = await startPeer([
