@@ -59,7 +59,8 @@ function headersOf(config: McpServerConfig & { transport: "http" }, transport: H
 
 /**
  * Sends `tools/call` with `params` over the connection's session and
- * returns its result, as the SDK's client would.
+ * returns its result, as the SDK's client would; progress of the call is
+ * asked for under `progressToken` when the caller takes it.
  *
  * @throws {Undelivered} when the server answered with what only the SDK handles; nothing ran.
  */
@@ -69,13 +70,14 @@ export async function directCall(
   params: Record<string, unknown>,
   context: UpstreamCallContext,
   signal: AbortSignal,
+  progressToken?: string,
 ): Promise<Record<string, unknown>> {
   const http = config as McpServerConfig & { transport: "http" };
   const transport = connection.transport as unknown as HttpTransport;
   const max = config.maxOutputBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const headers = headersOf(http, transport);
   const id = `tf-${++nextId}`;
-  const token = context.onProgress === undefined ? undefined : `${id}-progress`;
+  const token = context.onProgress === undefined ? undefined : progressToken ?? `${id}-progress`;
   const sent = token === undefined
     ? params
     : { ...params, _meta: { ...(params._meta as object | undefined), progressToken: token } };

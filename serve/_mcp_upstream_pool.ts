@@ -171,7 +171,7 @@ export class McpUpstream implements Upstream {
       throw refusal;
     }
     try {
-      return await sendOnSlot(this.name, slot, method, params, context, started);
+      return await sendOnSlot(this.name, slot, method, params, context, started, this.#config);
     } finally {
       this.#release(slot, caller);
     }
