@@ -31,6 +31,8 @@ export class Undelivered extends Error {
 const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 /** Statuses the SDK's transport handles itself (auth, session, redirects, negotiation). */
 const SDK_STATUSES = new Set([300, 301, 302, 303, 307, 308, 400, 401, 403, 404, 405, 406, 415]);
+/** Statuses whose Retry-After is reported (as run/mcp's HTTP bodies do). */
+const RETRY_AFTER_STATUS = new Set([429, 502, 503, 504]);
 let nextId = 0;
 
 interface HttpTransport {
@@ -102,6 +104,14 @@ export async function directCall(
   }
   if (!response.ok) {
     const text = await response.text().catch(() => "");
+    const retryAfter = response.headers.get("retry-after");
+    if (retryAfter !== null && RETRY_AFTER_STATUS.has(response.status)) {
+      // As the connection's own fetch reports it: the server says when to try again.
+      const body = text.slice(0, 200);
+      throw new Error(
+        `HTTP ${response.status}${body === "" ? "" : `: ${body}`} (Retry-After: ${retryAfter})`,
+      );
+    }
     throw new Error(`Error POSTing to endpoint (HTTP ${response.status}): ${text}`);
   }
   const cancel = () => {

@@ -185,6 +185,9 @@ function rawServer(): { url: string; close(): Promise<void> } {
     const text = events.map((e) => `event: message\r\ndata: ${JSON.stringify(e)}\r\n\r\n`).join("");
     const bytes = encoder.encode(text);
     const name = message.params?.name;
+    if (name === "busy") {
+      return new Response("try later", { status: 503, headers: { "retry-after": "7" } });
+    }
     const body = new ReadableStream<Uint8Array>({
       async start(controller) {
         if (name === "split") {
@@ -210,7 +213,7 @@ function rawServer(): { url: string; close(): Promise<void> } {
   };
 }
 
-Deno.test("a direct call reads the same answer whether its bytes come one by one or in one chunk; garbage or a stream closed early fail that call only", async () => {
+Deno.test("a direct call reads the same answer whether its bytes come one by one or in one chunk; garbage, a stream closed early or a 503 (reported with its Retry-After) fail that call only", async () => {
   const raw = rawServer();
   const direct = mcpUpstream("raw", { transport: "http", url: raw.url, protocol: "legacy" });
   const spy = spyOnDirectPosts();
@@ -226,8 +229,12 @@ Deno.test("a direct call reads the same answer whether its bytes come one by one
     }]);
     assert.equal((await callOn(direct, "garbage", {})).error, "failed");
     assert.equal((await callOn(direct, "closed", {})).error, "failed");
+    await assert.rejects(
+      direct.request("tools/call", { name: "busy", arguments: {} }, {}),
+      /HTTP 503: try later \(Retry-After: 7\)/,
+    );
     assert.deepEqual((await callOn(direct, "merged", {})).result, merged.result);
-    assert.equal(spy.count(), 5);
+    assert.equal(spy.count(), 6);
   } finally {
     spy.restore();
     await direct.close();
