@@ -16,15 +16,29 @@ export interface RunningServe {
 
 const TAIL = 20;
 
-/** Starts `deno run -A cli.ts serve <manifest> --http 127.0.0.1:0 ...args` with `env` added. */
+/**
+ * Starts `deno run -A ...denoFlags cli.ts serve <manifest> --http 127.0.0.1:0 ...args`
+ * with `env` added.
+ */
 export async function startServe(
   root: string,
   manifest: string,
   args: string[],
   env: Record<string, string>,
+  denoFlags: string[] = [],
 ): Promise<RunningServe> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${root}cli.ts`, "serve", manifest, "--http", "127.0.0.1:0", ...args],
+    args: [
+      "run",
+      "-A",
+      ...denoFlags,
+      `${root}cli.ts`,
+      "serve",
+      manifest,
+      "--http",
+      "127.0.0.1:0",
+      ...args,
+    ],
     cwd: root,
     env,
     stdin: "null",

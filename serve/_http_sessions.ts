@@ -6,11 +6,16 @@
 // knows its session, or to make room; the session itself ends only on DELETE
 // or the store's idle expiry.
 
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import {
+  DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
 import type { Server } from "@modelcontextprotocol/server";
 import { jsonError } from "./_guard.ts";
 import { createMcpServer, type CreateMcpServerOptions } from "./_mcp_server.ts";
 import { SessionEvents } from "./_session_events.ts";
+import { answerFastCall, type FastCall, fastCallOf } from "./_fast_call.ts";
 import type { Gateway } from "./gateway.ts";
 import type { StateStore, StoredMessage } from "./state/store.ts";
 
@@ -25,7 +30,31 @@ interface Local {
   lastUsed: number;
   /** Requests whose responses are still being sent (open streams included). */
   busy: number;
+  /** Where the session's events go. */
+  events: SessionEvents;
+  /** Direct calls in flight, by JSON-RPC request ID (a client's `notifications/cancelled` aborts one). */
+  calls: Map<string | number, AbortController>;
 }
+
+/** The 2025-era logging levels, least severe first (the SDK's order). */
+const LOG_LEVELS = [
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
+];
+
+/** What the SDK's server keeps of a session's `logging/setLevel` (read, never written, here). */
+interface LoggingLevels {
+  _loggingLevels?: Map<string | undefined, string>;
+}
+
+/** The client capabilities whose requests only the SDK's session can route back to the client. */
+const ROUTED_CAPABILITIES = ["sampling", "elicitation", "roots"];
 
 /** Calls `done` once, when the response's body has been sent or given up. */
 export function whenDone(response: Response, done: () => void): Response {
@@ -66,6 +95,35 @@ export function whenDone(response: Response, done: () => void): Response {
   });
 }
 
+/**
+ * Whether a session's plain calls can be answered directly: it is
+ * initialized in the 2025 era, and its client offered nothing an upstream
+ * could ask it for during a call (those requests travel through the SDK's
+ * session to the client and back).
+ */
+function directServed(local: Local): boolean {
+  if (local.transport.sessionId !== local.id) return false;
+  const version = local.server.getNegotiatedProtocolVersion();
+  if (version === undefined || version >= "2026-07-28") return false;
+  const declared = local.server.getClientCapabilities() ?? {};
+  return !ROUTED_CAPABILITIES.some((key) =>
+    (declared as Record<string, unknown>)[key] !== undefined
+  );
+}
+
+/** A client's `notifications/cancelled` (alone or in a batch) aborts the direct call it names. */
+function cancelDirect(local: Local, body: unknown): void {
+  if (local.calls.size === 0) return;
+  for (const message of Array.isArray(body) ? body : [body]) {
+    const m = message as { method?: unknown; params?: { requestId?: unknown; reason?: unknown } };
+    if (m?.method !== "notifications/cancelled") continue;
+    const id = m.params?.requestId as string | number;
+    local.calls.get(id)?.abort(
+      new DOMException(String(m.params?.reason ?? "cancelled"), "AbortError"),
+    );
+  }
+}
+
 function isInitialize(body: unknown): body is StoredMessage {
   const m = body as { method?: unknown; id?: unknown } | undefined;
   return typeof m === "object" && m !== null && m.method === "initialize" && "id" in m;
@@ -78,15 +136,21 @@ export class SessionTable {
   readonly #serverOptions: Omit<CreateMcpServerOptions, "caller" | "transport">;
   readonly #maxLocal: number;
   readonly #locals = new Map<string, Local>();
+  /** The principal of each live copy. */
+  readonly #principals = new Map<string, string>();
   readonly #rebuilding = new Map<string, Promise<Local>>();
   readonly #timer: ReturnType<typeof setInterval>;
+  /** Which served tools a plain `tools/call` is answered directly for (none when undefined). */
+  readonly #direct: ((name: string) => boolean) | undefined;
 
   constructor(
     gateway: Gateway,
     state: StateStore,
     serverOptions: Omit<CreateMcpServerOptions, "caller" | "transport">,
     maxLocal: number,
+    direct?: (name: string) => boolean,
   ) {
+    this.#direct = direct;
     this.#gateway = gateway;
     this.#state = state;
     this.#serverOptions = serverOptions;
@@ -128,6 +192,11 @@ export class SessionTable {
 
   async #serve(local: Local, request: Request, body: unknown): Promise<Response> {
     local.lastUsed = Date.now();
+    if (this.#direct !== undefined && request.method === "POST") {
+      cancelDirect(local, body);
+      const call = fastCallOf(request, body, this.#direct);
+      if (call !== undefined && directServed(local)) return await this.#answerDirect(local, call);
+    }
     local.busy++;
     try {
       const response = await local.transport.handleRequest(request, { parsedBody: body });
@@ -139,6 +208,51 @@ export class SessionTable {
       local.busy--;
       throw error;
     }
+  }
+
+  /**
+   * A plain `tools/call` of an initialized 2025-era session, answered as its
+   * SDK transport would: on a stream of its own whose events are stored for
+   * resumption (a priming event first where the version has them), logging
+   * filtered by the session's level, and not cancelled when the client goes
+   * away (it may resume the stream) but by its `notifications/cancelled`.
+   */
+  async #answerDirect(local: Local, call: FastCall): Promise<Response> {
+    const server = local.server;
+    const streamId = crypto.randomUUID();
+    const version = call.version ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
+    const abort = new AbortController();
+    local.calls.set(call.id, abort);
+    local.busy++;
+    const levels = (server as unknown as LoggingLevels)._loggingLevels;
+    return await answerFastCall(this.#gateway, call, {
+      caller: this.#principals.get(local.id) ?? "anonymous",
+      sessionId: local.id,
+      clientCapabilities: server.getClientCapabilities() ?? {},
+      signal: abort.signal,
+      headers: { "mcp-session-id": local.id },
+      events: {
+        store: (message) => local.events.storeEvent(streamId, message as never),
+        priming: async () => {
+          if (!SUPPORTED_PROTOCOL_VERSIONS.includes(version) || version < "2025-11-25") {
+            return undefined;
+          }
+          return `id: ${await local.events.storeEvent(streamId, {} as never)}\ndata: \n\n`;
+        },
+      },
+      logs: (level) => {
+        const threshold = levels?.get(local.id) ?? levels?.get(undefined);
+        return threshold === undefined ||
+          LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(threshold);
+      },
+      settled: () => {
+        if (local.calls.get(call.id) === abort) local.calls.delete(call.id);
+      },
+      done: () => {
+        local.busy--;
+        local.lastUsed = Date.now();
+      },
+    });
   }
 
   async #open(request: Request, body: unknown, principal: string): Promise<Response> {
@@ -192,7 +306,16 @@ export class SessionTable {
         await this.#state.deleteSession(sid);
       },
     });
-    const local: Local = { id, transport, server, lastUsed: Date.now(), busy: 0 };
+    const local: Local = {
+      id,
+      transport,
+      server,
+      lastUsed: Date.now(),
+      busy: 0,
+      events,
+      calls: new Map(),
+    };
+    this.#principals.set(id, principal);
     this.#locals.set(id, local);
     transport.onclose = () => {
       if (this.#locals.get(id) === local) this.#locals.delete(id);
@@ -269,6 +392,7 @@ export class SessionTable {
     const local = this.#locals.get(id);
     if (local === undefined) return;
     this.#locals.delete(id);
+    this.#principals.delete(id);
     await local.server.close().catch(() => {});
   }
 

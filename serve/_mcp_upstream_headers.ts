@@ -11,7 +11,7 @@
 // error, which names the upstream as the one to fix (no loop). A 2025-era or
 // stdio connection has no such headers.
 
-import type { McpListedTool } from "../run/mod.ts";
+import type { McpListedTool, McpServerConfig } from "../run/mod.ts";
 import { errorText, NO_TIMEOUT } from "../run/mcp/connection.ts";
 import {
   HEADER_MISMATCH,
@@ -93,10 +93,11 @@ export async function callWithHeaders(
   context: UpstreamCallContext,
   started: number,
   scans: ToolHeaderScans,
+  config?: McpServerConfig,
 ): Promise<Record<string, unknown>> {
   const connection = slot.connection!;
   if (!mirrorsHeaders(connection)) {
-    return await sendOnSlot(name, slot, "tools/call", params, context, started);
+    return await sendOnSlot(name, slot, "tools/call", params, context, started, undefined, config);
   }
   const tool = String(params.name);
   const args = isObject(params.arguments) ? params.arguments : {};

@@ -223,8 +223,25 @@ export class McpUpstream implements Upstream {
     }
     try {
       return method === "tools/call"
-        ? await callWithHeaders(this.name, slot, params, context, started, this.#headerScans)
-        : await sendOnSlot(this.name, slot, method, params, context, started);
+        ? await callWithHeaders(
+          this.name,
+          slot,
+          params,
+          context,
+          started,
+          this.#headerScans,
+          this.#config,
+        )
+        : await sendOnSlot(
+          this.name,
+          slot,
+          method,
+          params,
+          context,
+          started,
+          undefined,
+          this.#config,
+        );
     } finally {
       this.#release(slot, caller);
     }

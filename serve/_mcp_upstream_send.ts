@@ -4,7 +4,9 @@
 // still send something for it (cancelled, timed out, failed) is marked dead
 // so that the pool replaces it.
 
+import type { McpServerConfig } from "../run/mod.ts";
 import { NO_TIMEOUT, watch } from "../run/mcp/connection.ts";
+import { directCall, directCapable, Undelivered } from "./_fast_upstream.ts";
 import { type Slot, withoutServerInfo } from "./_upstream_connect.ts";
 import { isUpstreamError, upstreamFailure } from "./_upstream_errors.ts";
 import type { UpstreamCallContext, UpstreamMethod } from "./upstream.ts";
@@ -20,7 +22,9 @@ const INPUT_REQUIRED_CAPABLE: ReadonlySet<string> = new Set([
  * Sends one request on a checked-out connection of upstream server `name`
  * and returns its result as received (without `serverInfo`); `started` is
  * when the request began waiting (its deadline counts from then); `headers`
- * go on its HTTP request (a tool call's `Mcp-Param-*` headers).
+ * go on its HTTP request (a tool call's `Mcp-Param-*` headers). A
+ * `tools/call` over a 2025-era Streamable HTTP connection of `config` goes
+ * the direct way (serve/_fast_upstream.ts), else the SDK's.
  */
 export async function sendOnSlot(
   name: string,
@@ -30,6 +34,7 @@ export async function sendOnSlot(
   context: UpstreamCallContext,
   started: number,
   headers?: Record<string, string>,
+  config?: McpServerConfig,
 ): Promise<Record<string, unknown>> {
   const limit = context.timeoutMs;
   const connection = slot.connection!;
@@ -62,6 +67,19 @@ export async function sendOnSlot(
     const timeout = limit === undefined
       ? NO_TIMEOUT
       : Math.max(1, Math.ceil(limit - (performance.now() - started)));
+    if (method === "tools/call" && config !== undefined && directCapable(config, connection)) {
+      const signal = timeout === NO_TIMEOUT
+        ? stop.signal
+        : AbortSignal.any([stop.signal, AbortSignal.timeout(timeout)]);
+      try {
+        return withoutServerInfo(
+          await directCall(config, connection, params, context, signal, token),
+        );
+      } catch (error) {
+        // Refused before the server ran it: the SDK sends it (and handles the refusal).
+        if (!(error instanceof Undelivered)) throw error;
+      }
+    }
     const request = connection.client.request(
       { method: method as "tools/call", params: sent },
       {

@@ -1,9 +1,32 @@
 // Private: OpenTelemetry spans following the MCP semantic conventions. With
 // no SDK registered (Deno without OTEL_DENO=true) every call is a no-op.
 
-import { type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import {
+  INVALID_SPAN_CONTEXT,
+  ProxyTracerProvider,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from "@opentelemetry/api";
 
 const tracer = trace.getTracer("toolfoundation-serve", "0.1.0");
+
+/** The class of the API's no-op provider: what a provider without a delegate hands out. */
+const NOOP_PROVIDER = new ProxyTracerProvider().getDelegate().constructor;
+/** The span `work` gets when no SDK is registered: records nothing. */
+const NOT_RECORDING: Span = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+
+/**
+ * Whether an OpenTelemetry SDK is registered. Without one, a span would cost
+ * a name, attributes, a context switch and a no-op span per request for
+ * nothing, so none is made.
+ */
+function tracing(): boolean {
+  const provider = trace.getTracerProvider() as { getDelegate?: () => object };
+  const delegate = provider.getDelegate?.() ?? provider;
+  return !(delegate instanceof NOOP_PROVIDER);
+}
 
 /** Attributes of a request span. */
 export interface RequestSpanInfo {
@@ -25,6 +48,7 @@ export async function inSpan<T>(
   work: (span: Span) => Promise<T>,
   redact: (text: string) => string = (text) => text,
 ): Promise<T> {
+  if (!tracing()) return await work(NOT_RECORDING);
   const name = redact(
     info.target === undefined ? info.method : `${info.method} ${info.target}`,
   );

@@ -12,6 +12,7 @@
  */
 
 import {
+  classifyInboundRequest,
   createMcpHandler,
   isLegacyRequest,
   type McpHttpHandler,
@@ -25,6 +26,7 @@ import {
   readLimited,
 } from "./_guard.ts";
 import { SessionTable, whenDone } from "./_http_sessions.ts";
+import { answerFastCall, fastCallOf } from "./_fast_call.ts";
 import type { AuthOutcome, HttpAuth } from "./auth.ts";
 import { ServeError } from "./errors.ts";
 import type { Gateway } from "./gateway.ts";
@@ -101,6 +103,12 @@ export interface HttpHandlerOptions extends Omit<CreateMcpServerOptions, "caller
    * (e.g. `{ "/report": () => html }`); the function runs per request.
    */
   pages?: Readonly<Record<string, () => string | Promise<string>>>;
+  /**
+   * Answers a plain 2025-era `tools/call` without a per-request SDK server
+   * and transport, with the same bytes (default true); false sends every
+   * request through the SDK.
+   */
+  directCalls?: boolean;
 }
 
 /** The address of the client, as `Deno.serve` reports it. */
@@ -172,6 +180,8 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions 
   }
   // The Mcp-Param-* headers of a 2026-07-28 call must match its arguments.
   const checkParamHeaders = paramHeaderCheck(gateway.listTools());
+  const servedNames = new Set(gateway.listTools().map((t) => String(t.name)));
+  const served = (name: string) => servedNames.has(name);
   const callerOf = (authInfo: { extra?: Record<string, unknown> } | undefined) =>
     String(authInfo?.extra?.caller ?? "anonymous");
   const stateless: McpHttpHandler = createMcpHandler(
@@ -197,8 +207,27 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions 
       state,
       serverOptions,
       options.maxSessions ?? DEFAULT_MAX_LOCAL_SESSIONS,
+      options.directCalls === false ? undefined : served,
     )
     : undefined;
+
+  /**
+   * Whether the SDK serves a request in the 2025 era: classified from the
+   * headers and the parsed body when there is one (no copy of the request),
+   * else by the SDK from the request itself.
+   */
+  async function isLegacy(request: Request, body: unknown): Promise<boolean> {
+    if (request.method === "POST" && body !== undefined) {
+      return classifyInboundRequest({
+        httpMethod: "POST",
+        protocolVersionHeader: request.headers.get("mcp-protocol-version") ?? undefined,
+        mcpMethodHeader: request.headers.get("mcp-method") ?? undefined,
+        mcpNameHeader: request.headers.get("mcp-name") ?? undefined,
+        body,
+      }).kind === "legacy";
+    }
+    return await isLegacyRequest(request.clone(), body);
+  }
 
   /** The 429 for a principal over its rate, or `undefined`. */
   async function overRate(caller: string): Promise<Response | undefined> {
@@ -265,7 +294,8 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions 
     const limited = await overRate(caller);
     if (limited !== undefined) return limited;
     let body: unknown;
-    let forward = request;
+    let forward: Request | undefined = request;
+    let forwardBytes: Uint8Array | undefined;
     if (request.method === "POST") {
       const bytes = await readLimited(request, maxBody);
       if (bytes === undefined) {
@@ -276,12 +306,9 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions 
       } catch {
         body = undefined;
       }
-      forward = new Request(request.url, {
-        method: "POST",
-        headers: request.headers,
-        body: bytes as BodyInit,
-        signal: request.signal,
-      });
+      // The SDK reads the body again: a request of its own carries the bytes.
+      forward = undefined;
+      forwardBytes = bytes;
       if (who?.scoped && options.toolScopes !== undefined) {
         for (const message of Array.isArray(body) ? body : [body]) {
           const m = message as { method?: unknown; params?: { name?: unknown } } | undefined;
@@ -309,13 +336,31 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions 
       );
     }
     try {
+      const call = options.directCalls === false || table !== undefined
+        ? undefined
+        : fastCallOf(request, body, served);
+      if (call !== undefined) {
+        return await answerFastCall(gateway, call, {
+          caller,
+          // A stateless 2025 request has no initialize: its client declared nothing.
+          clientCapabilities: {},
+          signal: request.signal,
+          done: () => limit.release(caller, slots),
+        });
+      }
+      forward ??= new Request(request.url, {
+        method: "POST",
+        headers: request.headers,
+        body: forwardBytes as BodyInit,
+        signal: request.signal,
+      });
       const authInfo = {
         token: "",
         clientId: caller,
         scopes: [...(who?.scopes ?? [])],
         extra: { caller },
       };
-      const response = table !== undefined && await isLegacyRequest(forward.clone(), body)
+      const response = table !== undefined && await isLegacy(forward, body)
         ? await table.handle(forward, body, caller)
         : await stateless.fetch(forward, { parsedBody: body, authInfo });
       return whenDone(response, () => limit.release(caller, slots));

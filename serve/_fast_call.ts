@@ -1,0 +1,417 @@
+// Private: the direct path of a 2025-era `tools/call` over HTTP. Such a call
+// only needs the gateway (argument check, deadline, forwarding, output check,
+// access log) and its answer on the wire; a fresh SDK server and transport
+// per request, with their schema passes and web streams, cost most of a
+// forwarded call. A request qualifies only when everything the SDK would do
+// with it is known here (its shape, headers and version are the ordinary
+// ones); any other request takes the SDK's path. The answer is the SDK's to
+// the byte: the same SSE event framing and headers, the result checked
+// against the protocol's `CallToolResult` schema (once, and skipped for the
+// plain shapes the schema passes unchanged), the same JSON-RPC error
+// objects, and progress and logging notifications streamed as they come.
+
+import {
+  classifyInboundRequest,
+  isJsonContentType,
+  specTypeSchemas,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "@modelcontextprotocol/server";
+import type { McpCallResult } from "../run/mod.ts";
+import { type CallContext, type Gateway, GatewayProtocolError } from "./gateway.ts";
+import { inSpan, markToolError } from "./_telemetry.ts";
+
+/** A `tools/call` the direct path answers. */
+export interface FastCall {
+  /** The JSON-RPC request ID. */
+  id: string | number;
+  /** The served tool name. */
+  name: string;
+  /** The arguments (`{}` when absent). */
+  args: Record<string, unknown>;
+  /** The client's progress token, when it asked for progress. */
+  progressToken?: string | number;
+  /** The protocol version the request names (header), or undefined. */
+  version: string | undefined;
+}
+
+const INVALID_PARAMS = -32602;
+const INTERNAL_ERROR = -32603;
+/** The SDK's interval of SSE keep-alive comments on a request's stream. */
+const KEEP_ALIVE_MS = 15_000;
+/** The SDK's headers of a request's SSE stream. */
+const SSE_HEADERS: Readonly<Record<string, string>> = {
+  "Content-Type": "text/event-stream",
+  "Cache-Control": "no-cache, no-transform",
+  Connection: "keep-alive",
+  "X-Accel-Buffering": "no",
+};
+const PARAM_KEYS = new Set(["name", "arguments", "_meta"]);
+const BODY_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
+/** Result keys that make the SDK leave a result without `content` as it is. */
+const FOREIGN_RESULT_KEYS = ["task", "inputRequests", "requestState"];
+const CALL_TOOL_RESULT = (specTypeSchemas as unknown as Record<string, {
+  safeParse(value: unknown): { success: boolean; data?: unknown; error?: { message: string } };
+}>).CallToolResult;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function onlyKeys(value: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {
+  for (const key in value) if (!allowed.has(key)) return false;
+  return true;
+}
+
+function isRequestId(value: unknown): value is string | number {
+  return typeof value === "string" || Number.isSafeInteger(value);
+}
+
+/**
+ * The call, when `body` is a 2025-era `tools/call` of a served tool the
+ * direct path answers exactly as the SDK would: a single request (no
+ * batch) of the plain shape (name, optional arguments object, optional
+ * `_meta` with only a progress token), headers the SDK accepts as they are
+ * (both media types accepted, a JSON body, a supported protocol version),
+ * classified 2025-era by the SDK's own classifier.
+ */
+export function fastCallOf(
+  request: Request,
+  body: unknown,
+  served: (name: string) => boolean,
+): FastCall | undefined {
+  if (request.method !== "POST" || !isPlainObject(body)) return undefined;
+  if (body.jsonrpc !== "2.0" || body.method !== "tools/call" || !isRequestId(body.id)) {
+    return undefined;
+  }
+  if (!onlyKeys(body, BODY_KEYS)) return undefined;
+  const params = body.params;
+  if (!isPlainObject(params) || !onlyKeys(params, PARAM_KEYS)) return undefined;
+  const name = params.name;
+  if (typeof name !== "string" || !served(name)) return undefined;
+  const args = params.arguments;
+  if (args !== undefined && !isPlainObject(args)) return undefined;
+  const meta = params._meta;
+  let progressToken: string | number | undefined;
+  if (meta !== undefined) {
+    if (!isPlainObject(meta)) return undefined;
+    for (const key in meta) if (key !== "progressToken") return undefined;
+    if (meta.progressToken !== undefined) {
+      if (!isRequestId(meta.progressToken)) return undefined;
+      progressToken = meta.progressToken;
+    }
+  }
+  const headers = request.headers;
+  const accept = headers.get("accept");
+  if (!accept?.includes("application/json") || !accept.includes("text/event-stream")) {
+    return undefined;
+  }
+  if (!isJsonContentType(headers.get("content-type"))) return undefined;
+  const version = headers.get("mcp-protocol-version") ?? undefined;
+  if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
+  const classified = classifyInboundRequest({
+    httpMethod: "POST",
+    protocolVersionHeader: version,
+    mcpMethodHeader: headers.get("mcp-method") ?? undefined,
+    mcpNameHeader: headers.get("mcp-name") ?? undefined,
+    body,
+  });
+  if (classified.kind !== "legacy") return undefined;
+  return {
+    id: body.id,
+    name,
+    args: args ?? {},
+    ...(progressToken === undefined ? {} : { progressToken }),
+    version,
+  };
+}
+
+/**
+ * The result as the SDK's server sends it: a plain result of text blocks
+ * (the common case) is put in the schema's key order; any other shape goes
+ * through the protocol's `CallToolResult` schema, whose output is what the
+ * SDK sends (unknown keys of content blocks dropped, keys in schema order).
+ * A result the schema refuses is the SDK's invalid-params error.
+ */
+export function wireResult(
+  result: Record<string, unknown>,
+): { result: Record<string, unknown> } | { error: { code: number; message: string } } {
+  const plain = plainResult(result);
+  if (plain !== undefined) return { result: plain };
+  const normalized = result.content === undefined &&
+      !FOREIGN_RESULT_KEYS.some((key) => key in result)
+    ? { ...result, content: [] }
+    : result;
+  const parsed = CALL_TOOL_RESULT.safeParse(normalized);
+  if (!parsed.success) {
+    return {
+      error: {
+        code: INVALID_PARAMS,
+        message: `Invalid tools/call result: ${parsed.error?.message}`,
+      },
+    };
+  }
+  return { result: parsed.data as Record<string, unknown> };
+}
+
+/** The result itself in schema key order, when it is of the plain shape the schema passes unchanged. */
+function plainResult(result: Record<string, unknown>): Record<string, unknown> | undefined {
+  const { content, structuredContent, isError } = result;
+  let keys = 0;
+  if (!Array.isArray(content)) return undefined;
+  keys++;
+  for (const block of content) {
+    if (!isPlainObject(block) || block.type !== "text" || typeof block.text !== "string") {
+      return undefined;
+    }
+    let n = 0;
+    for (const _ in block) n++;
+    if (n !== 2) return undefined;
+  }
+  if (structuredContent !== undefined) {
+    if (!isPlainObject(structuredContent)) return undefined;
+    keys++;
+  }
+  if (isError !== undefined) {
+    if (typeof isError !== "boolean") return undefined;
+    keys++;
+  }
+  let n = 0;
+  for (const _ in result) n++;
+  if (n !== keys) return undefined;
+  return {
+    content,
+    ...(structuredContent === undefined ? {} : { structuredContent }),
+    ...(isError === undefined ? {} : { isError }),
+  };
+}
+
+/** The JSON-RPC error the SDK sends for a failure of the handler (message and data scrubbed). */
+function errorObject(
+  error: unknown,
+  gateway: Gateway,
+): { code: number; message: string; data?: unknown } {
+  if (error instanceof GatewayProtocolError) {
+    return { code: legacyCode(error.code), message: gateway.redact(error.message) };
+  }
+  const e = error as { code?: unknown; message?: unknown; data?: unknown };
+  const code = Number.isSafeInteger(e?.code) ? e.code as number : INTERNAL_ERROR;
+  const message = gateway.redact(String(e?.message ?? error ?? "Internal error"));
+  return {
+    code: legacyCode(code),
+    message,
+    ...(e?.data === undefined ? {} : { data: gateway.scrub(e.data) }),
+  };
+}
+
+/** The 2025 wire has no resource-not-found code: the SDK sends invalid params instead. */
+function legacyCode(code: number): number {
+  return code === -32002 ? INVALID_PARAMS : code;
+}
+
+function isInputRequiredResult(result: Record<string, unknown>): boolean {
+  return result.resultType === "input_required";
+}
+
+/** Where the events of an answer go: the SDK's framing, and an ID per event when the session keeps them. */
+export interface EventSink {
+  /** Stores an event of the stream and returns its ID (sessions with resumable streams). */
+  store?(message: Record<string, unknown>): Promise<string>;
+  /** The first event of the stream (a session's priming event), if any. */
+  priming?(): Promise<string | undefined>;
+}
+
+/** What the direct path needs besides the call. */
+export interface FastCallOptions {
+  /** Who calls (access log, upstream shares). */
+  caller: string;
+  /** The session, for telemetry. */
+  sessionId?: string;
+  /** The capabilities the client declared (`{}` for a stateless request). */
+  clientCapabilities: Readonly<Record<string, unknown>>;
+  /** Aborts when the client goes away. */
+  signal: AbortSignal;
+  /** Extra response headers (a session's ID). */
+  headers?: Readonly<Record<string, string>>;
+  /** Event IDs and priming of a session's stream. */
+  events?: EventSink;
+  /** Whether a logging message of `level` passes the client's `logging/setLevel` threshold. */
+  logs?: (level: string) => boolean;
+  /** Called once the answer is complete or abandoned. */
+  done(): void;
+  /** Called once the call itself ended (it may outlive an abandoned answer). */
+  settled?(): void;
+}
+
+/**
+ * Answers a call: the gateway's result (or error) as the SDK's SSE answer.
+ * Without notifications the whole answer is sent as one body once it is
+ * known; the first notification (or the keep-alive interval) turns it into
+ * a stream that carries them as they come.
+ */
+export async function answerFastCall(
+  gateway: Gateway,
+  call: FastCall,
+  options: FastCallOptions,
+): Promise<Response> {
+  const encoder = new TextEncoder();
+  const headers = { ...SSE_HEADERS, ...options.headers };
+  let stream: ReadableStreamDefaultController<Uint8Array> | undefined;
+  let streamed: ((response: Response) => void) | undefined;
+  let pending = "";
+  let closed = false;
+  const frame = async (message: Record<string, unknown>): Promise<string> => {
+    const id = await options.events?.store?.(message);
+    return `event: message\n${id === undefined ? "" : `id: ${id}\n`}data: ${
+      JSON.stringify(message)
+    }\n\n`;
+  };
+  const write = (text: string) => {
+    if (closed) return;
+    if (stream === undefined) {
+      pending += text;
+      return;
+    }
+    try {
+      stream.enqueue(encoder.encode(text));
+    } catch { /* the client went away */ }
+  };
+  let keepAlive: ReturnType<typeof setInterval> | undefined;
+  /** Turns the answer into a stream now (its headers go out). */
+  const openStream = () => {
+    if (stream !== undefined || streamed === undefined) return;
+    const resolve = streamed;
+    streamed = undefined;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        stream = controller;
+      },
+      cancel() {
+        closed = true;
+        if (keepAlive !== undefined) clearInterval(keepAlive);
+        options.done();
+      },
+    });
+    if (pending !== "") stream!.enqueue(encoder.encode(pending));
+    pending = "";
+    resolve(new Response(body, { status: 200, headers }));
+  };
+  // Notifications are written in the order they came, each after its ID is stored.
+  let chain = Promise.resolve();
+  const notify = (message: Record<string, unknown>) => {
+    const framed = frame(message);
+    chain = chain.then(async () => {
+      const text = await framed.catch(() => undefined);
+      if (text === undefined) return;
+      openStream();
+      write(text);
+    });
+  };
+
+  const priming = await options.events?.priming?.();
+  if (priming !== undefined) write(priming);
+
+  const context: CallContext = {
+    caller: options.caller,
+    clientCapabilities: options.clientCapabilities,
+    clientEra: "legacy",
+    signal: options.signal,
+    ...(call.progressToken === undefined ? {} : {
+      onProgress: (p) =>
+        notify({
+          jsonrpc: "2.0",
+          method: "notifications/progress",
+          params: gateway.scrub({ progressToken: call.progressToken, ...p }),
+        }),
+    }),
+    onNotification: (n) => {
+      if (n.method !== "notifications/message") return;
+      const p = gateway.scrub(n.params ?? {});
+      if (options.logs !== undefined && !options.logs(String(p.level))) return;
+      notify({
+        jsonrpc: "2.0",
+        method: "notifications/message",
+        params: { level: p.level, data: p.data, logger: p.logger },
+      });
+    },
+    // A stateless 2025 request, or a session whose client offered no
+    // sampling, elicitation or roots: the upstream was offered none of them.
+    onRequest: (request) =>
+      Promise.reject(
+        Object.assign(new Error(`Method not found: ${request.method}`), { code: -32601 }),
+      ),
+  };
+
+  return await new Promise<Response>((resolve) => {
+    streamed = resolve;
+    // A priming event is there for the client to resume from: it goes at once.
+    if (pending !== "") openStream();
+    keepAlive = setInterval(() => {
+      openStream();
+      write(": keepalive\n\n");
+    }, KEEP_ALIVE_MS);
+    void respond().then((text) => {
+      options.settled?.();
+      clearInterval(keepAlive);
+      if (stream === undefined) {
+        // Done before anything had to be streamed: one body.
+        streamed = undefined;
+        options.done();
+        resolve(new Response(pending + text, { status: 200, headers }));
+        return;
+      }
+      write(text);
+      if (closed) return;
+      closed = true;
+      try {
+        stream.close();
+      } catch { /* cancelled meanwhile */ }
+      options.done();
+    });
+  });
+
+  /** The framed last event: the result, or the JSON-RPC error. */
+  async function respond(): Promise<string> {
+    let message: Record<string, unknown>;
+    try {
+      const result = await inSpan({
+        method: "tools/call",
+        requestId: call.id,
+        sessionId: options.sessionId,
+        protocolVersion: call.version,
+        transport: "tcp",
+        target: call.name,
+      }, async (span) => {
+        const result = await gateway.callTool(call.name, call.args, context);
+        if (result.isError === true) markToolError(span, "tool_error");
+        return result;
+      }, (text) => gateway.redact(text));
+      message = encodeResult(gateway.scrub(result), call.id);
+    } catch (error) {
+      message = { jsonrpc: "2.0", id: call.id, error: errorObject(error, gateway) };
+    }
+    await chain;
+    return await frame(message);
+  }
+}
+
+/** The JSON-RPC response of a result (or of the error the schema or its kind gives). */
+function encodeResult(result: McpCallResult, id: string | number): Record<string, unknown> {
+  if (isInputRequiredResult(result)) {
+    return {
+      jsonrpc: "2.0",
+      id,
+      error: {
+        code: INTERNAL_ERROR,
+        message:
+          "the upstream server asked for the client's input (an input-required result), which a " +
+          "2025-era request without a session cannot answer; open a session (serve --sessions) " +
+          "or speak MCP 2026-07-28",
+      },
+    };
+  }
+  const wire = wireResult(result);
+  if ("error" in wire) return { jsonrpc: "2.0", id, error: wire.error };
+  return { result: wire.result, jsonrpc: "2.0", id };
+}

@@ -1,0 +1,283 @@
+// Private: the direct path of a `tools/call` to a Streamable HTTP upstream.
+// The connection stays the SDK's (its initialize, session, era and
+// standalone stream); only the call itself is posted here, over Deno's
+// pooled keep-alive connections, and its answer (a JSON body or an SSE
+// stream) read here: one parse per message, no schema pass over the
+// envelope, no web-stream pipeline. The result is checked against the
+// protocol's `CallToolResult` schema and put in its shape, as the SDK's
+// client would. Progress and logging of the call reach the caller as they
+// come, a server-to-client request is answered by `onRequest` (or refused),
+// and a cancelled call sends `notifications/cancelled`. Whatever the SDK
+// does besides (OAuth, a redirect, a session the server forgot, a 2026-07-28
+// connection) is left to it: an answer that needs it is refused with
+// `Undelivered` before the server ran anything, and the caller sends the
+// call through the SDK instead.
+
+import { ProtocolError } from "@modelcontextprotocol/client";
+import { type McpServerConfig, OutputTooLargeError } from "../run/mod.ts";
+import type { Connection } from "../run/mcp/connection.ts";
+import { wireResult } from "./_fast_call.ts";
+import type { UpstreamCallContext } from "./upstream.ts";
+
+/** The call was not delivered (the server ran nothing): send it the SDK's way. */
+export class Undelivered extends Error {
+  /** Creates the instance. */
+  constructor(reason: string) {
+    super(`not sent directly: ${reason}`);
+    this.name = "Undelivered";
+  }
+}
+
+const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+/** Statuses the SDK's transport handles itself (auth, session, redirects, negotiation). */
+const SDK_STATUSES = new Set([300, 301, 302, 303, 307, 308, 400, 401, 403, 404, 405, 406, 415]);
+/** Statuses whose Retry-After is reported (as run/mcp's HTTP bodies do). */
+const RETRY_AFTER_STATUS = new Set([429, 502, 503, 504]);
+let nextId = 0;
+
+interface HttpTransport {
+  sessionId?: string;
+  protocolVersion?: string;
+}
+
+/** Whether a call over this connection can take the direct path. */
+export function directCapable(config: McpServerConfig, connection: Connection): boolean {
+  if (config.transport !== "http" || config.authProvider !== undefined) return false;
+  const transport = connection.transport as unknown as HttpTransport;
+  const version = transport.protocolVersion;
+  // The 2026-07-28 era puts an envelope in every request: the SDK's job.
+  return typeof version === "string" && version < "2026-07-28" && !connection.closed &&
+    connection.lostError === undefined;
+}
+
+function headersOf(config: McpServerConfig & { transport: "http" }, transport: HttpTransport) {
+  const headers = new Headers(config.headers);
+  if (transport.sessionId !== undefined) headers.set("mcp-session-id", transport.sessionId);
+  headers.set("mcp-protocol-version", transport.protocolVersion!);
+  headers.set("content-type", "application/json");
+  headers.set("accept", "application/json, text/event-stream");
+  return headers;
+}
+
+/**
+ * Sends `tools/call` with `params` over the connection's session and
+ * returns its result, as the SDK's client would; progress of the call is
+ * asked for under `progressToken` when the caller takes it.
+ *
+ * @throws {Undelivered} when the server answered with what only the SDK handles; nothing ran.
+ */
+export async function directCall(
+  config: McpServerConfig,
+  connection: Connection,
+  params: Record<string, unknown>,
+  context: UpstreamCallContext,
+  signal: AbortSignal,
+  progressToken?: string,
+): Promise<Record<string, unknown>> {
+  const http = config as McpServerConfig & { transport: "http" };
+  const transport = connection.transport as unknown as HttpTransport;
+  const max = config.maxOutputBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const headers = headersOf(http, transport);
+  const id = `tf-${++nextId}`;
+  const token = context.onProgress === undefined ? undefined : progressToken ?? `${id}-progress`;
+  const sent = token === undefined
+    ? params
+    : { ...params, _meta: { ...(params._meta as object | undefined), progressToken: token } };
+  const post = (message: Record<string, unknown>, signal?: AbortSignal) =>
+    fetch(http.url, {
+      method: "POST",
+      headers,
+      body: JSON.stringify(message),
+      redirect: "manual",
+      ...(signal === undefined ? {} : { signal }),
+    });
+  let response: Response;
+  try {
+    response = await post({ jsonrpc: "2.0", id, method: "tools/call", params: sent }, signal);
+  } catch (error) {
+    if (signal.aborted) throw signal.reason;
+    throw error;
+  }
+  if (SDK_STATUSES.has(response.status)) {
+    await response.body?.cancel().catch(() => {});
+    throw new Undelivered(`HTTP ${response.status}`);
+  }
+  if (!response.ok) {
+    const text = await response.text().catch(() => "");
+    const retryAfter = response.headers.get("retry-after");
+    if (retryAfter !== null && RETRY_AFTER_STATUS.has(response.status)) {
+      // As the connection's own fetch reports it: the server says when to try again.
+      const body = text.slice(0, 200);
+      throw new Error(
+        `HTTP ${response.status}${body === "" ? "" : `: ${body}`} (Retry-After: ${retryAfter})`,
+      );
+    }
+    throw new Error(`Error POSTing to endpoint (HTTP ${response.status}): ${text}`);
+  }
+  const cancel = () => {
+    // As the SDK does: the server is told, and stops the call.
+    void post({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { requestId: id, reason: String(signal.reason) },
+    }).then((r) => r.body?.cancel()).catch(() => {});
+  };
+  signal.addEventListener("abort", cancel, { once: true });
+  try {
+    const type = response.headers.get("content-type") ?? "";
+    const answer = type.includes("text/event-stream")
+      ? await fromStream(response, id, max, {
+        onProgress: (p) => {
+          if (p.progressToken !== token) return;
+          context.onProgress?.({
+            progress: p.progress as number,
+            ...(p.total === undefined ? {} : { total: p.total as number }),
+            ...(p.message === undefined ? {} : { message: p.message as string }),
+          });
+        },
+        onNotification: (n) => void context.onNotification?.(n),
+        onRequest: (request) => answerRequest(request, context, post),
+      })
+      : fromJson(await readCapped(response, max), id);
+    return resultOf(answer);
+  } catch (error) {
+    if (signal.aborted) throw signal.reason;
+    throw error;
+  } finally {
+    signal.removeEventListener("abort", cancel);
+  }
+}
+
+/** The result of the call's response, or its JSON-RPC error as the SDK's client throws it. */
+function resultOf(message: Record<string, unknown>): Record<string, unknown> {
+  const error = message.error as { code?: unknown; message?: unknown; data?: unknown } | undefined;
+  if (error !== undefined) {
+    throw ProtocolError.fromError(Number(error.code), String(error.message), error.data);
+  }
+  const result = message.result;
+  if (typeof result !== "object" || result === null || Array.isArray(result)) {
+    throw new Error(`the server answered tools/call with a result that is not an object`);
+  }
+  const wire = wireResult(result as Record<string, unknown>);
+  if ("error" in wire) throw new Error(wire.error.message);
+  return wire.result;
+}
+
+async function readCapped(response: Response, max: number): Promise<string> {
+  const length = Number(response.headers.get("content-length") ?? NaN);
+  if (length > max) {
+    await response.body?.cancel().catch(() => {});
+    throw new OutputTooLargeError(max);
+  }
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (bytes.length > max) throw new OutputTooLargeError(max);
+  return new TextDecoder().decode(bytes);
+}
+
+function fromJson(text: string, id: string): Record<string, unknown> {
+  const parsed = JSON.parse(text);
+  const messages = Array.isArray(parsed) ? parsed : [parsed];
+  const answer = messages.find((m) => m?.id === id && ("result" in m || "error" in m));
+  if (answer === undefined) {
+    throw new Error("the server's JSON answer holds no response to the call");
+  }
+  return answer;
+}
+
+interface Handlers {
+  onProgress(params: Record<string, unknown>): void;
+  onNotification(notification: { method: string; params?: Record<string, unknown> }): void;
+  onRequest(request: Record<string, unknown>): void;
+}
+
+/** Reads the SSE answer until the call's response; hands on what comes before it. */
+async function fromStream(
+  response: Response,
+  id: string,
+  max: number,
+  handlers: Handlers,
+): Promise<Record<string, unknown>> {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  let data: string[] = [];
+  let eventBytes = 0;
+  try {
+    while (true) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error("the server closed the call's stream before answering");
+      buffer += decoder.decode(value, { stream: true });
+      let start = 0;
+      for (let nl = buffer.indexOf("\n", start); nl >= 0; nl = buffer.indexOf("\n", start)) {
+        let line = buffer.slice(start, nl);
+        start = nl + 1;
+        if (line.endsWith("\r")) line = line.slice(0, -1);
+        if (line === "") {
+          if (data.length > 0) {
+            const message = JSON.parse(data.join("\n"));
+            data = [];
+            eventBytes = 0;
+            if (message?.id === id && ("result" in message || "error" in message)) {
+              return message;
+            }
+            dispatch(message, handlers);
+          }
+          continue;
+        }
+        eventBytes += line.length;
+        if (eventBytes > max) throw new OutputTooLargeError(max);
+        if (line.startsWith("data:")) {
+          data.push(line.slice(line.startsWith("data: ") ? 6 : 5));
+        }
+      }
+      buffer = buffer.slice(start);
+      if (eventBytes + buffer.length > max) throw new OutputTooLargeError(max);
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+}
+
+function dispatch(message: Record<string, unknown>, handlers: Handlers): void {
+  if (typeof message?.method !== "string") return;
+  const params = (message.params ?? {}) as Record<string, unknown>;
+  if (message.id !== undefined) {
+    handlers.onRequest(message);
+  } else if (message.method === "notifications/progress") {
+    handlers.onProgress(params);
+  } else {
+    handlers.onNotification({ method: message.method, params });
+  }
+}
+
+/** Answers a server-to-client request of the call with a POST of the response. */
+function answerRequest(
+  request: Record<string, unknown>,
+  context: UpstreamCallContext,
+  post: (message: Record<string, unknown>) => Promise<Response>,
+): void {
+  const reply = async () => {
+    try {
+      if (context.onRequest === undefined) {
+        throw Object.assign(new Error("Method not found"), { code: -32601 });
+      }
+      const result = await context.onRequest({
+        method: String(request.method),
+        params: (request.params ?? {}) as Record<string, unknown>,
+      });
+      return { jsonrpc: "2.0", id: request.id, result };
+    } catch (error) {
+      const e = error as { code?: unknown; message?: unknown; data?: unknown };
+      return {
+        jsonrpc: "2.0",
+        id: request.id,
+        error: {
+          code: Number.isSafeInteger(e?.code) ? e.code : -32603,
+          message: String(e?.message ?? "Internal error"),
+          ...(e?.data === undefined ? {} : { data: e.data }),
+        },
+      };
+    }
+  };
+  void reply().then((message) => post(message)).then((r) => r.body?.cancel()).catch(() => {});
+}

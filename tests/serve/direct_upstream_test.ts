@@ -1,0 +1,243 @@
+// The direct path of a `tools/call` to a 2025-era Streamable HTTP upstream
+// (serve/_fast_upstream.ts) gives what the SDK's client gives: the fixture
+// upstream is called over HTTP (direct) and over stdio (the SDK's path), and
+// the results, notifications and failures compared.
+
+import assert from "node:assert/strict";
+import type { McpServerConfig } from "../../run/mod.ts";
+import { mcpUpstream, type Upstream, type UpstreamNotification } from "../../serve/mod.ts";
+import { ROOT } from "./_helpers.ts";
+import { SERVE_UPSTREAM } from "./_upstream_helpers.ts";
+
+async function startFixture(): Promise<{ url: string; child: Deno.ChildProcess }> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", "tests/fixtures/serve/upstream.ts", "--http", "0"],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const reader = child.stdout.getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error("the fixture exited");
+    text += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  void child.stdout.pipeTo(new WritableStream()).catch(() => {});
+  return { url: text.trim(), child };
+}
+
+/** Counts the tool calls posted by the direct path (its request IDs are "tf-N"). */
+function spyOnDirectPosts(): { count(): number; restore(): void } {
+  const original = globalThis.fetch;
+  let posts = 0;
+  globalThis.fetch = (input, init) => {
+    if (typeof init?.body === "string" && /"id":"tf-\d+","method":"tools\/call"/.test(init.body)) {
+      posts++;
+    }
+    return original(input, init);
+  };
+  return { count: () => posts, restore: () => void (globalThis.fetch = original) };
+}
+
+interface Seen {
+  result?: Record<string, unknown>;
+  error?: string;
+  progress: unknown[];
+  notifications: UpstreamNotification[];
+}
+
+async function callOn(
+  upstream: Upstream,
+  name: string,
+  args: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<Seen> {
+  const seen: Seen = { progress: [], notifications: [] };
+  try {
+    seen.result = await upstream.request("tools/call", { name, arguments: args }, {
+      caller: "test",
+      clientCapabilities: {},
+      onProgress: (p) => seen.progress.push(p),
+      onNotification: (n) => void seen.notifications.push(n),
+      ...(signal === undefined ? {} : { signal }),
+    });
+  } catch (error) {
+    const e = error as { code?: unknown; message?: string };
+    seen.error = typeof e.code === "number" ? `${e.code} ${e.message}` : "failed";
+  }
+  return seen;
+}
+
+const CASES: [string, Record<string, unknown>][] = [
+  ["test_simple_text", {}],
+  ["test_image_content", {}],
+  ["test_audio_content", {}],
+  ["test_embedded_resource", {}],
+  ["test_multiple_content_types", {}],
+  ["test_tool_with_logging", {}],
+  ["test_tool_with_progress", {}],
+  ["test_error_handling", {}],
+  ["echo", { text: "hello" }],
+  ["bad_output", {}],
+  ["huge", { n: 2_000_000 }],
+  ["no_such_tool", {}],
+];
+
+Deno.test("a tools/call to an HTTP upstream goes the direct way and gives what the SDK's client gives", async () => {
+  const fixture = await startFixture();
+  const http: McpServerConfig = { transport: "http", url: fixture.url, protocol: "legacy" };
+  const direct = mcpUpstream("up", http);
+  const sdk = mcpUpstream("up", SERVE_UPSTREAM);
+  const spy = spyOnDirectPosts();
+  try {
+    for (const [name, args] of CASES) {
+      const a = await callOn(direct, name, args);
+      const b = await callOn(sdk, name, args);
+      assert.deepEqual(a, b, name);
+    }
+    assert.equal(spy.count(), CASES.length, "not every call took the direct path");
+  } finally {
+    spy.restore();
+    await direct.close();
+    await sdk.close();
+    fixture.child.kill("SIGTERM");
+    await fixture.child.status;
+  }
+});
+
+Deno.test("a direct call over the cap fails as the SDK's does, and the next call is served", async () => {
+  const fixture = await startFixture();
+  const direct = mcpUpstream("up", {
+    transport: "http",
+    url: fixture.url,
+    protocol: "legacy",
+    maxOutputBytes: 100_000,
+  });
+  try {
+    const over = await callOn(direct, "huge", { n: 200_000 });
+    assert.equal(over.error, "failed");
+    const next = await callOn(direct, "echo", { text: "after" });
+    assert.deepEqual(next.result?.structuredContent, { echoed: "after" });
+  } finally {
+    await direct.close();
+    fixture.child.kill("SIGTERM");
+    await fixture.child.status;
+  }
+});
+
+Deno.test("a direct call cancelled mid-call ends at once, and an upstream that crashes mid-call fails that call only", async () => {
+  const fixture = await startFixture();
+  const direct = mcpUpstream("up", { transport: "http", url: fixture.url, protocol: "legacy" });
+  try {
+    const abort = new AbortController();
+    const started = performance.now();
+    const slow = callOn(direct, "slow", { ms: 10_000 }, abort.signal);
+    setTimeout(() => abort.abort(new Error("the client went away")), 100);
+    assert.equal((await slow).error, "failed");
+    assert.ok(performance.now() - started < 5000, "the cancelled call did not end at once");
+    const ok = await callOn(direct, "echo", { text: "still" });
+    assert.deepEqual(ok.result?.structuredContent, { echoed: "still" });
+    const crashed = await callOn(direct, "crash", {});
+    assert.equal(crashed.error, "failed");
+  } finally {
+    await direct.close();
+    try {
+      fixture.child.kill("SIGTERM");
+    } catch { /* it crashed, as asked */ }
+    await fixture.child.status;
+  }
+});
+
+/**
+ * A bare 2025-era Streamable HTTP server: initialize, then tool calls whose
+ * answer is written as the tool's name says (bytes one by one, everything in
+ * one chunk, garbage, a stream closed before the answer).
+ */
+function rawServer(): { url: string; close(): Promise<void> } {
+  const encoder = new TextEncoder();
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    if (req.method !== "POST") return new Response(null, { status: 405 });
+    const message = await req.json();
+    if (message.id === undefined) return new Response(null, { status: 202 });
+    if (message.method === "initialize") {
+      return Response.json({
+        jsonrpc: "2.0",
+        id: message.id,
+        result: {
+          protocolVersion: "2025-06-18",
+          capabilities: { tools: {} },
+          serverInfo: { name: "raw", version: "1" },
+        },
+      }, { headers: { "mcp-session-id": "raw-session" } });
+    }
+    const token = message.params?._meta?.progressToken;
+    const events = [
+      ...(token === undefined ? [] : [{
+        jsonrpc: "2.0",
+        method: "notifications/progress",
+        params: { progressToken: token, progress: 1, total: 1 },
+      }]),
+      { jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "hi" } },
+      { jsonrpc: "2.0", id: message.id, result: { content: [{ type: "text", text: "é✓ done" }] } },
+    ];
+    const text = events.map((e) => `event: message\r\ndata: ${JSON.stringify(e)}\r\n\r\n`).join("");
+    const bytes = encoder.encode(text);
+    const name = message.params?.name;
+    if (name === "busy") {
+      return new Response("try later", { status: 503, headers: { "retry-after": "7" } });
+    }
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        if (name === "split") {
+          for (const byte of bytes) {
+            controller.enqueue(new Uint8Array([byte]));
+            await new Promise((r) => setTimeout(r, 0));
+          }
+        } else if (name === "merged") {
+          controller.enqueue(bytes);
+        } else if (name === "garbage") {
+          controller.enqueue(encoder.encode("event: message\ndata: {not json\n\n"));
+        } else if (name === "closed") {
+          controller.enqueue(encoder.encode(": nothing to say\n\n"));
+        }
+        controller.close();
+      },
+    });
+    return new Response(body, { headers: { "content-type": "text/event-stream" } });
+  });
+  return {
+    url: `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}/mcp`,
+    close: () => server.shutdown(),
+  };
+}
+
+Deno.test("a direct call reads the same answer whether its bytes come one by one or in one chunk; garbage, a stream closed early or a 503 (reported with its Retry-After) fail that call only", async () => {
+  const raw = rawServer();
+  const direct = mcpUpstream("raw", { transport: "http", url: raw.url, protocol: "legacy" });
+  const spy = spyOnDirectPosts();
+  try {
+    const split = await callOn(direct, "split", {});
+    const merged = await callOn(direct, "merged", {});
+    assert.deepEqual(split, merged);
+    assert.deepEqual(merged.result, { content: [{ type: "text", text: "é✓ done" }] });
+    assert.deepEqual(merged.progress, [{ progress: 1, total: 1 }]);
+    assert.deepEqual(merged.notifications, [{
+      method: "notifications/message",
+      params: { level: "info", data: "hi" },
+    }]);
+    assert.equal((await callOn(direct, "garbage", {})).error, "failed");
+    assert.equal((await callOn(direct, "closed", {})).error, "failed");
+    await assert.rejects(
+      direct.request("tools/call", { name: "busy", arguments: {} }, {}),
+      /HTTP 503: try later \(Retry-After: 7\)/,
+    );
+    assert.deepEqual((await callOn(direct, "merged", {})).result, merged.result);
+    assert.equal(spy.count(), 6);
+  } finally {
+    spy.restore();
+    await direct.close();
+    await raw.close();
+  }
+});
