@@ -56,6 +56,15 @@ export interface BuildRunnerOptions {
    * {@linkcode Workspace} passes its own, so that each server is expanded once.
    */
   resolveServer?: (name: string) => ManifestServer;
+  /**
+   * A runner that already connected to the manifest's servers (a
+   * {@linkcode Workspace}'s listing): its MCP servers and open connections
+   * are taken over, so no server starts twice in one command. Their tools are
+   * listed again over those connections, with the filters and the lock file
+   * applied as on a first connection; a connection lost since is opened again
+   * and checked against the lock file.
+   */
+  connections?: Runner;
 }
 
 /**
@@ -90,7 +99,10 @@ export async function buildRunner(
   const redactor = options.redactor ?? new Redactor();
   const redact = (text: string): string => redactor.redact(text);
   const runner = new Runner({ ...options.runner, redact });
-  const servers = new Set<string>();
+  // Servers connected already are not configured (nor started) again.
+  const servers = new Set<string>(
+    options.connections === undefined ? [] : runner.adoptMcpServers(options.connections),
+  );
   const providers = new Set<string>();
   // Each `${input:ID}` is asked for once, whichever entries use it.
   const given = new Map<string, string>();
