@@ -65,6 +65,44 @@ export interface BuildRunnerOptions {
    * and checked against the lock file.
    */
   connections?: Runner;
+  /**
+   * Told when a server starts connecting (`connecting`) and when its listing
+   * is done (`ok`, with how many tools it listed) or failed, once per server;
+   * `ms` is the time since it started. Servers connect at once, so events
+   * interleave. Only servers listed while the runner is built are reported.
+   */
+  onProgress?: (
+    event: { server: string; state: "connecting" | "ok" | "failed"; tools?: number; ms: number },
+  ) => void;
+}
+
+/** One server event of {@linkcode BuildRunnerOptions.onProgress}. */
+type ServerEvent = Parameters<NonNullable<BuildRunnerOptions["onProgress"]>>[0];
+
+/**
+ * The events of `report`, once per server: a server listed twice (for a tool
+ * whose schema comes from it, then for its own tools) starts and ends once.
+ */
+function oncePerServer(
+  report: ((event: ServerEvent) => void) | undefined,
+): ((event: ServerEvent) => void) | undefined {
+  if (report === undefined) return undefined;
+  const started = new Map<string, number>();
+  const ended = new Set<string>();
+  return (event) => {
+    if (event.state === "connecting") {
+      if (started.has(event.server)) return;
+      started.set(event.server, performance.now());
+      return report(event);
+    }
+    if (ended.has(event.server)) return;
+    ended.add(event.server);
+    const since = started.get(event.server);
+    report({
+      ...event,
+      ms: since === undefined ? event.ms : Math.round(performance.now() - since),
+    });
+  };
 }
 
 /**
@@ -193,9 +231,12 @@ export async function buildRunner(
       mine.push({ namespace, declared });
     }
   }
+  const progress = oncePerServer(options.onProgress);
   // Every server lists at once, each within its deadline: as long as the slowest.
   try {
     await Promise.all([...listings].map(async ([server, mine]) => {
+      progress?.({ server, state: "connecting", ms: 0 });
+      let listed = 0;
       for (const { namespace, declared } of mine) {
         let imported;
         try {
@@ -207,6 +248,7 @@ export async function buildRunner(
               : { timeoutMs: options.importTimeoutMs }),
           }));
         } catch (error) {
+          progress?.({ server, state: "failed", ms: 0 });
           // Name the tools that needed the listing (the runner's error names only the server).
           const e = error as { message?: unknown; toolId?: unknown };
           if (typeof e?.message === "string" && e.toolId === undefined) {
@@ -218,6 +260,7 @@ export async function buildRunner(
           }
           throw error;
         }
+        listed = imported.length;
         for (const entry of imported) if (!declared.has(entry.id)) runner.registry.remove(entry.id);
         for (const id of declared) {
           if (!runner.registry.has(id)) {
@@ -227,6 +270,8 @@ export async function buildRunner(
           }
         }
       }
+      // Listing its own tools (`server:tool`) next, over the same connection, is not news.
+      progress?.({ server, state: "ok", tools: listed, ms: 0 });
     }));
   } catch (error) {
     await closeWithin(runner, options.runner?.closeTimeoutMs ?? 5000);
@@ -240,6 +285,7 @@ export async function buildRunner(
       redactor,
       signal: options.signal,
       configured: servers,
+      ...(progress === undefined ? {} : { onProgress: progress }),
       ...(options.resolveServer === undefined ? {} : { resolveServer: options.resolveServer }),
       ...(options.importTimeoutMs === undefined ? {} : { timeoutMs: options.importTimeoutMs }),
     });
