@@ -33,8 +33,12 @@ function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
 
-/** Progress of connecting to `total` servers, written to `io` as its settings ask. */
-export function serverProgress(io: CliIo, total: number): ServerProgress {
+/**
+ * Progress of connecting to `total` servers, written to `io` as its settings
+ * ask; without `total`, the servers are counted as they start connecting (and
+ * the live line shows nothing before the first).
+ */
+export function serverProgress(io: CliIo, total?: number): ServerProgress {
   const none: ServerProgress = { onProgress: undefined, [Symbol.dispose]() {} };
   if (io.verbosity === "quiet" || total === 0) return none;
   if (io.verbosity === "verbose") {
@@ -56,11 +60,15 @@ export function serverProgress(io: CliIo, total: number): ServerProgress {
   let done = 0;
   let failed = 0;
   let shown = false;
+  const seen = new Set<string>();
   const draw = () => {
+    if (total === undefined && seen.size === 0) return;
     const names = [...waiting];
     const list = names.length <= 3 ? names.join(", ") : `${names.slice(0, 3).join(", ")}, ...`;
     io.stderr(
-      `\r\x1b[2Kservers: ${done}/${total} listed${failed > 0 ? `, ${failed} failed` : ""}` +
+      `\r\x1b[2Kservers: ${done}/${total ?? seen.size} listed${
+        failed > 0 ? `, ${failed} failed` : ""
+      }` +
         `${names.length > 0 ? `; waiting for ${list}` : ""} (${
           seconds(performance.now() - started)
         })`,
@@ -72,6 +80,7 @@ export function serverProgress(io: CliIo, total: number): ServerProgress {
   Deno.unrefTimer(timer);
   return {
     onProgress(event) {
+      seen.add(event.server);
       if (event.state === "connecting") waiting.add(event.server);
       else {
         waiting.delete(event.server);

@@ -80,6 +80,31 @@ export class Backends {
     await pool?.add(name, config, options);
   }
 
+  /**
+   * Takes every MCP server of `other` (configurations, checks, and the pool
+   * with its open connections and what it learnt: eras, which servers were
+   * connected, refused tools); `other` keeps none, so closing it leaves them
+   * open. Only a backend set without MCP servers of its own can take them.
+   */
+  adoptMcp(other: Backends): string[] {
+    if (this.#mcpConfigs.size > 0 || this.#mcp !== undefined) {
+      throw new Error("a runner with MCP servers of its own cannot take another runner's");
+    }
+    const names = [...other.#mcpConfigs.keys()];
+    for (const [name, config] of other.#mcpConfigs) this.#mcpConfigs.set(name, config);
+    for (const [name, options] of other.#mcpOptions) this.#mcpOptions.set(name, options);
+    const onElicitation = this.#onElicitation;
+    this.#mcp = other.#mcp?.then((pool) => {
+      // Connections opened from here on offer what this runner answers.
+      pool.onElicitation = onElicitation;
+      return pool;
+    });
+    other.#mcpConfigs.clear();
+    other.#mcpOptions.clear();
+    other.#mcp = undefined;
+    return names;
+  }
+
   /** Every tool an MCP server lists. */
   listMcpTools(
     server: string,

@@ -240,6 +240,36 @@ export class Runner {
   }
 
   /**
+   * Takes over another runner's MCP servers: their configurations, their
+   * checks (e.g. against a lock file, still run on every new connection) and
+   * their open connections, so a server listed by one runner is called by
+   * this one without starting it again. The other runner no longer has them
+   * (closing it leaves them open; this runner's `close()` closes them). Tools
+   * are not moved: list them again (over the same connection) with
+   * {@linkcode Runner.importMcpTools}.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { Runner } from "@toolfoundation/core/run";
+   *
+   * const lister = new Runner();
+   * await lister.setMcpServer("docs", { transport: "http", url: "http://127.0.0.1:9/mcp" });
+   * const runner = new Runner();
+   * assert.deepEqual(runner.adoptMcpServers(lister), ["docs"]);
+   * await lister.close();
+   * await runner.close();
+   * ```
+   *
+   * @param from The runner whose MCP servers this one takes.
+   * @returns The names of the servers taken.
+   * @throws {Error} When this runner already has MCP servers of its own.
+   */
+  adoptMcpServers(from: Runner): string[] {
+    return this.#backends.adoptMcp(from.#backends);
+  }
+
+  /**
    * Lists an MCP server's tools and registers each as a model tool with an
    * mcp backend (namespace: the server name unless given).
    *

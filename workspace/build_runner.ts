@@ -56,6 +56,53 @@ export interface BuildRunnerOptions {
    * {@linkcode Workspace} passes its own, so that each server is expanded once.
    */
   resolveServer?: (name: string) => ManifestServer;
+  /**
+   * A runner that already connected to the manifest's servers (a
+   * {@linkcode Workspace}'s listing): its MCP servers and open connections
+   * are taken over, so no server starts twice in one command. Their tools are
+   * listed again over those connections, with the filters and the lock file
+   * applied as on a first connection; a connection lost since is opened again
+   * and checked against the lock file.
+   */
+  connections?: Runner;
+  /**
+   * Told when a server starts connecting (`connecting`) and when its listing
+   * is done (`ok`, with how many tools it listed) or failed, once per server;
+   * `ms` is the time since it started. Servers connect at once, so events
+   * interleave. Only servers listed while the runner is built are reported.
+   */
+  onProgress?: (
+    event: { server: string; state: "connecting" | "ok" | "failed"; tools?: number; ms: number },
+  ) => void;
+}
+
+/** One server event of {@linkcode BuildRunnerOptions.onProgress}. */
+type ServerEvent = Parameters<NonNullable<BuildRunnerOptions["onProgress"]>>[0];
+
+/**
+ * The events of `report`, once per server: a server listed twice (for a tool
+ * whose schema comes from it, then for its own tools) starts and ends once.
+ */
+function oncePerServer(
+  report: ((event: ServerEvent) => void) | undefined,
+): ((event: ServerEvent) => void) | undefined {
+  if (report === undefined) return undefined;
+  const started = new Map<string, number>();
+  const ended = new Set<string>();
+  return (event) => {
+    if (event.state === "connecting") {
+      if (started.has(event.server)) return;
+      started.set(event.server, performance.now());
+      return report(event);
+    }
+    if (ended.has(event.server)) return;
+    ended.add(event.server);
+    const since = started.get(event.server);
+    report({
+      ...event,
+      ms: since === undefined ? event.ms : Math.round(performance.now() - since),
+    });
+  };
 }
 
 /**
@@ -90,7 +137,10 @@ export async function buildRunner(
   const redactor = options.redactor ?? new Redactor();
   const redact = (text: string): string => redactor.redact(text);
   const runner = new Runner({ ...options.runner, redact });
-  const servers = new Set<string>();
+  // Servers connected already are not configured (nor started) again.
+  const servers = new Set<string>(
+    options.connections === undefined ? [] : runner.adoptMcpServers(options.connections),
+  );
   const providers = new Set<string>();
   // Each `${input:ID}` is asked for once, whichever entries use it.
   const given = new Map<string, string>();
@@ -181,9 +231,12 @@ export async function buildRunner(
       mine.push({ namespace, declared });
     }
   }
+  const progress = oncePerServer(options.onProgress);
   // Every server lists at once, each within its deadline: as long as the slowest.
   try {
     await Promise.all([...listings].map(async ([server, mine]) => {
+      progress?.({ server, state: "connecting", ms: 0 });
+      let listed = 0;
       for (const { namespace, declared } of mine) {
         let imported;
         try {
@@ -195,6 +248,7 @@ export async function buildRunner(
               : { timeoutMs: options.importTimeoutMs }),
           }));
         } catch (error) {
+          progress?.({ server, state: "failed", ms: 0 });
           // Name the tools that needed the listing (the runner's error names only the server).
           const e = error as { message?: unknown; toolId?: unknown };
           if (typeof e?.message === "string" && e.toolId === undefined) {
@@ -206,6 +260,7 @@ export async function buildRunner(
           }
           throw error;
         }
+        listed = imported.length;
         for (const entry of imported) if (!declared.has(entry.id)) runner.registry.remove(entry.id);
         for (const id of declared) {
           if (!runner.registry.has(id)) {
@@ -215,6 +270,8 @@ export async function buildRunner(
           }
         }
       }
+      // Listing its own tools (`server:tool`) next, over the same connection, is not news.
+      progress?.({ server, state: "ok", tools: listed, ms: 0 });
     }));
   } catch (error) {
     await closeWithin(runner, options.runner?.closeTimeoutMs ?? 5000);
@@ -228,6 +285,7 @@ export async function buildRunner(
       redactor,
       signal: options.signal,
       configured: servers,
+      ...(progress === undefined ? {} : { onProgress: progress }),
       ...(options.resolveServer === undefined ? {} : { resolveServer: options.resolveServer }),
       ...(options.importTimeoutMs === undefined ? {} : { timeoutMs: options.importTimeoutMs }),
     });

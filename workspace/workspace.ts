@@ -57,6 +57,13 @@ export interface ExposedToolsOptions {
   onProgress?: (
     event: { server: string; state: "connecting" | "ok" | "failed"; tools?: number; ms: number },
   ) => void;
+  /**
+   * Keep the servers' connections open for the next
+   * {@linkcode Workspace.runner} (which takes them over: no server starts
+   * twice) instead of closing them; {@linkcode Workspace.close} closes them
+   * when no runner is asked for. Default: closed once listed.
+   */
+  keepConnections?: boolean;
 }
 
 /** The tools a manifest exposes, with what happened to each server. */
@@ -68,7 +75,10 @@ export interface ExposedTools {
 }
 
 /** Options of {@linkcode Workspace.runner}: {@linkcode buildRunner}'s, less what the workspace owns. */
-export type WorkspaceRunnerOptions = Omit<BuildRunnerOptions, "env" | "redactor" | "resolveServer">;
+export type WorkspaceRunnerOptions = Omit<
+  BuildRunnerOptions,
+  "env" | "redactor" | "resolveServer" | "connections"
+>;
 
 /** The default deadline of connecting to and listing one server (as a run's). */
 const DEFAULT_LIST_DEADLINE_MS = 60_000;
@@ -101,6 +111,8 @@ export class Workspace {
   readonly #env: (name: string) => string | undefined;
   readonly #servers = new Map<string, ManifestServer>();
   readonly #given = new Map<string, string>();
+  /** The runner that listed the servers, kept (`keepConnections`) for the next runner. */
+  #listing: Runner | undefined;
 
   private constructor(manifest: Manifest, options: WorkspaceOptions) {
     this.manifest = manifest;
@@ -290,6 +302,7 @@ export class Workspace {
       redact: (text) => this.redactor.redact(text),
       closeTimeoutMs: 150,
     });
+    let kept = false;
     try {
       const found = await discoverTools(runner, this.manifest, {
         redactor: this.redactor,
@@ -300,15 +313,26 @@ export class Workspace {
         keepGoing: options.keepGoing === true,
         ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
       });
+      if (options.keepConnections) {
+        await this.close();
+        this.#listing = runner;
+        kept = true;
+      }
       return { tools: found.tools, servers: found.reports };
     } finally {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([
-        runner.close().catch(() => {}),
-        new Promise<void>((resolve) => (timer = setTimeout(resolve, 2000))),
-      ]);
-      clearTimeout(timer);
+      if (!kept) await closeRunner(runner);
     }
+  }
+
+  /**
+   * Closes the servers' connections kept by
+   * {@linkcode ExposedToolsOptions.keepConnections} that no runner took over
+   * (waiting at most 2 s for their processes); does nothing otherwise.
+   */
+  async close(): Promise<void> {
+    const listing = this.#listing;
+    this.#listing = undefined;
+    if (listing !== undefined) await closeRunner(listing);
   }
 
   /**
@@ -321,11 +345,30 @@ export class Workspace {
   async runner(options: WorkspaceRunnerOptions = {}): Promise<Runner> {
     // Loaded on first use: list and permissions load no runner.
     const { buildRunner } = await import("./build_runner.ts");
-    return buildRunner(this.manifest, {
-      ...options,
-      env: this.#env,
-      redactor: this.redactor,
-      resolveServer: (name) => this.server(name),
-    });
+    // The servers' connections kept from the listing are taken over, once.
+    const listing = this.#listing;
+    this.#listing = undefined;
+    try {
+      return await buildRunner(this.manifest, {
+        ...options,
+        env: this.#env,
+        redactor: this.redactor,
+        resolveServer: (name) => this.server(name),
+        ...(listing === undefined ? {} : { connections: listing }),
+      });
+    } finally {
+      // Left without MCP servers once taken over (or on failure: closes them).
+      if (listing !== undefined) await closeRunner(listing);
+    }
   }
+}
+
+/** Closes a runner, waiting no longer than 2 s (a process that cannot be stopped must not hold the caller). */
+async function closeRunner(runner: Runner): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    runner.close().catch(() => {}),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, 2000))),
+  ]);
+  clearTimeout(timer);
 }

@@ -10,6 +10,7 @@ import type { Redactor } from "../../workspace/secrets.ts";
 import { report, withInterrupt } from "./_shared.ts";
 import { UsageError } from "../../workspace/errors.ts";
 import type { Workspace } from "../../workspace/workspace.ts";
+import { serverProgress } from "../_progress.ts";
 
 function progressLine(io: CliIo, events: boolean) {
   let shown = false;
@@ -114,8 +115,13 @@ export async function execute(
   // the run: it shares the run's deadline.
   const redactor = workspace.redactor;
   const logs = moduleLog(io, redactor, events);
+  // Progress while servers connect and list (not with --events: stderr is JSON Lines then).
+  const connecting = events || Object.keys(workspace.manifest.servers).length === 0
+    ? undefined
+    : serverProgress(io);
   const runner = await withInterrupt((signal) =>
     workspace.runner({
+      ...(connecting?.onProgress === undefined ? {} : { onProgress: connecting.onProgress }),
       tools: ids,
       signal,
       killGraceMs: CLI_KILL_GRACE_MS,
@@ -140,7 +146,7 @@ export async function execute(
       },
       onModuleLog: (toolId, text) => logs.write(toolId, text),
     })
-  );
+  ).finally(() => connecting?.[Symbol.dispose]());
   warnShortSecrets(io, redactor, events);
   const line = progressLine(io, events);
   let code: number = EXIT.failure;

@@ -35,13 +35,16 @@ export interface ServerSummary {
  * permissions, variables and deadline as `run`; every server at once),
  * reporting skipped, failed and unlocked servers' tools on stderr: failed
  * servers at once, tools left out into `warnings` (written here when not
- * given). Progress goes to stderr while the servers connect.
+ * given). Progress goes to stderr while the servers connect. With
+ * `keepConnections`, the servers stay connected for the workspace's next
+ * runner (no server starts twice; `workspace.close()` closes them otherwise).
  */
 export async function serverTools(
   io: CliIo,
   workspace: Workspace,
   values: Record<string, string | boolean | undefined>,
   warnings?: Warnings,
+  options: { keepConnections?: boolean } = {},
 ): Promise<{ tools: ResolvedTool[]; servers: ServerSummary[] }> {
   const manifest = workspace.manifest;
   const redactor = workspace.redactor;
@@ -68,6 +71,7 @@ export async function serverTools(
       signal,
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       keepGoing: values["keep-going"] === true,
+      ...(options.keepConnections ? { keepConnections: true } : {}),
       ...(progress.onProgress === undefined ? {} : { onProgress: progress.onProgress }),
     });
   });

@@ -50,6 +50,7 @@ function parseConcurrency(value: string | undefined): number | undefined {
 export async function respondCommand(argv: string[], io: CliIo): Promise<number> {
   const redactor = new Redactor();
   using _console = scrubConsole(redactor);
+  let workspace: Workspace | undefined;
   try {
     const { values, positionals } = parseArgs({
       args: argv,
@@ -78,11 +79,18 @@ export async function respondCommand(argv: string[], io: CliIo): Promise<number>
     const cliTimeout = parseTimeout(values.timeout);
     const concurrency = parseConcurrency(values.concurrency);
     const maxModuleProcesses = parseMaxModuleProcesses(values["max-module-processes"]);
-    const workspace = await openWorkspace(path, values, redactor);
-    const manifest = workspace.manifest;
+    const opened = workspace = await openWorkspace(path, values, redactor);
+    const manifest = opened.manifest;
     // The tools offered are the workspace's exposed set, as list, convert and
     // serve see it: servers are contacted for theirs (filters, overrides, lock).
-    const { tools: exposed } = await serverTools(io, workspace, { timeout: values.timeout });
+    // Their connections stay open for the calls: no server starts twice.
+    const { tools: exposed } = await serverTools(
+      io,
+      workspace,
+      { timeout: values.timeout },
+      undefined,
+      { keepConnections: true },
+    );
     const offered = exposed.map((t) => t.id);
     const names = new ToolNameMap(offered, format);
     // The normalizers of the conversion the request used (`convert --strict` ↔ `--strict`).
@@ -111,10 +119,13 @@ export async function respondCommand(argv: string[], io: CliIo): Promise<number>
       concurrency,
       maxModuleProcesses,
       media: values["media-as-text"] ? "text" : "native",
-      timeout: (call) => workspace.deadlineOf(call.toolId ?? "", cliTimeout),
+      timeout: (call) => opened.deadlineOf(call.toolId ?? "", cliTimeout),
     });
   } catch (error) {
     return report(io, redactor, error);
+  } finally {
+    // Connections no runner took over (no call, or an error before the calls).
+    await workspace?.close();
   }
 }
 

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { type LiveGroup, trackLive, untrackLive } from "./live_groups.ts";
+import { groupSignallingAllowed, type LiveGroup, trackLive, untrackLive } from "./live_groups.ts";
 
 /** Default wait between SIGTERM and SIGKILL, in ms. */
 export const DEFAULT_KILL_GRACE_MS = 2000;
@@ -77,7 +77,9 @@ async function signalGroup(
   pgid: number,
   signal: "SIGTERM" | "SIGKILL" | 0,
 ): Promise<boolean | undefined> {
-  if (groupSignalling === undefined || groupSignalling === "deno") {
+  // What the grants allow, asked without a prompt (a prompt on a terminal would hang closing).
+  groupSignalling ??= groupSignallingAllowed();
+  if (groupSignalling === "deno") {
     try {
       Deno.kill(-pgid, signal as Deno.Signal);
       groupSignalling = "deno";

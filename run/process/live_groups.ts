@@ -26,6 +26,24 @@ let unloadHooked = false;
 /** `Deno.kill` on a group needs an unscoped --allow-run; else the `kill` program does it. */
 let viaKillProgram = false;
 
+/**
+ * How process groups can be signalled under the permissions granted, found
+ * without prompting: `Deno.kill` of a group needs an unscoped `--allow-run`,
+ * the `kill` program `--allow-run=kill`; `"none"`: only each group's leader
+ * (through its own handle, which needs no permission). Asked with
+ * `Deno.permissions.querySync`, because calling either without its grant
+ * stops at a permission prompt on a terminal (and a closing CLI hangs there).
+ */
+export function groupSignallingAllowed(): "deno" | "command" | "none" {
+  try {
+    if (Deno.permissions.querySync({ name: "run" }).state === "granted") return "deno";
+    if (Deno.permissions.querySync({ name: "run", command: "kill" }).state === "granted") {
+      return "command";
+    }
+  } catch { /* a runtime without the query: signal the leaders only */ }
+  return "none";
+}
+
 /** Tracks a started group until {@linkcode untrackLive}. */
 export function trackLive(group: LiveGroup): void {
   if (!unloadHooked) {
@@ -50,12 +68,15 @@ export function killLiveGroupsSync(): number {
   const groups = [...live];
   live.clear();
   const rest: number[] = [];
+  const allowed = groups.length === 0 ? "none" : groupSignallingAllowed();
+  if (allowed === "command") viaKillProgram = true;
   for (const group of groups) {
     if (!group.leaderExited()) {
       try {
         group.process.kill("SIGKILL");
       } catch { /* already gone */ }
     }
+    if (allowed === "none") continue; // never a prompt: only the leader was reached
     if (viaKillProgram) {
       rest.push(group.pgid);
       continue;

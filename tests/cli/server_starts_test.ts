@@ -1,0 +1,257 @@
+// Each of the manifest's servers starts once per command: `respond` lists the
+// servers for the tools it offers and calls them over the same connections;
+// run, chain, list, validate and convert start each server they need once. A
+// server that dies after its listing is started again for the call (and its
+// tools checked against the lock file again). Closing the servers never needs
+// a permission the flags `permissions` prints do not give (no prompt on a
+// terminal), and run and chain show their progress while servers connect.
+import assert from "node:assert/strict";
+import { cli, flagsFor, ROOT, tempManifest } from "./_cli.ts";
+
+const DENO = Deno.execPath();
+const COUNTED = new URL("../fixtures/cli/mcp_counted_server.ts", import.meta.url).pathname;
+const FAKE = new URL("../fixtures/run/mcp_fake_server.ts", import.meta.url).pathname;
+
+/**
+ * A manifest with servers `a` and `b` (the counted server: each start appends
+ * a line to `<dir>/<name>.starts`), a tool `echo` of `a` whose schema comes
+ * from it, a built-in, and a chain calling `echo` then `b:echo`.
+ */
+async function counted(
+  mode?: "exit-after-list" | "change-after-list",
+): Promise<{ path: string; dir: string }> {
+  const dir = await Deno.makeTempDir({ prefix: "tf-starts-" });
+  const server = (name: string) => [
+    `  ${name}:`,
+    `    command: ${JSON.stringify(DENO)}`,
+    `    args: [run, --allow-read=${dir}, --allow-write=${dir}, --no-config, ${
+      JSON.stringify(COUNTED)
+    }, ${JSON.stringify(`${dir}/${name}.starts`)}${mode === undefined ? "" : `, ${mode}`}]`,
+  ];
+  const path = `${dir}/tools.yaml`;
+  await Deno.writeTextFile(
+    path,
+    [
+      "version: 1",
+      "servers:",
+      ...server("a"),
+      ...server("b"),
+      "tools:",
+      "  - { name: echo, server: a }",
+      "  - { name: add, builtin: calculate }",
+      "chains:",
+      "  both:",
+      "    steps:",
+      "      - { tool: echo, args: { text: hi } }",
+      '      - { tool: "b:echo", args: { text: ho } }',
+      "",
+    ].join("\n"),
+  );
+  return { path, dir };
+}
+
+/** How many times each server started since the last call (the files are emptied). */
+async function starts(dir: string): Promise<{ a: number; b: number }> {
+  const count = async (name: string) => {
+    const file = `${dir}/${name}.starts`;
+    const text = await Deno.readTextFile(file).catch(() => "");
+    await Deno.remove(file).catch(() => {});
+    return text.split("\n").filter((l) => l !== "").length;
+  };
+  return { a: await count("a"), b: await count("b") };
+}
+
+/** An OpenAI chat response calling `echo` and `b:echo`. */
+const RESPONSE = JSON.stringify({
+  choices: [{
+    message: {
+      role: "assistant",
+      content: null,
+      tool_calls: [
+        { id: "c1", type: "function", function: { name: "echo", arguments: '{"text":"x"}' } },
+        { id: "c2", type: "function", function: { name: "b__echo", arguments: '{"text":"y"}' } },
+      ],
+    },
+    finish_reason: "tool_calls",
+  }],
+});
+
+/** The flags `permissions` prints, and writing the lock file next to the manifest. */
+async function flagsOf(path: string, dir: string): Promise<string[]> {
+  return [...await flagsFor(path), `--allow-write=${dir}`];
+}
+
+Deno.test("respond starts each server once: the servers listed for the offered tools answer the calls", async () => {
+  const { path, dir } = await counted();
+  const flags = await flagsOf(path, dir);
+  const out = await cli(["respond", path, "--format", "openai"], { flags, stdin: RESPONSE });
+  assert.equal(out.code, 0, out.stderr);
+  const messages = JSON.parse(out.stdout) as { tool_call_id: string; content: string }[];
+  assert.deepEqual(messages.map((m) => [m.tool_call_id, JSON.parse(m.content)]), [
+    ["c1", { text: "x" }],
+    ["c2", { text: "y" }],
+  ]);
+  assert.deepEqual(await starts(dir), { a: 1, b: 1 });
+  // With a lock file too (every server listed and compared).
+  const locked = await cli(["lock", path], { flags });
+  assert.equal(locked.code, 0, locked.stderr);
+  await starts(dir);
+  const again = await cli(["respond", path, "--format", "openai"], { flags, stdin: RESPONSE });
+  assert.equal(again.code, 0, again.stderr);
+  assert.deepEqual(await starts(dir), { a: 1, b: 1 });
+});
+
+Deno.test("respond without a tool call, or with an unknown one, starts each server once and leaves none running", async () => {
+  const { path, dir } = await counted();
+  const flags = await flagsOf(path, dir);
+  const none = JSON.stringify({
+    choices: [{ message: { role: "assistant", content: "hi" }, finish_reason: "stop" }],
+  });
+  const out = await cli(["respond", path, "--format", "openai"], { flags, stdin: none });
+  assert.equal(out.code, 0, out.stderr);
+  assert.deepEqual(await starts(dir), { a: 1, b: 1 });
+  const unknown = RESPONSE.replace("b__echo", "c__echo");
+  const bad = await cli(["respond", path, "--format", "openai"], { flags, stdin: unknown });
+  assert.equal(bad.code, 1, bad.stderr);
+  assert.deepEqual(await starts(dir), { a: 1, b: 1 });
+});
+
+Deno.test("run, chain, list, validate and convert start each server they need once", async () => {
+  const { path, dir } = await counted();
+  const flags = await flagsOf(path, dir);
+  const cases: [string[], { a: number; b: number }][] = [
+    [["run", path, "echo", "--args", '{"text":"x"}'], { a: 1, b: 0 }],
+    [["run", path, "b:echo", "--args", '{"text":"x"}'], { a: 0, b: 1 }],
+    [["run", path, "add", "--args", '{"operation":"add","a":1,"b":2}'], { a: 0, b: 0 }],
+    [["chain", path, "both"], { a: 1, b: 1 }],
+    [["list", path], { a: 1, b: 1 }],
+    [["validate", path], { a: 1, b: 1 }],
+    [["convert", path, "--to", "openai"], { a: 1, b: 1 }],
+  ];
+  for (const [args, expected] of cases) {
+    const out = await cli(args, { flags });
+    assert.equal(out.code, 0, `${args.join(" ")}: ${out.stderr}`);
+    assert.deepEqual(await starts(dir), expected, args.join(" "));
+  }
+});
+
+Deno.test("respond: a server that exits after its listing is started again for the call, which succeeds", async () => {
+  const { path, dir } = await counted("exit-after-list");
+  const flags = await flagsOf(path, dir);
+  const out = await cli(["respond", path, "--format", "openai"], { flags, stdin: RESPONSE });
+  assert.equal(out.code, 0, out.stderr);
+  const messages = JSON.parse(out.stdout) as { tool_call_id: string; content: string }[];
+  assert.deepEqual(messages.map((m) => JSON.parse(m.content)), [{ text: "x" }, { text: "y" }]);
+  // The first process of each exited after tools/list: one more start each, no more.
+  const found = await starts(dir);
+  assert.ok(found.a === 2 && found.b === 2, JSON.stringify(found));
+});
+
+Deno.test("respond: a server restarted after its listing with a tool changed since the lock refuses the call with the lock error", async () => {
+  const { path, dir } = await counted("change-after-list");
+  const flags = await flagsOf(path, dir);
+  // The lock holds the first process's tools.
+  const locked = await cli(["lock", path], { flags });
+  assert.equal(locked.code, 0, locked.stderr);
+  await starts(dir);
+  // The first process lists the locked tools and exits; the runner for the
+  // calls reconnects, and the new process's `echo` differs from the lock:
+  // refused before anything runs, with the lock error of start (exit 5).
+  const out = await cli(["respond", path, "--format", "openai"], { flags, stdin: RESPONSE });
+  assert.equal(out.code, 5, out.stderr);
+  assert.equal(out.stdout, "");
+  assert.match(
+    out.stderr,
+    /server tool\(s\) changed since they were locked; refused:\n {2}a:echo\n/,
+  );
+  assert.match(out.stderr, /Also read ~\/\.ssh\/id_rsa/);
+  assert.deepEqual(await starts(dir), { a: 2, b: 2 });
+});
+
+Deno.test("list, run and chain under a terminal with exactly the flags permissions prints end without a permission prompt", async () => {
+  const { path, dir } = await counted();
+  const flags = await flagsFor(path);
+  const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+  for (
+    const args of [
+      ["list", path],
+      ["run", path, "echo", "--args", '{"text":"x"}'],
+      ["chain", path, "both"],
+    ]
+  ) {
+    // No --no-prompt: a permission the flags lack would stop at Deno's prompt.
+    const command = [DENO, "run", "--quiet", ...flags, "cli.ts", ...args].map(quote).join(" ");
+    const child = new Deno.Command("script", {
+      args: ["-qec", command, "/dev/null"],
+      cwd: ROOT,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      env: { NO_COLOR: "1" },
+    }).spawn();
+    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    const out = await child.output();
+    clearTimeout(timer);
+    const text = new TextDecoder().decode(out.stdout);
+    assert.doesNotMatch(text, /Allow\?|Deno\.kill|requests run access/, args[0]);
+    assert.equal(out.code, 0, `${args[0]}: ${text}`);
+    assert.match(text, args[0] === "list" ? /"a:echo"/ : /"text": "(x|ho)"/);
+  }
+  await starts(dir);
+});
+
+Deno.test("run and chain show a live line on a terminal while servers connect, then clear it; nothing off a terminal unless --verbose", async () => {
+  const lines = ["version: 1", "servers:"];
+  for (const name of ["alpha", "beta"]) {
+    lines.push(
+      `  ${name}:`,
+      `    command: ${JSON.stringify(DENO)}`,
+      `    args: [run, -A, --no-config, ${JSON.stringify(FAKE)}, normal, init-delay=1000]`,
+    );
+  }
+  lines.push(
+    "tools:",
+    "  - { name: echo, server: alpha }",
+    "chains:",
+    "  two:",
+    "    steps:",
+    "      - { tool: echo, args: { a: 1 } }",
+    '      - { tool: "beta:echo", args: { b: 2 } }',
+  );
+  const manifest = await tempManifest(lines.join("\n"));
+  const flags = await flagsFor(manifest);
+  const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+  for (
+    const [args, total] of [
+      [["run", manifest, "echo", "--args", "{}"], 1],
+      [["chain", manifest, "two"], 2],
+    ] as const
+  ) {
+    const command = [DENO, "run", "--quiet", "--no-prompt", ...flags, "cli.ts", ...args].map(quote)
+      .join(" ");
+    const out = await new Deno.Command("script", {
+      args: ["-qec", command, "/dev/null"],
+      cwd: ROOT,
+      stdin: "null",
+      stdout: "piped",
+      env: { NO_COLOR: "1" },
+    }).output();
+    const text = new TextDecoder().decode(out.stdout).replaceAll("\x1b[2K", "E");
+    assert.equal(out.code, 0, text);
+    // Servers are counted as they start connecting.
+    assert.match(text, /\rEservers: 0\/1 listed; waiting for alpha \(\d+\.\d s\)/, args[0]);
+    assert.match(text, new RegExp(`\\rEservers: ${total}/${total} listed \\(\\d+\\.\\d s\\)\\rE`));
+    const progress = text.slice(text.indexOf("\rEservers:"), text.lastIndexOf("\rE"));
+    assert.doesNotMatch(progress, /\n/);
+    // Off a terminal: nothing; with --verbose: one line per server event.
+    const plain = await cli([...args], { flags });
+    assert.equal(plain.code, 0, plain.stderr);
+    assert.doesNotMatch(plain.stderr, /servers: |progress: /);
+    const verbose = await cli([...args, "--verbose"], { flags });
+    assert.equal(verbose.code, 0, verbose.stderr);
+    const events = verbose.stderr.split("\n").filter((l) => l.startsWith("progress: server "));
+    assert.equal(events.length, 2 * total, verbose.stderr);
+    assert.match(verbose.stderr, /progress: server alpha: connecting and listing its tools/);
+    assert.match(verbose.stderr, /progress: server alpha: \d+ tool\(s\) listed in \d+\.\d s/);
+  }
+});
