@@ -5,5 +5,5 @@
 // after changing any source the CLI imports; tests/cli/startup_manifest_check_test.ts
 // fails while these files are stale.
 
-import{a as c}from"./chunk-C72D4U3U.js";var r,o;function s(){return r??=Promise.all([import("./default_validator-KYGG2EY7.js"),import("./tool_checks-7F25BMTU.js"),import("./chain_check-QOBJPICN.js")]).then(([e,t,i])=>({DefaultValidator:e.DefaultValidator,checkToolSchemas:t.checkToolSchemas,checkModuleTools:t.checkModuleTools,moduleCheckNeeds:t.moduleCheckNeeds,sortIssues:t.sortIssues,checkChains:i.checkChains})),r}c(s,"checksKit");function h(){return o??=import("./mod-L3DIAMX2.js").then(e=>({defaultRegistry:e.defaultRegistry,preflight:e.preflight})),o}c(h,"adapterKit");export{s as a,h as b};
+import{a as c}from"./chunk-C72D4U3U.js";var r,o;function s(){return r??=Promise.all([import("./default_validator-KYGG2EY7.js"),import("./tool_checks-NYFLQ7SU.js"),import("./chain_check-QOBJPICN.js")]).then(([e,t,i])=>({DefaultValidator:e.DefaultValidator,checkToolSchemas:t.checkToolSchemas,checkModuleTools:t.checkModuleTools,moduleCheckNeeds:t.moduleCheckNeeds,sortIssues:t.sortIssues,checkChains:i.checkChains})),r}c(s,"checksKit");function h(){return o??=import("./mod-L3DIAMX2.js").then(e=>({defaultRegistry:e.defaultRegistry,preflight:e.preflight})),o}c(h,"adapterKit");export{s as a,h as b};
 //# sourceMappingURL=chunk-FOH5IG5I.js.map

@@ -5,14 +5,16 @@
 // after changing any source the CLI imports; tests/cli/startup_manifest_check_test.ts
 // fails while these files are stale.
 
-import{d as o}from"./chunk-5O4PP2BY.js";import{a as t}from"./chunk-C72D4U3U.js";var l=class extends o{static{t(this,"ManifestError")}issues;constructor(e,s){super("invalid_manifest",e.map(n=>`${n.file}:${n.line}:${n.column}: ${n.path||"/"}: ${n.message}`).join(`
-`),s),this.issues=e}},c=class extends o{static{t(this,"MissingSecretError")}variable;constructor(e){super("missing_secret",`environment variable ${e} is not set (referenced as \${env:${e}})`),this.variable=e}},d=class extends o{static{t(this,"UnserializableResultError")}pointer;constructor(e,s,n={}){super("unserializable_result",`${n.toolId===void 0?"the result":`tool ${JSON.stringify(n.toolId)}`} returned a value JSON cannot hold: ${e} at ${s||"/"}`,{cause:n.cause}),this.pointer=s}},u=class extends o{static{t(this,"UsageError")}constructor(e,s){super("usage",e,s)}},p=class extends o{static{t(this,"MissingPermissionError")}missing;flags;constructor(e,s){let n=[];for(let r of s.missing){let m=r.slice(8).split("=")[0],f=[...new Set(e.filter(a=>a.name===m).map(a=>a.reason))];n.push(`  ${r}  (${f.join("; ")})`)}super("missing_permission",`missing permission; nothing was run. Add:
-${n.join(`
+import{d as o}from"./chunk-5O4PP2BY.js";import{a as t}from"./chunk-C72D4U3U.js";var l=class extends o{static{t(this,"ManifestError")}issues;constructor(e,n){super("invalid_manifest",e.map(s=>`${s.file}:${s.line}:${s.column}: ${s.path||"/"}: ${s.message}`).join(`
+`),n),this.issues=e}},c=class extends o{static{t(this,"MissingSecretError")}variable;constructor(e){super("missing_secret",`environment variable ${e} is not set (referenced as \${env:${e}})`),this.variable=e}},d=class extends o{static{t(this,"UnserializableResultError")}pointer;constructor(e,n,s={}){super("unserializable_result",`${s.toolId===void 0?"the result":`tool ${JSON.stringify(s.toolId)}`} returned a value JSON cannot hold: ${e} at ${n||"/"}`,{cause:s.cause}),this.pointer=n}},u=class extends o{static{t(this,"UsageError")}constructor(e,n){super("usage",e,n)}},p=class extends o{static{t(this,"MissingPermissionError")}missing;flags;constructor(e,n){let s=[];for(let r of n.missing){let m=r.replace(/^'/,"").slice(8).split("=")[0],x=[...new Set(e.filter(a=>a.name===m).map(a=>a.reason))];s.push(`  ${r}  (${x.join("; ")})`)}super("missing_permission",`missing permission; nothing was run. Add:
+${s.join(`
 `)}
-All the flags this needs: ${s.all.join(" ")}`),this.missing=e,this.flags=s.all}},$=class extends o{static{t(this,"ServerUnavailableError")}server;constructor(e,s){super("server_unavailable",`server ${JSON.stringify(e)} cannot be used: ${s?.message??String(s)} (list, validate and convert take --offline to use the manifest alone, --keep-going to skip it)`,{cause:s}),this.name="ServerUnavailableError",this.server=e}},h=class extends o{static{t(this,"ToolChangedError")}tools;constructor(e,s){super("tool_changed",`${e.length} server tool(s) changed since they were locked; refused:
-${e.map(n=>`  ${n.server}:${n.tool}
-${n.changes.map(r=>`    ${r}`).join(`
+`+(n.notes??[]).map(r=>`${r}
+`).join("")+`All the flags this needs: ${n.all.join(" ")}`+(n.required===void 0?"":`
+Or without the optional ones (skipped when not granted): ${n.required.join(" ")}`)),this.missing=e,this.flags=n.all}},h=class extends o{static{t(this,"ServerUnavailableError")}server;constructor(e,n){super("server_unavailable",`server ${JSON.stringify(e)} cannot be used: ${n?.message??String(n)} (list, validate and convert take --offline to use the manifest alone, --keep-going to skip it)`,{cause:n}),this.name="ServerUnavailableError",this.server=e}},$=class extends o{static{t(this,"ToolChangedError")}tools;constructor(e,n){super("tool_changed",`${e.length} server tool(s) changed since they were locked; refused:
+${e.map(s=>`  ${s.server}:${s.tool}
+${s.changes.map(r=>`    ${r}`).join(`
 `)}`).join(`
 `)}
-  to approve the new definitions: toolfoundation lock ${s}`),this.name="ToolChangedError",this.tools=e}};export{l as a,c as b,d as c,u as d,p as e,$ as f,h as g};
+  to approve the new definitions: toolfoundation lock ${n}`),this.name="ToolChangedError",this.tools=e}};export{l as a,c as b,d as c,u as d,p as e,h as f,$ as g};
 //# sourceMappingURL=chunk-JIF5Y4WO.js.map

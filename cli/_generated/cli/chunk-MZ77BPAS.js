@@ -282,10 +282,17 @@ Options:
 Prints the exact Deno permission flags that running the tool, the chain (or,
 without a target, every tool) needs, as complete \`deno run ... cli.ts run|chain
 <manifest> <target>\` and \`deno compile\` command lines (stdout), with the
-reason for each permission (stderr; not with --quiet). --serve plans for
-serve instead (with --http HOST:PORT, --token-env NAME,
---request-state-key-env NAME and --state redis://HOST:PORT as serve would be
-given them). --max-manifest-bytes <n>: the largest manifest read.
+reason for each permission (stderr; not with --quiet), naming every server and
+tool behind it. --serve plans for serve instead (with --http HOST:PORT,
+--token-env NAME, --request-state-key-env NAME and --state redis://HOST:PORT
+as serve would be given them). --max-manifest-bytes <n>: the largest manifest
+read.
+
+Variables child processes may inherit but the manifest did not ask for (HOME,
+proxies, CA certificates, npm_config_*, ...) are optional: the printed lines
+grant them, a line without them runs too (each one not granted is skipped,
+never prompted for). PATH is required for servers and providers that start a
+program; --allow-run=kill stops their process groups.
 `,respond:`Usage: toolfoundation respond <manifest> --format <format> [options]
 
 The tool step of an agent loop. Reads a model's response on stdin (the whole

@@ -5,5 +5,5 @@
 // after changing any source the CLI imports; tests/cli/startup_manifest_check_test.ts
 // fails while these files are stale.
 
-import{a as b}from"./chunk-X2UAVGK4.js";import"./chunk-VMDBFYT7.js";import"./chunk-X5D7UE76.js";import"./chunk-BHCHOKD4.js";import"./chunk-6L6LPQAH.js";import{h as a}from"./chunk-6ERFOODD.js";import"./chunk-GDYY3K3Y.js";import"./chunk-5O4PP2BY.js";import"./chunk-C72D4U3U.js";export{a as DEFAULT_MAX_DEPTH,b as DefaultValidator};
+import{a as b}from"./chunk-X2UAVGK4.js";import"./chunk-VMDBFYT7.js";import"./chunk-X5D7UE76.js";import"./chunk-BHCHOKD4.js";import"./chunk-GDYY3K3Y.js";import{h as a}from"./chunk-6ERFOODD.js";import"./chunk-6L6LPQAH.js";import"./chunk-5O4PP2BY.js";import"./chunk-C72D4U3U.js";export{a as DEFAULT_MAX_DEPTH,b as DefaultValidator};
 //# sourceMappingURL=default_validator-KYGG2EY7.js.map

@@ -5,5 +5,5 @@
 // after changing any source the CLI imports; tests/cli/startup_manifest_check_test.ts
 // fails while these files are stale.
 
-import{a}from"./chunk-7F4YZLUN.js";import"./chunk-LFBCFTYY.js";import"./chunk-LVFJQJIJ.js";import"./chunk-F7XM4TUL.js";import"./chunk-D7ARGOX4.js";import"./chunk-WW5XO7QD.js";import"./chunk-X2UAVGK4.js";import"./chunk-VMDBFYT7.js";import"./chunk-X5D7UE76.js";import"./chunk-BHCHOKD4.js";import"./chunk-6L6LPQAH.js";import"./chunk-6ERFOODD.js";import"./chunk-GDYY3K3Y.js";import"./chunk-Y6WPCA7U.js";import"./chunk-5O4PP2BY.js";import"./chunk-C72D4U3U.js";export{a as Runner};
+import{a}from"./chunk-7F4YZLUN.js";import"./chunk-TX7IFBIK.js";import"./chunk-D7ARGOX4.js";import"./chunk-LFBCFTYY.js";import"./chunk-WW5XO7QD.js";import"./chunk-X2UAVGK4.js";import"./chunk-VMDBFYT7.js";import"./chunk-X5D7UE76.js";import"./chunk-BHCHOKD4.js";import"./chunk-GDYY3K3Y.js";import"./chunk-6ERFOODD.js";import"./chunk-6L6LPQAH.js";import"./chunk-LVFJQJIJ.js";import"./chunk-Y6WPCA7U.js";import"./chunk-5O4PP2BY.js";import"./chunk-C72D4U3U.js";export{a as Runner};
 //# sourceMappingURL=runner-RMMT7EFJ.js.map
