@@ -3,6 +3,7 @@
 // tool calls with the manifest's tools, and prints the result messages in the
 // provider's format on stdout.
 
+import { Warnings } from "../_warnings.ts";
 import { parseArgs } from "../_args.ts";
 import { ToolNameMap } from "../../adapter/mod.ts";
 import { DefaultValidator } from "../../model/default_validator.ts";
@@ -175,14 +176,17 @@ async function answer(
       })
     );
     const { messages, warnings } = answerToolCalls(format, outcomes, { media: setup.media });
+    // Summarised by kind like every command's warnings (--verbose lists each).
+    const summary = new Warnings(io, redactor);
     for (const w of warnings) {
-      diagnose(
-        io,
-        redactor,
-        "warning",
-        `call ${w.callIndex} (${w.callId ?? "no id"}): block ${w.block}: ${w.message}`,
-      );
+      summary.add({
+        kind: `${w.type} sent as text`,
+        subject: `call ${w.callIndex}`,
+        message: `call ${w.callIndex} (${w.callId ?? "no id"}): block ${w.block}: ${w.message}`,
+        detail: { code: w.code, callIndex: w.callIndex, block: w.block, type: w.type },
+      });
     }
+    summary.flush();
     for (const o of outcomes) {
       if (o.failure === undefined) continue;
       diagnose(

@@ -120,6 +120,14 @@ export class StdioTransport implements Transport {
     return Promise.resolve();
   }
 
+  /**
+   * Whether the connection has ended (stdout closed, the server exited, or
+   * closed by us): set at once, before the SDK hears of it.
+   */
+  get ended(): boolean {
+    return this.#closed;
+  }
+
   send(message: JSONRPCMessage): Promise<void> {
     const writer = this.#writer;
     if (writer === undefined || this.#closed) return Promise.reject(new Error("Not connected"));

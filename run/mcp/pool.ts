@@ -248,7 +248,9 @@ export class McpPool {
 
   #usable(name: string): Connection | undefined {
     const ready = this.#ready.get(name);
-    return ready !== undefined && !ready.closed && ready.lostError === undefined
+    // A stdio server that exited may not have reached the SDK's onclose yet.
+    return ready !== undefined && !ready.closed && ready.lostError === undefined &&
+        ready.stdio?.ended !== true
       ? ready
       : undefined;
   }

@@ -29,8 +29,15 @@ Deno.test("convert --to mcp writes MCP Tool fields only and reports each field i
   }
   const calculate = tools.find((t) => t.name === "calculate");
   assert.ok(calculate !== undefined, "math:calculate is served as calculate");
-  // Every tool has a namespace, one has tags: each dropped field is named in a warning.
-  assert.match(out.stderr, /math:calculate.*\/namespace/);
-  assert.match(out.stderr, /math:calculate.*\/tags/);
-  assert.match(out.stderr, /text:template.*\/namespace/);
+  // Summarised by default: every tool's namespace dropped, counted.
+  assert.match(out.stderr, /warning: \d+ warnings: .*\d+ × /);
+  // Every tool has a namespace, one has tags: with --verbose each dropped field is named.
+  const verbose = await cli(["convert", "examples/tools.yaml", "--to", "mcp", "--verbose"], {
+    flags: ["--allow-read=examples"],
+  });
+  assert.equal(verbose.code, 0, verbose.stderr);
+  assert.equal(verbose.stdout, out.stdout);
+  assert.match(verbose.stderr, /math:calculate.*\/namespace/);
+  assert.match(verbose.stderr, /math:calculate.*\/tags/);
+  assert.match(verbose.stderr, /text:template.*\/namespace/);
 });

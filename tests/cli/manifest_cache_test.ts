@@ -81,7 +81,8 @@ Deno.test("a manifest outside the YAML subset is kept on a miss and read back on
     const entry = JSON.parse(await Deno.readTextFile(file));
     // Entries name the npm:yaml that parsed them: a new version misses them all.
     const config = JSON.parse(await Deno.readTextFile(new URL("../../deno.json", import.meta.url)));
-    assert.equal(entry.parser, config.imports.yaml);
+    // The yaml version the import map pins (a new version misses every entry).
+    assert.equal(entry.parser, config.imports.yaml.replace(/^npm:(.+)@/, "$1 "));
     entry.value.tools[1].description = "from the cache";
     await Deno.writeTextFile(file, JSON.stringify(entry));
     const hit = await outcome(MANIFEST) as { tools: unknown[] };
