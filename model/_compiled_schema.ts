@@ -95,6 +95,8 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
   let fast: ((instance: unknown) => boolean) | undefined;
   let fastPatterns = false;
   let fastFailures: ((instance: unknown) => ValidationFailure[]) | undefined;
+  // The generated failures code once made: what `fastFailures` then calls.
+  let fastCode: (() => ((instance: unknown) => ValidationFailure[]) | undefined) | undefined;
   // Whether the fast check accepting a value proves it JSON within maxDepth.
   let proves = false;
   // With `proves`: the document's own walk, true for a value JSON within maxDepth.
@@ -103,6 +105,7 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
     fast = plan.run;
     fastPatterns = plan.patterns ?? false;
     fastFailures = plan.failures;
+    fastCode = plan.failuresCode;
     proves = plan.jsonLevels !== undefined && plan.jsonLevels <= maxDepth;
     if (proves && plan.json !== undefined) json = plan.json;
   };
@@ -131,8 +134,16 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
     if (fastFailures !== undefined) {
       const compute = fastFailures;
       try {
-        // Without patterns there is nothing to record or to remember.
-        if (!fastPatterns) return compute(instance);
+        // Without patterns there is nothing to record or to remember; once
+        // made, the generated code is called straight away.
+        if (!fastPatterns) {
+          if (fastCode === undefined) return compute(instance);
+          const code = fastCode();
+          if (code === undefined) return compute(instance);
+          fastFailures = code;
+          fastCode = undefined;
+          return code(instance);
+        }
         const record = given ?? {};
         return recorded(record, () => withPatternMemo(() => compute(instance)));
       } catch (error) {

@@ -56,6 +56,8 @@ export interface CompiledDetailed {
    * call; undefined where code cannot be generated.
    */
   generated: () => ((instance: unknown) => ValidationFailure[]) | undefined;
+  /** The generated code of the failures once made (what `failures` then calls), else undefined. */
+  made: () => ((instance: unknown) => ValidationFailure[]) | undefined;
 }
 
 /** The base URI Hyperjump gives the root (its `$id`, else `rootUri`), or Unsupported. */
@@ -125,6 +127,7 @@ export function compileDetailed(
       return entry(instance, "", units);
     },
     generated,
+    made: () => code ?? undefined,
     failures: (instance) => {
       if (code) return code(instance);
       // The first read takes the units (making the code costs several of

@@ -10,11 +10,12 @@ import { isObject } from "./_detailed_unit.ts";
 import {
   FAILS,
   type FailureWriter,
+  q,
   type UnitsCompiler,
   type Use,
 } from "./_detailed_code_support.ts";
 import { keywordCode } from "./_detailed_code_keywords.ts";
-import { plainMessage } from "./_detailed_failures.ts";
+import { FailureTemplate, plainMessage } from "./_detailed_failures.ts";
 
 /** Nesting of subschemas written in place, beyond which they are called. */
 const INLINE_DEPTH = 8;
@@ -230,6 +231,10 @@ export class FailureCode implements FailureWriter {
    * at a known pointer, by the template's method for its kind of message.
    */
   emit(keyword: string, url: string): string {
+    if (this.#known && (keyword === "type" || plainMessage(keyword))) {
+      const literal = this.#literal(keyword, url);
+      if (literal !== undefined) return `if (o !== null) o.push(${literal});`;
+    }
     const i = this.template(keyword, url);
     const method = !this.#known
       ? "emit"
@@ -239,6 +244,37 @@ export class FailureCode implements FailureWriter {
       ? "plain"
       : "emit";
     return `if (o !== null) (T[${i}] ?? t(${i})).${method}(v, p, o);`;
+  }
+
+  /**
+   * The failure of `keyword` at `url` on `v` at `p` (known well formed, not
+   * a property name's) as an object literal whose strings are written into
+   * the code (what the template's `typed` or `plain` pushes, with no call
+   * and nothing read but `v`), when its message is the same for every value
+   * or, for `type`, depends only on the value's type name; else undefined.
+   */
+  #literal(keyword: string, url: string): string | undefined {
+    let template: FailureTemplate;
+    try {
+      template = new FailureTemplate(keyword, this.compiler.site(url));
+    } catch {
+      return undefined; // the template, made when the failure happens, says what is wrong
+    }
+    let message: string;
+    if (keyword === "type") {
+      const text = (value: unknown) => q(template.text(value));
+      message = `(typeof v === "string" ? ${text("")} : typeof v === "number" ? ` +
+        `(Number.isInteger(v) ? ${text(1)} : ${text(0.5)}) : typeof v === "boolean" ? ` +
+        `${text(true)} : v === null ? ${text(null)} : Array.isArray(v) ? ${text([])} : ` +
+        `typeof v === "object" ? ${text({})} : ${text(undefined)})`;
+    } else {
+      const plain = template.plainText;
+      if (plain === undefined) return undefined;
+      message = q(plain);
+    }
+    return `{ instanceLocation: p, keywordLocation: ${q(template.keywordLocation)}, ` +
+      `absoluteKeywordLocation: ${q(template.absoluteKeywordLocation)}, ` +
+      `keyword: ${q(keyword)}, message: ${message} }`;
   }
 
   /**

@@ -106,6 +106,19 @@ export class FailureTemplate {
     out.push(this.#failure(pointer, this.#text(value)));
   }
 
+  /**
+   * The message every failure of this template has at a pointer that is not
+   * a property name's, when it is the same for every value; else undefined.
+   */
+  get plainText(): string | undefined {
+    return this.#plain;
+  }
+
+  /** The message of a failure of this template on `value` (`type`'s by its type name). */
+  text(value: unknown): string {
+    return this.#text(value);
+  }
+
   /** The message (`type`'s made once per type name). */
   #text(value: unknown): string {
     const message = this.#message;

@@ -48,6 +48,11 @@ export interface FastPlanned {
    * an exhausted stack) means "ask Hyperjump".
    */
   failures: ((instance: unknown) => ValidationFailure[]) | undefined;
+  /**
+   * With `failures`: the generated code `failures` calls once it is made
+   * (the same answers, one call less), else undefined.
+   */
+  failuresCode?: () => ((instance: unknown) => ValidationFailure[]) | undefined;
   /** Why `failures` is undefined. */
   failuresReason?: string;
   /**
@@ -69,6 +74,7 @@ export type FastPlan =
     jsonLevels?: undefined;
     json?: undefined;
     failures?: undefined;
+    failuresCode?: undefined;
     failuresReason?: undefined;
     standalone?: undefined;
     reason: string;
@@ -97,12 +103,14 @@ export function planFastPath(schema: unknown, options: SupportOptions): FastPlan
     return { reason: `the fast compile failed (${(error as Error)?.message ?? String(error)})` };
   }
   let failures: FastPlanned["failures"];
+  let failuresCode: FastPlanned["failuresCode"];
   let failuresReason: string | undefined;
   let bounded = false;
   try {
     const detailed = compileDetailed(schema as never, dialect, ROOT_URI, options.fansOut);
     bounded = detailed.bounded && !options.fansOut;
     failures = detailed.failures;
+    failuresCode = detailed.made;
     // References that fan out: Hyperjump evaluates them with a budget, which
     // only an evaluation of every subschema Hyperjump evaluates can count
     // exactly (the check stops early): that evaluation answers.
@@ -128,6 +136,7 @@ export function planFastPath(schema: unknown, options: SupportOptions): FastPlan
       }
     },
     failures,
+    ...(failuresCode === undefined ? {} : { failuresCode }),
     ...(failuresReason === undefined ? {} : { failuresReason }),
     standalone: failures !== undefined && bounded,
   };
