@@ -11,13 +11,19 @@ export interface Upstream2026 {
   close(): Promise<void>;
 }
 
-/** Starts the fixture over HTTP (with `env` added to its environment) and waits for its URL. */
-export async function startUpstream2026(env: Record<string, string> = {}): Promise<Upstream2026> {
+/**
+ * Starts the fixture over HTTP (with `env` added to its environment) and waits
+ * for its URL; its stderr is dropped unless `stderr: "inherit"`.
+ */
+export async function startUpstream2026(
+  env: Record<string, string> = {},
+  options: { stderr?: "null" | "inherit" } = {},
+): Promise<Upstream2026> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", `${ROOT}tests/fixtures/serve/upstream_2026.ts`, "--http", "0"],
     stdin: "null",
     stdout: "piped",
-    stderr: "null",
+    stderr: options.stderr ?? "null",
     env,
   }).spawn();
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();

@@ -7,6 +7,7 @@
 // done elsewhere, are listed with their reason in conformance_serve_next.yml.
 // Exits non-zero when a scenario fails that is not listed, or one listed passes.
 
+import { startUpstream2026 } from "./_upstream_2026.ts";
 import { ROOT, startHttp } from "./_helpers.ts";
 
 const HARNESS = "npm:@modelcontextprotocol/conformance@0.2.0-alpha.12";
@@ -21,37 +22,8 @@ async function harness(url: string, extra: string[]): Promise<number> {
   return code;
 }
 
-/** Starts the upstream fixture over HTTP and waits for its URL. */
-async function startUpstream(): Promise<{ url: string; close(): Promise<void> }> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}tests/fixtures/serve/upstream_2026.ts`, "--http", "0"],
-    stdin: "null",
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!/\/mcp\n/.test(text)) {
-    const { done, value } = await reader.read();
-    if (done) throw new Error(`the upstream fixture exited before listening:\n${text}`);
-    text += value;
-  }
-  void (async () => {
-    while (!(await reader.read()).done) { /* drain */ }
-  })();
-  return {
-    url: text.trim(),
-    async close() {
-      try {
-        child.kill("SIGTERM");
-      } catch { /* gone */ }
-      await child.status;
-    },
-  };
-}
-
 const started = performance.now();
-const upstream = await startUpstream();
+const upstream = await startUpstream2026({}, { stderr: "inherit" });
 let failed = 0;
 try {
   const served = await startHttp(["--sessions"], {
