@@ -51,6 +51,27 @@ export class GarbageLineError extends Error {
 }
 
 /** Newline-delimited JSON-RPC over a process group's stdin/stdout. */
+/**
+ * A message that never reached the server: its stdin was closed (the server
+ * exited, or the connection ended). Nothing of it ran, so a caller may send it
+ * again on a new connection.
+ */
+export class UndeliveredError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "UndeliveredError";
+  }
+}
+
+/** Whether `error`, or an error in its chain of causes, is an {@linkcode UndeliveredError}. */
+export function isUndelivered(error: unknown): boolean {
+  for (let e = error, depth = 0; e !== undefined && e !== null && depth < 8; depth++) {
+    if (e instanceof UndeliveredError) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 export class StdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -130,8 +151,17 @@ export class StdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     const writer = this.#writer;
-    if (writer === undefined || this.#closed) return Promise.reject(new Error("Not connected"));
-    return writer.write(this.#encoder.encode(JSON.stringify(message) + "\n"));
+    if (writer === undefined || this.#closed) {
+      return Promise.reject(new UndeliveredError("Not connected"));
+    }
+    return writer.write(this.#encoder.encode(JSON.stringify(message) + "\n")).catch((error) => {
+      // The server closed its stdin (it exited): nothing of the message was read.
+      if (error instanceof Deno.errors.BrokenPipe) {
+        this.#closed = true;
+        throw new UndeliveredError(`Not connected: ${error.message}`, { cause: error });
+      }
+      throw error;
+    });
   }
 
   close(): Promise<void> {

@@ -27,6 +27,7 @@ import type {
   McpToolListing,
 } from "./tools.ts";
 import type { McpCallResult } from "../result.ts";
+import { isUndelivered } from "./_stdio.ts";
 import { checkCallResult, checkToolList, type McpPhase, McpTimeoutError } from "./_checks.ts";
 import { openConnection, type Opening } from "./connection.ts";
 import type { EraVerdict } from "./_era.ts";
@@ -94,6 +95,26 @@ export class McpPool {
     timeoutMs: number,
     inputSchema?: unknown,
     spentMs = 0,
+  ): Promise<McpCallResult> {
+    try {
+      return await this.#call(name, toolName, args, ctx, timeoutMs, inputSchema, spentMs);
+    } catch (error) {
+      // A stdio server that exited between calls: the request never reached
+      // it, so it is sent once more on a new connection (checked against the
+      // lock like every reconnect), within the same deadline.
+      if (!isUndelivered(error) || ctx.signal?.aborted) throw error;
+      return await this.#call(name, toolName, args, ctx, timeoutMs, inputSchema, spentMs);
+    }
+  }
+
+  async #call(
+    name: string,
+    toolName: string,
+    args: Record<string, unknown>,
+    ctx: ToolContext,
+    timeoutMs: number,
+    inputSchema: unknown,
+    spentMs: number,
   ): Promise<McpCallResult> {
     // The deadline counts from when the caller started it (spentMs ago).
     const started = performance.now() - spentMs;
@@ -201,6 +222,19 @@ export class McpPool {
   async listTools(
     name: string,
     options: { signal?: AbortSignal; timeoutMs?: number } = {},
+  ): Promise<McpToolListing> {
+    try {
+      return await this.#listTools(name, options);
+    } catch (error) {
+      // As for a call: a listing that never reached an exited server is sent again.
+      if (!isUndelivered(error) || options.signal?.aborted) throw error;
+      return await this.#listTools(name, options);
+    }
+  }
+
+  async #listTools(
+    name: string,
+    options: { signal?: AbortSignal; timeoutMs?: number },
   ): Promise<McpToolListing> {
     const started = performance.now();
     const timeoutMs = options.timeoutMs ?? 0;
