@@ -216,8 +216,12 @@ function isInputRequiredResult(result: Record<string, unknown>): boolean {
 
 /** Where the events of an answer go: the SDK's framing, and an ID per event when the session keeps them. */
 export interface EventSink {
-  /** Stores an event of the stream and returns its ID (sessions with resumable streams). */
-  store?(message: Record<string, unknown>): Promise<string>;
+  /**
+   * Stores an event of the stream (the message and its JSON as it goes on
+   * the wire, serialised once for both) and returns its ID (sessions with
+   * resumable streams).
+   */
+  store?(message: Record<string, unknown>, json: string): Promise<string>;
   /** The first event of the stream (a session's priming event), if any. */
   priming?(): Promise<string | undefined>;
 }
@@ -262,10 +266,9 @@ export async function answerFastCall(
   let pending = "";
   let closed = false;
   const frame = async (message: Record<string, unknown>): Promise<string> => {
-    const id = await options.events?.store?.(message);
-    return `event: message\n${id === undefined ? "" : `id: ${id}\n`}data: ${
-      JSON.stringify(message)
-    }\n\n`;
+    const json = JSON.stringify(message);
+    const id = await options.events?.store?.(message, json);
+    return `event: message\n${id === undefined ? "" : `id: ${id}\n`}data: ${json}\n\n`;
   };
   const write = (text: string) => {
     if (closed) return;

@@ -232,7 +232,7 @@ export class SessionTable {
       signal: abort.signal,
       headers: { "mcp-session-id": local.id },
       events: {
-        store: (message) => local.events.storeEvent(streamId, message as never),
+        store: (message, json) => local.events.storeEvent(streamId, message as never, json),
         priming: async () => {
           if (!SUPPORTED_PROTOCOL_VERSIONS.includes(version) || version < "2025-11-25") {
             return undefined;

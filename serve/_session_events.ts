@@ -29,12 +29,13 @@ export class SessionEvents implements EventStore {
     }
   }
 
-  async storeEvent(streamId: string, message: JSONRPCMessage): Promise<string> {
+  async storeEvent(streamId: string, message: JSONRPCMessage, json?: string): Promise<string> {
     if (this.#muted > 0) return `${this.#sessionId}~${streamId}~unsaved-${crypto.randomUUID()}`;
     return await this.#state.appendEvent(
       this.#sessionId,
       streamId,
       message as unknown as StoredMessage,
+      json,
     );
   }
 

@@ -23,6 +23,7 @@ import {
 } from "./_shared.ts";
 import type { HttpAuth, ServeChain, StateStore, Upstream } from "../../serve/mod.ts";
 import { noteSkipped } from "./_permission_lines.ts";
+import { bufferedLines } from "./_serve_access_log.ts";
 
 /** The listen address of `--http`: `HOST:PORT`, `[V6]:PORT` or `PORT`. */
 export function parseListen(value: string): { hostname: string; port: number } {
@@ -81,6 +82,11 @@ function chainsOf(manifest: Manifest): Record<string, ServeChain> {
 
 /** `serve <manifest> --stdio | --http HOST:PORT` */
 export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
+  // The access log is written in batches; any other stderr text flushes it
+  // first, so the two stay in order.
+  const accessLog = bufferedLines(io.stderr);
+  const stderr = io.stderr;
+  io = { ...io, stderr: (text) => (accessLog.flush(), stderr(text)) };
   const redactor = new Redactor();
   using _console = scrubConsole(redactor);
   let runner: Runner | undefined;
@@ -270,7 +276,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       ...(requestStateKey === undefined ? {} : { requestStateKey }),
       // Every result, error, notification, access-log entry and span leaves scrubbed.
       redact,
-      onAccess: (entry) => io.stderr(serve.accessLogLine(entry)),
+      onAccess: (entry) => accessLog.write(serve.accessLogLine(entry)),
     });
     // The report page covers what the runner registered (the servers' tools included).
     const reportPage = values.report === true
@@ -344,6 +350,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     await runner?.close();
     await state?.close();
     stopping?.remove();
+    accessLog.close();
   }
 }
 

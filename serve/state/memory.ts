@@ -42,6 +42,30 @@ interface Stored {
 
 /** The separator of an event id's parts: session id, stream id, sequence number. */
 const SEP = "~";
+const ENCODER = new TextEncoder();
+
+/**
+ * The UTF-8 length of `text` (lone surrogates count as U+FFFD, as
+ * `TextEncoder` writes them): counted in place for the short texts most
+ * events are, encoded for long ones.
+ */
+function utf8Length(text: string): number {
+  if (text.length > 4096) return ENCODER.encode(text).length;
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next < 0xe000) {
+        bytes += 4;
+        i++;
+      } else bytes += 3;
+    } else bytes += 3;
+  }
+  return bytes;
+}
 const SWEEP_MAX_MS = 60_000;
 
 /**
@@ -205,15 +229,21 @@ export class MemoryStateStore implements StateStore {
   }
 
   /** Stores an event (dropping the oldest beyond the limits); returns its id. */
-  appendEvent(sessionId: string, streamId: string, message: StoredMessage): Promise<string> {
+  appendEvent(
+    sessionId: string,
+    streamId: string,
+    message: StoredMessage,
+    json?: string,
+  ): Promise<string> {
     return this.#run(() => {
       const id = [sessionId, streamId, (this.#sequence++).toString(36).padStart(10, "0")]
         .join(SEP);
       const live = this.#live(sessionId);
-      const json = JSON.stringify(message);
-      const bytes = new TextEncoder().encode(json).length;
-      if (live === undefined || bytes > this.limits.eventBytesPerSession) return id;
-      const event: Stored = { sessionId, streamId, json, bytes };
+      if (live === undefined) return id;
+      const text = json ?? JSON.stringify(message);
+      const bytes = utf8Length(text);
+      if (bytes > this.limits.eventBytesPerSession) return id;
+      const event: Stored = { sessionId, streamId, json: text, bytes };
       live.events.set(id, event);
       live.bytes += bytes;
       this.#events.set(id, event);

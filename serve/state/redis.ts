@@ -209,8 +209,13 @@ export class RedisStateStore implements StateStore {
   }
 
   /** Keeps an event (see {@linkcode StateStore.appendEvent}); returns its id. */
-  async appendEvent(sessionId: string, streamId: string, message: StoredMessage): Promise<string> {
-    const json = JSON.stringify(message);
+  async appendEvent(
+    sessionId: string,
+    streamId: string,
+    message: StoredMessage,
+    serialized?: string,
+  ): Promise<string> {
+    const json = serialized ?? JSON.stringify(message);
     const stream = encodeURIComponent(streamId);
     const seq = await this.#run(scripts.APPEND_EVENT, [
       ...this.#sessionKeys(sessionId),

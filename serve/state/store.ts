@@ -134,9 +134,16 @@ export interface StateStore {
    * Stores an event of a session's stream; returns its id (which encodes
    * session and stream). An event of an unknown (deleted, expired) session,
    * or one larger than `limits.eventBytesPerSession`, is not kept (the id is
-   * still returned; resuming after it finds nothing).
+   * still returned; resuming after it finds nothing). `json`, when given, is
+   * the message already serialised (as it went on the wire): the store keeps
+   * it instead of serialising the message again.
    */
-  appendEvent(sessionId: string, streamId: string, message: StoredMessage): Promise<string>;
+  appendEvent(
+    sessionId: string,
+    streamId: string,
+    message: StoredMessage,
+    json?: string,
+  ): Promise<string>;
   /**
    * The stream an event id belongs to and the events of that stream after it,
    * or `undefined` when the event is unknown (expired, dropped or forgotten).

@@ -13,6 +13,12 @@ export interface Served {
   /** The process ID of `serve`. */
   pid: number;
   stderr: () => string;
+  /**
+   * What serve wrote to stderr once it matches `pattern` (the access log is
+   * written in batches a few milliseconds after each call); the text as it is
+   * after `timeoutMs` otherwise.
+   */
+  logged(pattern: RegExp, timeoutMs?: number): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -65,6 +71,13 @@ export async function startHttp(
       url: await url,
       pid: child.pid,
       stderr: () => text,
+      async logged(pattern, timeoutMs = 5_000) {
+        const end = Date.now() + timeoutMs;
+        while (!pattern.test(text) && Date.now() < end) {
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        return text;
+      },
       async close() {
         try {
           child.kill("SIGTERM");

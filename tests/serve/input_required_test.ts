@@ -124,10 +124,8 @@ Deno.test("serve, 2026 client and upstream: the input-required result reaches th
       text: "state carried: s3cr3t-value",
     }]);
     assert.notEqual(second.result?.resultType, "input_required");
-    assert.match(
-      served.stderr(),
-      /"tool":"test_input_required_state_echo"[^\n]*"outcome":"input_required"/,
-    );
+    const logged = /"tool":"test_input_required_state_echo"[^\n]*"outcome":"input_required"/;
+    assert.match(await served.logged(logged), logged);
 
     // Several rounds, each with a new state; and prompts/get asks too.
     const r1 = await rpc(served.url, "tools/call", call("test_input_required_result_multi_round"));

@@ -43,7 +43,7 @@ Deno.test("serve --sessions: another token can neither use, resume nor DELETE a 
     assert.equal((await sessionRequest(served.url, "DELETE", TOKEN_A, a)).status, 200);
     assert.equal((await callTool(served.url, "add", ADD, TOKEN_A, a)).status, 404);
     // The access log names each principal by its variable, never by its token.
-    assert.match(served.stderr(), /"caller":"TOKEN_A"/);
+    assert.match(await served.logged(/"caller":"TOKEN_A"/), /"caller":"TOKEN_A"/);
     assert.doesNotMatch(served.stderr(), /token-of-[ab]-/);
   } finally {
     await served.close();

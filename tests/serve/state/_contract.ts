@@ -198,6 +198,45 @@ export function stateStoreContract(
     assert.deepEqual((await store.eventsAfter(b[0]))?.events.map((e) => e.id), b.slice(1));
   });
 
+  test(
+    "an event given with its JSON keeps that JSON: it replays as the message it serialises",
+    {},
+    async (store) => {
+      await store.createSession(record("s1", "alice"));
+      const first = await store.appendEvent("s1", "st", message(1));
+      const wire = message(2);
+      const second = await store.appendEvent("s1", "st", wire, JSON.stringify(wire));
+      const after = await store.eventsAfter(first);
+      assert.deepEqual(after?.events, [{ id: second, message: wire }]);
+    },
+  );
+
+  test("event sizes count UTF-8 bytes, not characters (given JSON or not)", {
+    eventBytesPerSession: 1000,
+    eventBytesTotal: 100_000,
+  }, async (store) => {
+    await store.createSession(record("s1", "alice"));
+    // Each event is 200 bytes of UTF-8 ("é" is two) in fewer than 150 characters.
+    const base = JSON.stringify({ jsonrpc: "2.0", method: "note", params: { n: 0, pad: "" } })
+      .length;
+    const wide = (n: number) => ({
+      jsonrpc: "2.0",
+      method: "note",
+      params: { n, pad: "é".repeat(Math.floor((200 - base) / 2)) + "x".repeat((200 - base) % 2) },
+    });
+    assert.equal(new TextEncoder().encode(JSON.stringify(wide(0))).length, 200);
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const event = wide(i);
+      ids.push(
+        await store.appendEvent("s1", "st", event, i % 2 === 0 ? JSON.stringify(event) : undefined),
+      );
+    }
+    // 1000 bytes hold 5 events of 200: the first 3 are gone.
+    assert.equal(await store.eventsAfter(ids[2]), undefined);
+    assert.deepEqual((await store.eventsAfter(ids[3]))?.events.map((e) => e.id), ids.slice(4));
+  });
+
   test("an event larger than eventBytesPerSession is not kept and drops nothing", {
     eventBytesPerSession: 1000,
   }, async (store) => {
