@@ -94,6 +94,7 @@ export type {
   McpListedTool,
   McpServerOptions,
   McpToolCheck,
+  McpToolListing,
 } from "./mcp/tools.ts";
 export type {
   McpAuthProvider,

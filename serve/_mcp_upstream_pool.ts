@@ -3,13 +3,15 @@
 // to a cap shared fairly between callers, a few kept open, a dead one
 // replaced; for a server of both eras, 2025 connections pooled apart.
 
-import type { McpServerConfig } from "../run/mod.ts";
+import type { McpListedTool, McpServerConfig, McpToolListing } from "../run/mod.ts";
 import {
   closeConnection,
   type Connection,
   type EraVerdict,
   type Opening,
+  stderrHint,
 } from "../run/mcp/connection.ts";
+import { type ConnectionListing, listConnectionTools, listToolsOver } from "../run/mcp/listing.ts";
 import { ServeError } from "./errors.ts";
 import { listTools } from "./_mcp_upstream_list.ts";
 import {
@@ -38,8 +40,14 @@ const DEFAULT_STDIO_CONNECTIONS = 4;
 
 /** The caller of requests that name none (a library caller). */
 const ANONYMOUS = "";
-/** The caller of `capabilities()`, which serves no downstream request. */
+/** The caller of `capabilities()` and `listTools()`, which serve no downstream request. */
 const SELF = "\0serve";
+/**
+ * What a connection opened for no downstream request declares it offers:
+ * nothing (no client is there to answer); a client that offers nothing
+ * either is then served over it.
+ */
+const NOTHING: Readonly<Record<string, unknown>> = {};
 
 /**
  * The names of the tools a 2025 connection lists; undefined when the list
@@ -64,6 +72,18 @@ async function legacyToolNames(
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The runner's error a connect failure wraps (it names the server and says
+ * why, as `run` reports it), else the error itself.
+ */
+function runErrorOf(error: unknown): unknown {
+  const cause = (error as { cause?: unknown })?.cause;
+  return error instanceof ServeError && error.code === "upstream_unavailable" &&
+      typeof (cause as { code?: unknown })?.code === "string"
+    ? cause
+    : error;
 }
 
 /** An upstream MCP server reached through a pool of the runner's connections. */
@@ -125,7 +145,7 @@ export class McpUpstream implements Upstream {
       await this.#shares.acquire(SELF, signal);
       let slot: Slot;
       try {
-        slot = await this.#checkout(signal);
+        slot = await this.#checkout(signal, NOTHING);
       } catch (error) {
         this.#shares.release(SELF);
         throw error;
@@ -247,6 +267,42 @@ export class McpUpstream implements Upstream {
     }
   }
 
+  /**
+   * Lists the server's tools for a runner over the pool's connection (the
+   * first one the pool opens, kept for the calls): the server is not started
+   * once more for the listing. Errors and deadlines are the runner's own (a
+   * start failure, a connect or list timeout naming the phase).
+   */
+  async listTools(signal: AbortSignal | undefined, timeoutMs: number): Promise<McpToolListing> {
+    let slot: Slot | undefined;
+    const deadline = {
+      signal,
+      timeoutMs,
+      started: performance.now(),
+      hint: () => stderrHint([...this.#openings].at(-1)?.stdio),
+    };
+    const listing = await listToolsOver(
+      this.name,
+      async (open) => {
+        await this.#shares.acquire(SELF, open);
+        // A new connection checked against the lock is listed once, for both.
+        let listing: ConnectionListing | undefined;
+        const list = async (connection: Connection) =>
+          (listing = await listConnectionTools(this.name, connection, deadline)).all;
+        try {
+          slot = await this.#checkout(open, NOTHING, false, list);
+        } catch (error) {
+          this.#shares.release(SELF);
+          throw runErrorOf(error);
+        }
+        return { connection: slot.connection!, ...(listing === undefined ? {} : { listing }) };
+      },
+      () => this.#release(slot!, SELF),
+      deadline,
+    );
+    return { tools: listing.tools, excluded: listing.excluded };
+  }
+
   async watchLists(onChange: (kind: ListKind) => void, signal: AbortSignal): Promise<void> {
     let capabilities: UpstreamCapabilities;
     try {
@@ -290,12 +346,14 @@ export class McpUpstream implements Upstream {
    * A free connection that declared the client capabilities mirrored from
    * `downstream`, for a request holding a share (so there is room for it):
    * an idle one, or a new one (closing an idle connection of other
-   * capabilities when the pool is full).
+   * capabilities when the pool is full). A new one's tools are checked
+   * (when there is a check), listed by `list` when given.
    */
   async #checkout(
     signal?: AbortSignal,
     downstream?: Readonly<Record<string, unknown>>,
     legacy = false,
+    list?: (connection: Connection) => Promise<McpListedTool[]>,
   ): Promise<Slot> {
     signal?.throwIfAborted();
     const capabilities = mirroredCapabilities(downstream);
@@ -335,7 +393,9 @@ export class McpUpstream implements Upstream {
           {}) as UpstreamCapabilities;
       }
       if (this.#checkTools !== undefined) {
-        const tools = await listTools(this.name, slot.connection, signal, this.#connectTimeoutMs);
+        const tools = list === undefined
+          ? await listTools(this.name, slot.connection, signal, this.#connectTimeoutMs)
+          : await list(slot.connection);
         if (!legacy) this.#headerScans.remember(tools);
         for (const [tool, error] of await this.#checkTools(tools, signal)) {
           this.#refused.set(tool, error);

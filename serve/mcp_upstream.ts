@@ -16,12 +16,29 @@
  * @module
  */
 
-import type { McpServerConfig } from "../run/mod.ts";
-import { McpUpstream } from "./_mcp_upstream_pool.ts";
+import type { McpServerConfig, McpToolListing } from "../run/mod.ts";
+import { McpUpstream as Pool } from "./_mcp_upstream_pool.ts";
 import type { McpUpstreamOptions } from "./_mcp_upstream_options.ts";
 import type { Upstream } from "./upstream.ts";
 
 export type { McpUpstreamOptions } from "./_mcp_upstream_options.ts";
+
+/**
+ * An {@linkcode Upstream} of an MCP server that also lists the server's
+ * tools for a runner (`McpServerOptions.listTools`) over its pool's
+ * connection, so a server listed when `serve` starts is started once.
+ */
+export interface McpUpstream extends Upstream {
+  /**
+   * Lists the server's tools over the pool's first connection (kept for the
+   * calls), with the runner's checks, errors and deadline.
+   *
+   * @param signal Cancels connecting and listing.
+   * @param timeoutMs The deadline of connecting and listing together, in ms (`0`: none).
+   * @returns The tools, and those left out with why.
+   */
+  listTools(signal: AbortSignal | undefined, timeoutMs: number): Promise<McpToolListing>;
+}
 
 /**
  * An upstream MCP server reached through the runner's connections (stdio,
@@ -49,6 +66,6 @@ export function mcpUpstream(
   name: string,
   config: McpServerConfig,
   options: McpUpstreamOptions = {},
-): Upstream {
-  return new McpUpstream(name, config, options);
+): McpUpstream {
+  return new Pool(name, config, options);
 }

@@ -32,7 +32,7 @@ export type {
   UpstreamNotification,
   UpstreamRequest,
 } from "./upstream.ts";
-export { mcpUpstream, type McpUpstreamOptions } from "./mcp_upstream.ts";
+export { type McpUpstream, mcpUpstream, type McpUpstreamOptions } from "./mcp_upstream.ts";
 export {
   buildCatalog,
   type BuildCatalogOptions,

@@ -13,6 +13,7 @@
 import type { RetryOptions } from "../run/retry.ts";
 import { Runner } from "../run/runner.ts";
 import type { RunnerOptions } from "../run/runner_options.ts";
+import type { McpServerOptions } from "../run/mcp/tools.ts";
 import { getBuiltin } from "../run/builtin/builtins.ts";
 import type { Manifest, ManifestServer } from "./manifest.ts";
 import { resolvePath } from "../run/module/paths.ts";
@@ -65,6 +66,13 @@ export interface BuildRunnerOptions {
    * and checked against the lock file.
    */
   connections?: Runner;
+  /**
+   * Lists a server's tools instead of a connection of the runner's own (see
+   * `McpServerOptions.listTools`), for the servers it gives a lister:
+   * `serve` lists each stdio server over its upstream's first connection,
+   * so the server starts once. `undefined` for a server: the runner lists it.
+   */
+  serverListing?: (server: string) => McpServerOptions["listTools"];
   /**
    * Told when a server starts connecting (`connecting`) and when its listing
    * is done (`ok`, with how many tools it listed) or failed, once per server;
@@ -204,10 +212,14 @@ export async function buildRunner(
       );
       // Every later connection (a crash, a restart) is checked against the lock file.
       const checkTools = await serverTools!.lockCheckOf(manifest, e.server);
+      const listTools = options.serverListing?.(e.server);
       await runner.setMcpServer(
         e.server,
         await withServerAuth(manifest, e.server, config, { env: lookup, redactor }),
-        checkTools === undefined ? {} : { checkTools },
+        {
+          ...(checkTools === undefined ? {} : { checkTools }),
+          ...(listTools === undefined ? {} : { listTools }),
+        },
       );
     }
     if (!t.schemaFromServer) runner.registry.add(t.tool, backendOf(t));
@@ -285,6 +297,7 @@ export async function buildRunner(
       redactor,
       signal: options.signal,
       configured: servers,
+      ...(options.serverListing === undefined ? {} : { serverListing: options.serverListing }),
       ...(progress === undefined ? {} : { onProgress: progress }),
       ...(options.resolveServer === undefined ? {} : { resolveServer: options.resolveServer }),
       ...(options.importTimeoutMs === undefined ? {} : { timeoutMs: options.importTimeoutMs }),

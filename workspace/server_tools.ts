@@ -9,7 +9,7 @@
  */
 
 import { mcpBackend, type Tool } from "../model/mod.ts";
-import type { McpServerConfig, McpToolCheck, Runner } from "../run/mod.ts";
+import type { McpServerConfig, McpServerOptions, McpToolCheck, Runner } from "../run/mod.ts";
 import { ServerUnavailableError, ToolChangedError, UsageError } from "./errors.ts";
 import { compareWithLock, describeDifference, type LockFile, lockPath, readLock } from "./lock.ts";
 import { lockCheck } from "./lock_check.ts";
@@ -66,6 +66,8 @@ export interface ServerToolsOptions {
   strictLock?: boolean;
   /** A server's entry with its variables expanded (default: expanded here, once per call). */
   resolveServer?: (name: string) => ManifestServer;
+  /** Lists a server's tools instead of a connection of the runner's own (see `McpServerOptions.listTools`). */
+  serverListing?: (server: string) => McpServerOptions["listTools"];
   /**
    * Told when a server starts connecting (`connecting`) and when its listing
    * is done (`ok`, with how many tools it listed) or failed; `ms` is the time
@@ -183,13 +185,17 @@ export async function importServerTools(
       const config = configs.get(name);
       if (config !== undefined) {
         const checkTools = await lockCheckOf(manifest, name);
+        const listTools = options.serverListing?.(name);
         await runner.setMcpServer(
           name,
           await withServerAuth(manifest, name, config, {
             env: options.env ?? ((n) => Deno.env.get(n)),
             redactor: options.redactor,
           }),
-          checkTools === undefined ? {} : { checkTools },
+          {
+            ...(checkTools === undefined ? {} : { checkTools }),
+            ...(listTools === undefined ? {} : { listTools }),
+          },
         );
       }
       const listing = await runner.importMcpTools(name, {

@@ -21,7 +21,7 @@ import {
   parseTimeout,
   report,
 } from "./_shared.ts";
-import type { HttpAuth, ServeChain, StateStore, Upstream } from "../../serve/mod.ts";
+import type { HttpAuth, McpUpstream, ServeChain, StateStore, Upstream } from "../../serve/mod.ts";
 import { noteSkipped } from "./_permission_lines.ts";
 import { bufferedLines } from "./_serve_access_log.ts";
 
@@ -90,6 +90,8 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const redactor = new Redactor();
   using _console = scrubConsole(redactor);
   let runner: Runner | undefined;
+  /** The upstreams until the gateway owns them (it closes them): they may hold processes. */
+  let unowned: Upstream[] = [];
   let stopping: StopSignals | undefined;
   /** The state store until serveHttp owns it (it closes it). */
   let state: StateStore | undefined;
@@ -224,34 +226,43 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     stopping = onStopSignals();
     let started = false;
     const upstreams: Upstream[] = [];
+    unowned = upstreams;
     void stopping.requested.then(() => {
       if (started) return;
       starting.abort(new DOMException(STOPPED_STARTING, "AbortError"));
       for (const upstream of upstreams) void upstream.close();
     });
     const lookup = (name: string) => Deno.env.get(name);
+    const redact = (text: string) => redactor.redact(text);
+    // Every connection an upstream opens (after a crash or restart too) is
+    // compared with the lock file, as the runner's listing is at start.
+    const checks = await lockChecks(manifest);
+    const listers = new Map<string, McpUpstream>();
+    for (const name of Object.keys(manifest.servers)) {
+      // The same resolved entry the runner lists with: variables expanded once.
+      const config = serverConfig(manifest, workspace.server(name), { redact });
+      const authed = await withServerAuth(manifest, name, config, { env: lookup, redactor });
+      const upstream = serve.mcpUpstream(name, authed, {
+        ...(checks === undefined ? {} : { checkTools: checks(name) }),
+        ...(upstreamConnections === undefined ? {} : { maxConnections: upstreamConnections }),
+      });
+      upstreams.push(upstream);
+      // A stdio server is a process: the runner lists its tools over the
+      // upstream's first connection, which then serves the calls, so each
+      // server starts once (a connection of the runner's own would idle).
+      if (authed.transport === "stdio") listers.set(name, upstream);
+    }
     runner = await workspace.runner({
       signal: starting.signal,
       runner: {
         ...(timeoutMs === undefined ? {} : { timeoutMs }),
         ...(maxModuleProcesses === undefined ? {} : { maxModuleProcesses }),
       },
+      serverListing: (server) => {
+        const upstream = listers.get(server);
+        return upstream === undefined ? undefined : (signal, ms) => upstream.listTools(signal, ms);
+      },
     });
-    const redact = (text: string) => redactor.redact(text);
-    // Every connection an upstream opens (after a crash or restart too) is
-    // compared with the lock file, as the runner's were at start.
-    const checks = await lockChecks(manifest);
-    for (const name of Object.keys(manifest.servers)) {
-      // The same resolved entry the runner connected with: variables expanded once.
-      const config = serverConfig(manifest, workspace.server(name), { redact });
-      const authed = await withServerAuth(manifest, name, config, { env: lookup, redactor });
-      upstreams.push(
-        serve.mcpUpstream(name, authed, {
-          ...(checks === undefined ? {} : { checkTools: checks(name) }),
-          ...(upstreamConnections === undefined ? {} : { maxConnections: upstreamConnections }),
-        }),
-      );
-    }
     const toolTimeouts: Record<string, number> = {};
     const toolMaxOutputBytes: Record<string, number> = {};
     // Every served tool's deadline as `run` finds it: --timeout, the tool's
@@ -278,6 +289,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       redact,
       onAccess: (entry) => accessLog.write(serve.accessLogLine(entry)),
     });
+    unowned = []; // the gateway closes them
     // The report page covers what the runner registered (the servers' tools included).
     const reportPage = values.report === true
       ? (await import("./report.ts")).servedReport(manifest, runner.registry.list(), redactor)
@@ -347,7 +359,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     }
     return report(io, redactor, error);
   } finally {
-    await runner?.close();
+    await Promise.all([runner?.close(), ...unowned.map((upstream) => upstream.close())]);
     await state?.close();
     stopping?.remove();
     accessLog.close();

@@ -30,6 +30,7 @@ import type { McpCallResult } from "../result.ts";
 import { isUndelivered } from "./_stdio.ts";
 import { checkCallResult, checkToolList, type McpPhase, McpTimeoutError } from "./_checks.ts";
 import { openConnection, type Opening } from "./connection.ts";
+import { listConnectionTools } from "./listing.ts";
 import type { EraVerdict } from "./_era.ts";
 import { closeConnection, type Connection, watch } from "./_lifecycle.ts";
 import { callError, errorText, stderrHint } from "./_report.ts";
@@ -59,6 +60,8 @@ export class McpPool {
   readonly #verdicts = new Map<string, EraVerdict>();
   /** Each server's tool check. */
   readonly #checks = new Map<string, McpToolCheck>();
+  /** Servers whose tools are listed elsewhere (see {@linkcode McpServerOptions.listTools}). */
+  readonly #listers = new Map<string, NonNullable<McpServerOptions["listTools"]>>();
   /** Servers a connection was opened to (the next one is checked). */
   readonly #connected = new Set<string>();
   /** Tools a check refused, by server, then by name on the server, with their error. */
@@ -74,6 +77,8 @@ export class McpPool {
     this.#configs.set(name, config);
     if (options.checkTools === undefined) this.#checks.delete(name);
     else this.#checks.set(name, options.checkTools);
+    if (options.listTools === undefined) this.#listers.delete(name);
+    else this.#listers.set(name, options.listTools);
     this.#verdicts.delete(name);
     this.#scans.delete(name);
     const opening = this.#opening.get(name);
@@ -238,33 +243,16 @@ export class McpPool {
   ): Promise<McpToolListing> {
     const started = performance.now();
     const timeoutMs = options.timeoutMs ?? 0;
+    // Listed elsewhere (e.g. over serve's pooled connection): none opened here.
+    const lister = this.#listers.get(name);
+    if (lister !== undefined) return await lister(options.signal, timeoutMs);
     const connection = this.#usable(name) ??
       await this.#acquire(name, undefined, started, timeoutMs, options.signal, true);
-    const tools: McpListedTool[] = [];
-    let cursor: string | undefined;
-    do {
-      const timeout = this.#remaining(name, undefined, started, timeoutMs, "list", connection);
-      const page = connection.client.request(
-        { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
-        ANY_RESULT,
-        { signal: options.signal, timeout },
-      );
-      let result: { tools: McpListedTool[]; nextCursor?: string };
-      try {
-        result = checkToolList(name, await watch(connection, page));
-      } catch (error) {
-        if (
-          (error as { code?: unknown })?.code === REQUEST_TIMEOUT && !options.signal?.aborted &&
-          limited(timeoutMs)
-        ) {
-          throw new McpTimeoutError(timeoutMs, "list", name, { cause: error });
-        }
-        throw callError(name, connection, error, undefined);
-      }
-      tools.push(...result.tools);
-      cursor = result.nextCursor;
-    } while (cursor !== undefined);
-    const listing = excludeInvalidHeaderTools(name, connection, tools);
+    const listing = await listConnectionTools(name, connection, {
+      signal: options.signal,
+      timeoutMs,
+      started,
+    });
     this.#scans.set(name, listing.scans);
     return { tools: listing.tools, excluded: listing.excluded };
   }

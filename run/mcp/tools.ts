@@ -160,6 +160,14 @@ export interface McpServerOptions {
    * refuses stays refused while the runner lives.
    */
   checkTools?: McpToolCheck;
+  /**
+   * Lists the server's tools instead of a connection of the runner's own,
+   * e.g. over a connection `serve` keeps to the same server for its calls,
+   * so that listing does not start the server once more. The runner then
+   * connects only to call a tool (that connection is checked with
+   * `checkTools`). `timeoutMs` covers connecting and listing (`0`: none).
+   */
+  listTools?: (signal: AbortSignal | undefined, timeoutMs: number) => Promise<McpToolListing>;
 }
 
 /**

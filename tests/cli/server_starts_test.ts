@@ -1,12 +1,16 @@
 // Each of the manifest's servers starts once per command: `respond` lists the
 // servers for the tools it offers and calls them over the same connections;
-// run, chain, list, validate and convert start each server they need once. A
+// run, chain, list, validate and convert start each server they need once;
+// `serve` lists each stdio server over the connection its calls then use. A
 // server that dies after its listing is started again for the call (and its
 // tools checked against the lock file again). Closing the servers never needs
 // a permission the flags `permissions` prints do not give (no prompt on a
 // terminal), and run and chain show their progress while servers connect.
 import assert from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { cli, flagsFor, ROOT, tempManifest } from "./_cli.ts";
+import { httpClient, startHttp } from "../serve/_helpers.ts";
 
 const DENO = Deno.execPath();
 const COUNTED = new URL("../fixtures/cli/mcp_counted_server.ts", import.meta.url).pathname;
@@ -15,10 +19,12 @@ const FAKE = new URL("../fixtures/run/mcp_fake_server.ts", import.meta.url).path
 /**
  * A manifest with servers `a` and `b` (the counted server: each start appends
  * a line to `<dir>/<name>.starts`), a tool `echo` of `a` whose schema comes
- * from it, a built-in, and a chain calling `echo` then `b:echo`.
+ * from it (unless not `declared`: `serve` would serve it and `a:echo` under
+ * one name), a built-in, and a chain calling `echo` (or `a:echo`) then `b:echo`.
  */
 async function counted(
   mode?: "exit-after-list" | "change-after-list",
+  declared = true,
 ): Promise<{ path: string; dir: string }> {
   const dir = await Deno.makeTempDir({ prefix: "tf-starts-" });
   const server = (name: string) => [
@@ -37,12 +43,12 @@ async function counted(
       ...server("a"),
       ...server("b"),
       "tools:",
-      "  - { name: echo, server: a }",
+      ...(declared ? ["  - { name: echo, server: a }"] : []),
       "  - { name: add, builtin: calculate }",
       "chains:",
       "  both:",
       "    steps:",
-      "      - { tool: echo, args: { text: hi } }",
+      `      - { tool: ${declared ? "echo" : '"a:echo"'}, args: { text: hi } }`,
       '      - { tool: "b:echo", args: { text: ho } }',
       "",
     ].join("\n"),
@@ -276,5 +282,147 @@ Deno.test("run and chain show a live line on a terminal while servers connect, t
     assert.equal(events.length, 2 * total, verbose.stderr);
     assert.match(verbose.stderr, /progress: server alpha: connecting and listing its tools/);
     assert.match(verbose.stderr, /progress: server alpha: \d+ tool\(s\) listed in \d+\.\d s/);
+  }
+});
+
+/**
+ * Waits until the processes a server started so far are gone (their IDs are
+ * in `<dir>/<name>.starts`), then a moment for `serve` to read their end: a
+ * call that races a server's exit fails (its request cannot be written).
+ */
+async function gone(dir: string, name: string): Promise<void> {
+  const text = await Deno.readTextFile(`${dir}/${name}.starts`);
+  for (const pid of text.split("\n").filter((l) => l !== "").map(Number)) {
+    for (let i = 0; i < 200; i++) {
+      try {
+        Deno.kill(pid, "SIGCONT");
+      } catch {
+        break; // no such process
+      }
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+  await new Promise((resolve) => setTimeout(resolve, 300));
+}
+
+/** The servers' tools as `serve` names them: `a_echo`, `b_echo`. */
+const PREFIXES = ["--prefix", "a=a", "--prefix", "b=b"];
+
+/** `serve <path> --stdio` (or `--http`) with an SDK client offering `capabilities`. */
+async function served(
+  path: string,
+  mode: "stdio" | "http",
+  capabilities: Record<string, unknown> = {},
+): Promise<{ client: Client; close(): Promise<void> }> {
+  if (mode === "http") {
+    const serving = await startHttp(PREFIXES, { manifest: path });
+    const client = await httpClient(serving.url, {}, capabilities);
+    return {
+      client,
+      close: async () => {
+        await client.close();
+        await serving.close();
+      },
+    };
+  }
+  const client = new Client({ name: "starts", version: "1.0.0" }, { capabilities });
+  await client.connect(
+    new StdioClientTransport({
+      command: DENO,
+      args: ["run", "-A", `${ROOT}cli.ts`, "serve", path, "--stdio", ...PREFIXES],
+      cwd: ROOT,
+      stderr: "ignore",
+    }),
+  );
+  return { client, close: () => client.close() };
+}
+
+/** The arguments an `echo` call answered with (failing on an error result). */
+function echoed(result: Awaited<ReturnType<Client["callTool"]>>): unknown {
+  assert.notEqual(result.isError, true, JSON.stringify(result.content));
+  return result.structuredContent;
+}
+
+for (const mode of ["stdio", "http"] as const) {
+  Deno.test(`serve --${mode} starts each server once at start; its calls use the listing's connection`, async () => {
+    const { path, dir } = await counted(undefined, false);
+    const { client, close } = await served(path, mode);
+    try {
+      // Listed by the runner, served by the upstream: one process each.
+      const names = (await client.listTools()).tools.map((t) => t.name).sort();
+      assert.deepEqual(names, ["a_echo", "add", "b_echo", "both"]);
+      assert.deepEqual(await starts(dir), { a: 1, b: 1 });
+      assert.deepEqual(
+        echoed(await client.callTool({ name: "a_echo", arguments: { text: "x" } })),
+        {
+          text: "x",
+        },
+      );
+      assert.deepEqual(
+        echoed(await client.callTool({ name: "b_echo", arguments: { text: "y" } })),
+        { text: "y" },
+      );
+      assert.deepEqual(await starts(dir), { a: 0, b: 0 });
+      // A chain runs in the runner, which connects on its first step only.
+      assert.deepEqual(echoed(await client.callTool({ name: "both", arguments: {} })), {
+        text: "ho",
+      });
+      assert.deepEqual(await starts(dir), { a: 1, b: 1 });
+      await client.callTool({ name: "both", arguments: {} });
+      await client.callTool({ name: "a_echo", arguments: { text: "x" } });
+      assert.deepEqual(await starts(dir), { a: 0, b: 0 });
+    } finally {
+      await close();
+    }
+  });
+}
+
+Deno.test("serve: a client that offers sampling is served over a connection that declares it (one more start), the listing's stays for clients offering nothing", async () => {
+  const { path, dir } = await counted(undefined, false);
+  const { client, close } = await served(path, "stdio", { sampling: {} });
+  try {
+    assert.deepEqual(await starts(dir), { a: 1, b: 1 });
+    assert.deepEqual(echoed(await client.callTool({ name: "a_echo", arguments: { text: "x" } })), {
+      text: "x",
+    });
+    assert.deepEqual(await starts(dir), { a: 1, b: 0 });
+    await client.callTool({ name: "a_echo", arguments: { text: "x" } });
+    assert.deepEqual(await starts(dir), { a: 0, b: 0 });
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("serve: a server that exits after its listing is started again for the call, which succeeds", async () => {
+  const { path, dir } = await counted("exit-after-list", false);
+  const { client, close } = await served(path, "stdio");
+  try {
+    // (Counted at the end: the next process to start on empty files would be a first one.)
+    await gone(dir, "a");
+    assert.deepEqual(echoed(await client.callTool({ name: "a_echo", arguments: { text: "x" } })), {
+      text: "x",
+    });
+    assert.deepEqual(await starts(dir), { a: 2, b: 1 });
+  } finally {
+    await close();
+  }
+});
+
+Deno.test("serve: a server restarted after its listing with a tool changed since the lock refuses the call with the lock error", async () => {
+  const { path, dir } = await counted("change-after-list", false);
+  const locked = await cli(["lock", path], { flags: await flagsOf(path, dir) });
+  assert.equal(locked.code, 0, locked.stderr);
+  await starts(dir);
+  const { client, close } = await served(path, "stdio");
+  try {
+    // The first process lists the locked tools (serve starts) and exits.
+    await gone(dir, "a");
+    const result = await client.callTool({ name: "a_echo", arguments: { text: "x" } });
+    const text = (result.content as { text?: string }[]).map((c) => c.text ?? "").join("\n");
+    assert.equal(result.isError, true, text);
+    assert.match(text, /server tool\(s\) changed since they were locked; refused:\n {2}a:echo\n/);
+    assert.deepEqual(await starts(dir), { a: 2, b: 1 });
+  } finally {
+    await close();
   }
 });
