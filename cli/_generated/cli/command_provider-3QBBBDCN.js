@@ -5,5 +5,5 @@
 // after changing any source the CLI imports; tests/cli/startup_manifest_check_test.ts
 // fails while these files are stale.
 
-import{a}from"./chunk-BY7JPZYM.js";import"./chunk-WCFJVXQS.js";import"./chunk-OOGSZBO2.js";import"./chunk-QAME7KPK.js";import"./chunk-BDB4SFBF.js";import"./chunk-P6IUWBJE.js";import"./chunk-DVOVNGPD.js";import"./chunk-Y6WPCA7U.js";import"./chunk-5O4PP2BY.js";import"./chunk-C72D4U3U.js";export{a as commandProvider};
+import{a}from"./chunk-BY7JPZYM.js";import"./chunk-WCFJVXQS.js";import"./chunk-OOGSZBO2.js";import"./chunk-FR4HIFJE.js";import"./chunk-BDB4SFBF.js";import"./chunk-P6IUWBJE.js";import"./chunk-DVOVNGPD.js";import"./chunk-Y6WPCA7U.js";import"./chunk-5O4PP2BY.js";import"./chunk-C72D4U3U.js";export{a as commandProvider};
 //# sourceMappingURL=command_provider-3QBBBDCN.js.map

@@ -5,5 +5,5 @@
 // after changing any source the CLI imports; tests/cli/startup_manifest_check_test.ts
 // fails while these files are stale.
 
-import{a}from"./chunk-IWKB7O6Q.js";import"./chunk-OOGSZBO2.js";import"./chunk-UR6TEXCY.js";import"./chunk-QAME7KPK.js";import"./chunk-Y6WPCA7U.js";import"./chunk-5O4PP2BY.js";import"./chunk-C72D4U3U.js";export{a as httpProvider};
+import{a}from"./chunk-IWKB7O6Q.js";import"./chunk-OOGSZBO2.js";import"./chunk-UR6TEXCY.js";import"./chunk-FR4HIFJE.js";import"./chunk-Y6WPCA7U.js";import"./chunk-5O4PP2BY.js";import"./chunk-C72D4U3U.js";export{a as httpProvider};
 //# sourceMappingURL=http_provider-GFLDD6T7.js.map

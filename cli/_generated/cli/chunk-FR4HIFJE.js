@@ -5,4 +5,4 @@
 // after changing any source the CLI imports; tests/cli/startup_manifest_check_test.ts
 // fails while these files are stale.
 
-//# sourceMappingURL=chunk-QAME7KPK.js.map
+//# sourceMappingURL=chunk-FR4HIFJE.js.map
