@@ -18,7 +18,7 @@ import { keywordSite } from "../_output_unit.ts";
 import { toFailures } from "../_messages.ts";
 import type { ValidationFailure } from "../errors.ts";
 import { Unsupported } from "./_compile.ts";
-import { compileFailures } from "./_detailed_code.ts";
+import { compileFailuresCode } from "./_detailed_code.ts";
 import { DetailedCompiler } from "./_detailed_compiler.ts";
 import { type Dialect, isObject, type OutputUnit, type Schema } from "./_detailed_unit.ts";
 
@@ -56,6 +56,12 @@ export interface CompiledDetailed {
    * call; undefined where code cannot be generated.
    */
   generated: () => ((instance: unknown) => ValidationFailure[]) | undefined;
+  /**
+   * With a budget, the generated check that evaluates and counts as `valid`
+   * does (the failures' code made now, when it was not yet); undefined
+   * without a budget or where code cannot be generated.
+   */
+  counting: () => ((instance: unknown) => boolean) | undefined;
   /** The generated code of the failures once made (what `failures` then calls), else undefined. */
   made: () => ((instance: unknown) => ValidationFailure[]) | undefined;
 }
@@ -104,11 +110,12 @@ export function compileDetailed(
   // The failures' generated code, made on first use; where code cannot be
   // generated, the units give the failures.
   let code: ((instance: unknown) => ValidationFailure[]) | null | undefined;
+  let counting: ((instance: unknown) => boolean) | undefined;
   let reads = 0;
   const generated = () => {
     if (code === undefined) {
       try {
-        code = compileFailures(root, compiler, budget);
+        ({ failures: code, valid: counting } = compileFailuresCode(root, compiler, budget));
       } catch {
         code = null; // Unsupported, or code generation disallowed by the host
       }
@@ -127,6 +134,10 @@ export function compileDetailed(
       return entry(instance, "", units);
     },
     generated,
+    counting: () => {
+      generated();
+      return counting;
+    },
     made: () => code ?? undefined,
     failures: (instance) => {
       if (code) return code(instance);

@@ -42,6 +42,33 @@ export function compileFailures(
   compiler: UnitsCompiler,
   budget = false,
 ): (instance: unknown) => ValidationFailure[] {
+  return compileFailuresCode(root, compiler, budget).failures;
+}
+
+/** The generated failures of a schema, and with a budget its generated counting check. */
+export interface FailuresCode {
+  /** The failures of a value (empty when valid). May throw {@linkcode FastPathBail}. */
+  failures: (instance: unknown) => ValidationFailure[];
+  /**
+   * With a budget: whether a value is valid, by the same evaluation as
+   * `failures` (every subschema the units evaluation evaluates, each
+   * counted against the budget, the failures recorded as they count), so
+   * that it bails exactly where the units evaluation does. May throw
+   * {@linkcode FastPathBail}.
+   */
+  valid?: (instance: unknown) => boolean;
+}
+
+/**
+ * Generates the failures of a schema the units compiler compiled and, with
+ * a budget (references that fan out), the check that evaluates and counts
+ * as they do. Throws Unsupported when code cannot be made.
+ */
+export function compileFailuresCode(
+  root: unknown,
+  compiler: UnitsCompiler,
+  budget = false,
+): FailuresCode {
   const generator = new FailureCode(compiler, budget);
   // The root written in place (its pointer known: see FailureCode's `entry`).
   const entry = generator.entry(root);
@@ -56,17 +83,25 @@ export function compileFailures(
   // The schema's own strings are known here.
   const repeats = generator.code.length > 0 || holdsLineBreak(root);
   const result = repeats ? "D(o)" : "lb() ? D(o) : o";
-  const source = `${generator.code.join("\n")}\nreturn function failures(v) { ` +
+  // The counting check runs the same code (its `ok` is the root's answer): a
+  // fanning-out schema's evaluations are counted only where failures are
+  // recorded, as the units evaluation records them.
+  const valid = budget
+    ? `function valid(v) { st.n = 0; st.evaluations = 0; const o = []; let ok = true; ` +
+      `${entry} return ok; }`
+    : "undefined";
+  const source = `${generator.code.join("\n")}\nreturn { failures: function failures(v) { ` +
     `st.n = 0; st.evaluations = 0; ${repeats ? "" : "lb(); "}const o = []; let ok = true; ` +
-    `${entry} return ${result}; };`;
+    `${entry} return ${result}; }, valid: ${valid} };`;
   if (source.length > MAX_SOURCE) throw new Unsupported("a schema too large to generate code for");
   const templates: (FailureTemplate | undefined)[] = generator.templates.map(() => undefined);
   const template = (i: number): FailureTemplate => {
     const [keyword, url] = generator.templates[i];
     return templates[i] = new FailureTemplate(keyword, compiler.site(url));
   };
+  let made: FailuresCode;
   try {
-    return new Function(
+    made = new Function(
       "c",
       "T",
       "t",
@@ -78,6 +113,7 @@ export function compileFailures(
       "yes",
       "D",
       "lb",
+      "OP",
       source,
     )(
       generator.constants,
@@ -91,10 +127,12 @@ export function compileFailures(
       () => true,
       distinctFailures,
       takeLineBreak,
+      Object.prototype,
     );
   } catch (error) {
     throw new Unsupported(`generated code that does not run (${(error as Error)?.message})`);
   }
+  return made.valid === undefined ? { failures: made.failures } : made;
 }
 
 /** Annotations whose text no failure quotes. */

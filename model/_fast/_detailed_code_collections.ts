@@ -10,6 +10,7 @@ import { isObject, list, matcher, num, strings } from "./_detailed_unit.ts";
 import {
   FAILS,
   type FailureWriter,
+  hasMember,
   type KeywordWriter,
   literal,
   OBJECT,
@@ -137,10 +138,10 @@ export function collectionCode(
     case "dependencies": {
       const lines = map(value).map(([name, dependency]) => {
         if (keyword === "dependencies" && Array.isArray(dependency)) {
-          const all = strings(dependency, "a dependency").map((n) => `hasOwn(v, ${q(n)})`);
-          return `if (hasOwn(v, ${q(name)}) && !(${all.join(" && ") || "true"})) w = false;`;
+          const all = strings(dependency, "a dependency").map(hasMember);
+          return `if (${hasMember(name)} && !(${all.join(" && ") || "true"})) w = false;`;
         }
-        return `if (hasOwn(v, ${q(name)})) { ${
+        return `if (${hasMember(name)}) { ${
           ev(dependency, [name], "v", "p", (r) => `if (!${r}) w = false;`)
         } }`;
       });

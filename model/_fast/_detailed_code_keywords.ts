@@ -9,12 +9,12 @@ import { primitiveTest } from "./_cover.ts";
 import {
   FAILS,
   type FailureWriter,
+  hasMember,
   type KeywordAt,
   type KeywordWriter,
   LEAVES,
   literal,
   OBJECT,
-  q,
   TYPE_TESTS,
   type Use,
 } from "./_detailed_code_support.ts";
@@ -73,7 +73,7 @@ export function keywordCode(
     } else if (keyword === "required") {
       const names = strings(value, keyword);
       if (names.length === 0) return;
-      test = `!${OBJECT} || (${names.map((n) => `hasOwn(v, ${q(n)})`).join(" && ")})`;
+      test = `!${OBJECT} || (${names.map(hasMember).join(" && ")})`;
     } else {
       test = leafTest(keyword, value) ?? `${gen.constant(run)}(v, p, null)`;
     }

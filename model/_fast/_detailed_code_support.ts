@@ -43,6 +43,15 @@ export function literal(value: number): string {
 /** A string written into the code. */
 export const q = (text: string): string => JSON.stringify(text);
 
+/**
+ * Code testing that `v`, an object of a JSON value (none of its members is
+ * undefined, its prototype Object.prototype or null), has the own member
+ * `name`: a miss costs one read, and a name found is looked up as own only
+ * when Object.prototype has it too (a call of `hasOwn` costs several reads).
+ */
+export const hasMember = (name: string): string =>
+  `(v[${q(name)}] !== undefined && (!(${q(name)} in OP) || hasOwn(v, ${q(name)})))`;
+
 /** One keyword of a schema object, as the units compiler lists them. */
 export interface KeywordAt {
   keyword: string;

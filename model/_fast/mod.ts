@@ -113,8 +113,10 @@ export function planFastPath(schema: unknown, options: SupportOptions): FastPlan
     failuresCode = detailed.made;
     // References that fan out: Hyperjump evaluates them with a budget, which
     // only an evaluation of every subschema Hyperjump evaluates can count
-    // exactly (the check stops early): that evaluation answers.
-    if (options.fansOut) check = detailed.valid;
+    // exactly (the check stops early): that evaluation answers, by the
+    // failures' generated code where it can be made (the same evaluation,
+    // counted the same way), else by the compiled closures.
+    if (options.fansOut) check = detailed.counting() ?? detailed.valid;
   } catch (error) {
     failuresReason = error instanceof Unsupported
       ? error.message
