@@ -25,7 +25,7 @@ import type { ValidationFailure } from "../errors.ts";
 import { escapePointerToken } from "../json_pointer.ts";
 import { testPattern } from "../_pattern_record.ts";
 import { FastPathBail, Unsupported } from "./_compile.ts";
-import { FailureTemplate, takeLineBreak } from "./_detailed_failures.ts";
+import { FailureTemplate, lineBreaks } from "./_detailed_failures.ts";
 import { distinctFailures } from "../_distinct_failures.ts";
 import { FailureCode } from "./_detailed_code_generator.ts";
 import type { UnitsCompiler } from "./_detailed_code_support.ts";
@@ -79,10 +79,13 @@ export function compileFailuresCode(
   // message; and where no field holds a line break, no two keys of different
   // fields are the same either (see _distinct_failures.ts): then repeats are
   // looked for only when a member name of the value, in a pointer or a
-  // message, held one (the template that writes it says so: `takeLineBreak`).
+  // message, held one (the template that writes it says so: `lineBreaks`).
   // The schema's own strings are known here.
   const repeats = generator.code.length > 0 || holdsLineBreak(root);
-  const result = repeats ? "D(o)" : "lb() ? D(o) : o";
+  // Only a template writes a member name of the value: without any, the
+  // failures are the schema's own strings, and repeats cannot be.
+  const noted = !repeats && generator.templates.length > 0;
+  const result = repeats ? "D(o)" : noted ? "LB.seen ? D(o) : o" : "o";
   // The counting check runs the same code (its `ok` is the root's answer): a
   // fanning-out schema's evaluations are counted only where failures are
   // recorded, as the units evaluation records them.
@@ -91,7 +94,9 @@ export function compileFailuresCode(
       `${entry} return ok; }`
     : "undefined";
   const source = `${generator.code.join("\n")}\nreturn { failures: function failures(v) { ` +
-    `st.n = 0; st.evaluations = 0; ${repeats ? "" : "lb(); "}const o = []; let ok = true; ` +
+    `st.n = 0; st.evaluations = 0; ${
+      noted ? "LB.seen = false; " : ""
+    }const o = []; let ok = true; ` +
     `${entry} return ${result}; }, valid: ${valid} };`;
   if (source.length > MAX_SOURCE) throw new Unsupported("a schema too large to generate code for");
   const templates: (FailureTemplate | undefined)[] = generator.templates.map(() => undefined);
@@ -112,7 +117,7 @@ export function compileFailuresCode(
       "esc",
       "yes",
       "D",
-      "lb",
+      "LB",
       "OP",
       source,
     )(
@@ -126,7 +131,7 @@ export function compileFailuresCode(
       escapePointerToken,
       () => true,
       distinctFailures,
-      takeLineBreak,
+      lineBreaks,
       Object.prototype,
     );
   } catch (error) {

@@ -13,18 +13,12 @@ import {
 import type { KeywordSite } from "../_output_unit.ts";
 import { isObject } from "./_detailed_unit.ts";
 
-/** Whether a failure made since the last `takeLineBreak` holds a line break from the value. */
-let lineBreak = false;
-
 /**
- * Whether a failure made since the last call holds a line break that comes
- * from the value (a member name, in its pointer or its message); resets it.
+ * Whether a failure made since `seen` was last reset holds a line break that
+ * comes from the value (a member name, in its pointer or its message): an
+ * object that generated code reads and resets without a call.
  */
-export function takeLineBreak(): boolean {
-  const seen = lineBreak;
-  lineBreak = false;
-  return seen;
-}
+export const lineBreaks: { seen: boolean } = { seen: false };
 
 /** How a failure of one keyword (or false schema) location is made, for every value. */
 export class FailureTemplate {
@@ -137,7 +131,7 @@ export class FailureTemplate {
   extra(pointer: string, name: string | number, out: ValidationFailure[]): void {
     if (typeof name === "string") {
       if (!name.isWellFormed()) encodeURI(name);
-      if (name.includes("\n")) lineBreak = true;
+      if (name.includes("\n")) lineBreaks.seen = true;
     }
     this.#wellFormed(pointer);
     out.push(this.#failure(pointer, extraMessage(this.keyword, String(name))));
@@ -216,10 +210,10 @@ export class FailureTemplate {
    * Hyperjump's instanceLocation URI-encodes the pointer, which throws
    * URIError on a lone surrogate: so does a failure there (as a unit would).
    * The last pointer found well formed is not checked again. A line break
-   * in it is noted (see `takeLineBreak`).
+   * in it is noted (see `lineBreaks`).
    */
   #wellFormed(pointer: string): void {
-    if (pointer.includes("\n")) lineBreak = true;
+    if (pointer.includes("\n")) lineBreaks.seen = true;
     if (pointer === this.#checked) return;
     if (!pointer.isWellFormed()) encodeURI(pointer);
     this.#checked = pointer;
