@@ -7,6 +7,7 @@
 // `additionalProperties: false`. Prints Markdown tables.
 //
 //   deno run --allow-read --allow-env bench/validator_compare.ts [--quick] [--fast-path=off] [--stray] [--targets]
+//     [--baseline=/path/to/other/checkout/]
 //
 // `--stray` measures the stray-member table alone; `--targets` the targets
 // table alone (`deno task bench:validator`): the rows the validator's speed
@@ -14,6 +15,9 @@
 // and in a hot loop), each as the median of per-repetition ratios of
 // interleaved runs (ours then ajv's, several times), which a loaded machine
 // moves far less than it moves the times themselves.
+// `--baseline` (with `--targets`) also measures another checkout's validator
+// (its model/mod.ts) in the same rounds: each row then gives its ratio to
+// ajv and ours to it, for before/after figures from one run.
 // `--fast-path=off` measures DefaultValidator with `fastPath: false` (Hyperjump
 // for every answer). Each figure is the best of several repetitions, ours and
 // ajv's interleaved so that both see the same machine load.
@@ -30,6 +34,7 @@ const quick = Deno.args.includes("--quick");
 const strayOnly = Deno.args.includes("--stray");
 const targetsOnly = Deno.args.includes("--targets");
 const fastPath = !Deno.args.includes("--fast-path=off");
+const baselineDir = Deno.args.find((a) => a.startsWith("--baseline="))?.slice("--baseline=".length);
 const REPEAT = quick ? 3 : 5;
 const BUDGET_MS = quick ? 150 : 400;
 const WARM_CALLS = quick ? 100 : 500;
@@ -60,12 +65,17 @@ function options(): DefaultValidatorOptions {
 
 interface Ready {
   ours: CompiledSchema;
+  /** The baseline checkout's compiled schema (with `--baseline`). */
+  base?: CompiledSchema;
   ajv: AjvValidate;
   valid: unknown;
   invalid: unknown;
 }
 
-async function prepare(cases: CorpusCase[]): Promise<{ ready: Ready[]; dropped: number }> {
+async function prepare(
+  cases: CorpusCase[],
+  baseline?: Validator,
+): Promise<{ ready: Ready[]; dropped: number }> {
   const validator = new DefaultValidator(options());
   const ajv = newAjv();
   const byText = new Map<string, AjvValidate>();
@@ -77,10 +87,19 @@ async function prepare(cases: CorpusCase[]): Promise<{ ready: Ready[]; dropped: 
       const text = JSON.stringify(c.schema);
       let check = byText.get(text);
       if (check === undefined) byText.set(text, check = ajvCompile(ajv, c.schema));
+      const base = await baseline?.compile(c.schema as never);
       const agree = ours.check(c.valid).valid && check(c.valid) &&
-        !ours.check(c.invalid).valid && !check(c.invalid);
-      if (agree) ready.push({ ours, ajv: check, valid: c.valid, invalid: c.invalid });
-      else dropped++;
+        !ours.check(c.invalid).valid && !check(c.invalid) &&
+        (base === undefined || (base.check(c.valid).valid && !base.check(c.invalid).valid));
+      if (agree) {
+        ready.push({
+          ours,
+          ...(base === undefined ? {} : { base }),
+          ajv: check,
+          valid: c.valid,
+          invalid: c.invalid,
+        });
+      } else dropped++;
     } catch {
       dropped++;
     }
@@ -97,12 +116,20 @@ function paired(
   ours: () => void,
   theirs: () => void,
   repeat = REPEAT,
-): { ours: number; ajv: number; median: number } {
+  base?: () => void,
+): {
+  ours: number;
+  ajv: number;
+  median: number;
+  base?: number;
+  baseMedian?: number;
+  vsBase?: number;
+} {
   // Warm up both until each schema's checker has run WARM_CALLS times (a
   // gateway's steady state: generated code tiers up per function) and for at
   // least BUDGET_MS / 4; then rounds so that one measurement takes about
   // BUDGET_MS / REPEAT.
-  for (const f of [ours, theirs]) {
+  for (const f of base === undefined ? [ours, theirs] : [ours, base, theirs]) {
     const until = performance.now() + BUDGET_MS / 4;
     for (let done = 0; done < WARM_CALLS || performance.now() < until; done += perSchema) f();
   }
@@ -111,23 +138,47 @@ function paired(
   const once = Math.max(performance.now() - t0, 0.001);
   const rounds = Math.max(1, Math.round(BUDGET_MS / REPEAT / once));
   let best = { ours: Infinity, ajv: Infinity };
+  let bestBase = Infinity;
   const ratios: number[] = [];
+  const baseRatios: number[] = [];
+  const vsBase: number[] = [];
+  const time = (f: () => void, times: number): number => {
+    const start = performance.now();
+    for (let i = 0; i < times; i++) f();
+    return (performance.now() - start) * 1000 / (times * calls);
+  };
   for (let r = 0; r < repeat; r++) {
-    let start = performance.now();
-    for (let i = 0; i < rounds; i++) ours();
-    const a = (performance.now() - start) * 1000 / (rounds * calls);
-    start = performance.now();
-    for (let i = 0; i < Math.max(1, rounds * 4); i++) theirs();
-    const b = (performance.now() - start) * 1000 / (Math.max(1, rounds * 4) * calls);
+    const a = time(ours, rounds);
+    const c = base === undefined ? 0 : time(base, rounds);
+    const b = time(theirs, Math.max(1, rounds * 4));
     best = { ours: Math.min(best.ours, a), ajv: Math.min(best.ajv, b) };
     ratios.push(a / b);
+    if (base !== undefined) {
+      bestBase = Math.min(bestBase, c);
+      baseRatios.push(c / b);
+      vsBase.push(a / c);
+    }
   }
-  ratios.sort((x, y) => x - y);
-  return { ...best, median: ratios[Math.floor(ratios.length / 2)] };
+  const median = (list: number[]) => list.sort((x, y) => x - y)[Math.floor(list.length / 2)];
+  if (base === undefined) return { ...best, median: median(ratios) };
+  return {
+    ...best,
+    median: median(ratios),
+    base: bestBase,
+    baseMedian: median(baseRatios),
+    vsBase: median(vsBase),
+  };
 }
 
 function readOurs(ready: Ready, kind: "valid" | "invalid", messages: boolean): void {
   const result = ready.ours.check(ready[kind]);
+  if (result.valid) sink++;
+  else if (messages) { for (const f of result.failures) sink += f.message.length; }
+  else sink--;
+}
+
+function readBase(ready: Ready, kind: "valid" | "invalid", messages: boolean): void {
+  const result = ready.base!.check(ready[kind]);
   if (result.valid) sink++;
   else if (messages) { for (const f of result.failures) sink += f.message.length; }
   else sink--;
@@ -244,11 +295,17 @@ const TARGETS: [string, "valid" | "invalid", boolean, "alternating" | "hot", num
 
 /** The targets table: each row's median per-repetition ratio against its target. */
 function targets(ready: Ready[]): string {
+  const withBase = ready.length > 0 && ready[0].base !== undefined;
   const lines = [
     `### targets: real MCP tool schemas, ${ready.length} pairs (median of per-repetition ratios)`,
     "",
-    "| what | toolfoundation (µs/call, best) | ajv (µs/call, best) | ratio (x ajv, median) | target | met |",
-    "| --- | ---: | ---: | ---: | ---: | --- |",
+    withBase ? `baseline: ${baselineDir}` : "",
+    "",
+    "| what | toolfoundation (µs/call, best) | ajv (µs/call, best) | ratio (x ajv, median) | target | met |" +
+    (withBase
+      ? " baseline (µs/call, best) | baseline (x ajv, median) | ours / baseline (median) |"
+      : ""),
+    "| --- | ---: | ---: | ---: | ---: | --- |" + (withBase ? " ---: | ---: | ---: |" : ""),
   ];
   const repeat = quick ? 5 : 15;
   for (const [what, kind, messages, how, target] of TARGETS) {
@@ -263,13 +320,38 @@ function targets(ready: Ready[]): string {
         for (const r of ready) for (let i = 0; i < HOT; i++) readAjv(r, kind, messages);
       },
       repeat,
+      withBase
+        ? () => {
+          for (const r of ready) for (let i = 0; i < HOT; i++) readBase(r, kind, messages);
+        }
+        : undefined,
     );
     lines.push(
       `| ${what} | ${row.ours.toFixed(3)} | ${row.ajv.toFixed(3)} | ${row.median.toFixed(2)} | ` +
-        `≤ ${target}x | ${row.median <= target ? "yes" : "no"} |`,
+        `≤ ${target}x | ${row.median <= target ? "yes" : "no"} |` +
+        (row.base === undefined
+          ? ""
+          : ` ${row.base.toFixed(3)} | ${row.baseMedian!.toFixed(2)} | ` +
+            `${row.vsBase!.toFixed(2)} |`),
     );
   }
   return lines.join("\n");
+}
+
+/** What the bench compiles with: a DefaultValidator of this checkout or of the baseline's. */
+interface Validator {
+  compile(schema: never): Promise<CompiledSchema>;
+}
+
+/** The baseline checkout's DefaultValidator (`--baseline`), its first compile done. */
+async function baselineValidator(): Promise<Validator | undefined> {
+  if (baselineDir === undefined) return undefined;
+  const dir = baselineDir.startsWith("/") ? baselineDir : `${Deno.cwd()}/${baselineDir}`;
+  const url = new URL("model/mod.ts", `file://${dir.endsWith("/") ? dir : `${dir}/`}`);
+  const model = await import(url.href) as { DefaultValidator: new (o: unknown) => Validator };
+  const validator = new model.DefaultValidator(options());
+  await validator.compile({ type: "object" } as never);
+  return validator;
 }
 
 const { seeds, real } = await corpus();
@@ -286,7 +368,7 @@ for (
   const rows = [...measure(ready), compile];
   out.push(table(`${title}: ${ready.length} schema/instance pairs (${dropped} dropped)`, rows), "");
 }
-if (!strayOnly) out.push(targets((await prepare(real)).ready), "");
+if (!strayOnly) out.push(targets((await prepare(real, await baselineValidator())).ready), "");
 if (!targetsOnly) {
   const { ready, dropped } = await prepare(strayMember(real));
   const rows = measure(ready, MODES.slice(1));
