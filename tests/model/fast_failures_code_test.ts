@@ -258,7 +258,7 @@ Deno.test("the generated failures throw where the units throw: a lone surrogate,
   }
 });
 
-Deno.test("the generated failures count evaluations as the units do: the same bail at the budget's edge", () => {
+Deno.test("the generated failures and counting check count evaluations as the units do: the same bail at the budget's edge", () => {
   // Each item evaluates the root again through a reference, with keywords
   // whose subschemas are `true`, conditions, branches, names and dependencies.
   const schemas = [
@@ -306,6 +306,18 @@ Deno.test("the generated failures count evaluations as the units do: the same ba
     const dialect = "$schema" in schema ? D07 : D2020;
     const d = detailed({ $schema: dialect, ...schema }, dialect)!;
     assert.ok(d.generated() !== undefined);
+    // The check of a schema whose references fan out: the same answers as
+    // the closures' evaluation, the same bail.
+    const counting = d.counting();
+    assert.ok(counting !== undefined);
+    const members: unknown[] = [...item, 0, []];
+    for (const member of members) {
+      for (const n of [0, 1, 2]) {
+        const list: unknown[] = Array.from({ length: n }, () => member);
+        const answer: unknown = outcome(() => counting(list));
+        assert.equal(answer, outcome(() => d.valid(list)), `${JSON.stringify(schema)} at ${n}`);
+      }
+    }
     for (const member of item) {
       const value = (n: number) => Array.from({ length: n }, () => member);
       const bails = (n: number) => {
@@ -329,7 +341,11 @@ Deno.test("the generated failures count evaluations as the units do: the same ba
         const units = outcome(() => toFailures(d.units(value(n)), value(n), d.lookup, ROOT_URI));
         const generated = outcome(() => d.failures(value(n)));
         assert.ok(isDeepStrictEqual(generated, units), `${JSON.stringify(schema)} at ${n}`);
+        const valid = outcome(() => d.valid(value(n)));
+        assert.equal(outcome(() => counting(value(n))), valid, `${JSON.stringify(schema)} at ${n}`);
       }
+      assert.equal(bails(low), true);
+      assert.throws(() => counting(value(low)), FastPathBail);
     }
   }
 });
