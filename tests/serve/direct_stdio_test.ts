@@ -265,3 +265,25 @@ Deno.test("a line over the cap on a shared stdio process fails the call, and the
     await upstream.close();
   }
 });
+
+Deno.test("a log line of a stdio server reaches the call when it is alone on the process, and no call while two share it", async () => {
+  const tag = `log-${crypto.randomUUID()}`;
+  const upstream = mcpUpstream("raw", raw(tag));
+  try {
+    const alone = await callOn(upstream, "merged", {});
+    assert.deepEqual(alone.notifications, [{
+      method: "notifications/message",
+      params: { level: "info", data: "merged log" },
+    }]);
+    // A call that never answers shares the process: the log line could be either call's.
+    const hung = callOn(upstream, "hang", {}, { timeoutMs: 1500 });
+    await new Promise((r) => setTimeout(r, 200));
+    const shared = await callOn(upstream, "merged", {});
+    assert.deepEqual(shared.result?.content, [{ type: "text", text: "merged answer" }]);
+    assert.deepEqual(shared.notifications, []);
+    assert.equal(await processes(tag), 1, "both calls went to one process");
+    assert.deepEqual((await hung).notifications, []);
+  } finally {
+    await upstream.close();
+  }
+});
