@@ -162,6 +162,8 @@ interface Row {
   latencies: number[];
   gatewayMs: number;
   upstreamMs: number;
+  /** The upstream's processes at the end of the first round's calls (a stdio upstream's copies). */
+  processes: number;
 }
 
 function cpuSnapshot(pids: number[]): Map<number, number> {
@@ -206,6 +208,7 @@ async function measure(target: Target, clients: number, calls: number): Promise<
     latencies,
     gatewayMs: cpuSince(gatewayBefore, gatewayPids),
     upstreamMs: cpuSince(upstreamBefore, target.upstream()),
+    processes: target.upstream().length,
   };
 }
 
@@ -218,6 +221,7 @@ function merge(a: Row | undefined, b: Row): Row {
     latencies: [...a.latencies, ...b.latencies],
     gatewayMs: a.gatewayMs + b.gatewayMs,
     upstreamMs: a.upstreamMs + b.upstreamMs,
+    processes: a.processes,
   };
 }
 
@@ -232,8 +236,8 @@ function report(scenario: string, targets: Target[], rows: Map<string, Row>): st
   const lines = [
     `### ${scenario}`,
     "",
-    "| target | clients | calls/s | p50 ms | p99 ms | gateway CPU ms/call | upstream CPU ms/call | gateway / upstream CPU | errors |",
-    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    "| target | clients | calls/s | p50 ms | p99 ms | gateway CPU ms/call | upstream CPU ms/call | gateway / upstream CPU | upstream processes | errors |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
   ];
   for (const level of LEVELS) {
     for (const target of targets) {
@@ -246,7 +250,9 @@ function report(scenario: string, targets: Target[], rows: Map<string, Row>): st
           f(percentile(row.latencies, 0.5))
         } | ${f(percentile(row.latencies, 0.99))} | ${
           target.gateway().length === 0 && row.gatewayMs === 0 ? "-" : f(gw)
-        } | ${f(up)} | ${target.gateway().length === 0 ? "-" : f(gw / up)} | ${row.errors} |`,
+        } | ${f(up)} | ${
+          target.gateway().length === 0 ? "-" : f(gw / up)
+        } | ${row.processes} | ${row.errors} |`,
       );
     }
   }

@@ -236,6 +236,11 @@ export const COMMAND_SPECS: readonly CommandSpec[] = [
       { name: "max-event-bytes", about: "Stream event bytes kept per session", value: "bytes" },
       { name: "max-event-bytes-total", about: "Stream event bytes kept in all", value: "bytes" },
       { name: "upstream-connections", about: "Connections per upstream server", value: "n" },
+      {
+        name: "upstream-calls-per-process",
+        about: "Calls one stdio upstream process carries at once",
+        value: "n",
+      },
       { name: "state", about: "Where state lives", value: "memory|redis://host:port" },
       { name: "state-prefix", about: "Prefix of serve's Redis keys", value: "prefix" },
       { ...TIMEOUT, about: "Deadline of every call (ms)" },

@@ -149,7 +149,7 @@ export async function directCall(
 }
 
 /** The result of the call's response, or its JSON-RPC error as the SDK's client throws it. */
-function resultOf(message: Record<string, unknown>): Record<string, unknown> {
+export function resultOf(message: Record<string, unknown>): Record<string, unknown> {
   const error = message.error as { code?: unknown; message?: unknown; data?: unknown } | undefined;
   if (error !== undefined) {
     throw ProtocolError.fromError(Number(error.code), String(error.message), error.data);

@@ -56,9 +56,16 @@ interface LoggingLevels {
 /** The client capabilities whose requests only the SDK's session can route back to the client. */
 const ROUTED_CAPABILITIES = ["sampling", "elicitation", "roots"];
 
+/**
+ * Responses whose work was over when they were made (a direct call answered
+ * in one body): nothing is left to wait for, and their body is not wrapped.
+ */
+const complete = new WeakSet<Response>();
+
 /** Calls `done` once, when the response's body has been sent or given up. */
 export function whenDone(response: Response, done: () => void): Response {
-  if (response.body === null) {
+  // A body of its own read through a stream of ours would cost a stream per call.
+  if (complete.has(response) || response.body === null) {
     done();
     return response;
   }
@@ -160,10 +167,20 @@ export class SessionTable {
     Deno.unrefTimer(this.#timer);
   }
 
-  /** Answers a session request (POST, GET or DELETE) of `principal`. */
-  async handle(request: Request, body: unknown, principal: string): Promise<Response> {
+  /**
+   * Answers a session request (POST, GET or DELETE) of `principal`; `body`
+   * is its parsed body. `forwarded` gives the request the SDK's transport
+   * reads (its body unread), made only when the SDK serves it: a direct call
+   * reads the headers of `request` and `body` alone.
+   */
+  async handle(
+    request: Request,
+    body: unknown,
+    principal: string,
+    forwarded: () => Request = () => request,
+  ): Promise<Response> {
     const id = request.headers.get("mcp-session-id");
-    if (id === null) return await this.#open(request, body, principal);
+    if (id === null) return await this.#open(forwarded(), body, principal);
     const record = await this.#state.touchSession(id);
     // Another principal's session is answered exactly as one that does not exist.
     if (record === undefined || record.principal !== principal) {
@@ -187,10 +204,15 @@ export class SessionTable {
         throw error;
       }
     }
-    return await this.#serve(local, request, body);
+    return await this.#serve(local, request, body, forwarded);
   }
 
-  async #serve(local: Local, request: Request, body: unknown): Promise<Response> {
+  async #serve(
+    local: Local,
+    request: Request,
+    body: unknown,
+    forwarded: () => Request = () => request,
+  ): Promise<Response> {
     local.lastUsed = Date.now();
     if (this.#direct !== undefined && request.method === "POST") {
       cancelDirect(local, body);
@@ -199,7 +221,7 @@ export class SessionTable {
     }
     local.busy++;
     try {
-      const response = await local.transport.handleRequest(request, { parsedBody: body });
+      const response = await local.transport.handleRequest(forwarded(), { parsedBody: body });
       return whenDone(response, () => {
         local.busy--;
         local.lastUsed = Date.now();
@@ -225,7 +247,8 @@ export class SessionTable {
     local.calls.set(call.id, abort);
     local.busy++;
     const levels = (server as unknown as LoggingLevels)._loggingLevels;
-    return await answerFastCall(this.#gateway, call, {
+    let finished = false;
+    const response = await answerFastCall(this.#gateway, call, {
       caller: this.#principals.get(local.id) ?? "anonymous",
       sessionId: local.id,
       clientCapabilities: server.getClientCapabilities() ?? {},
@@ -249,10 +272,13 @@ export class SessionTable {
         if (local.calls.get(call.id) === abort) local.calls.delete(call.id);
       },
       done: () => {
+        finished = true;
         local.busy--;
         local.lastUsed = Date.now();
       },
     });
+    if (finished) complete.add(response);
+    return response;
   }
 
   async #open(request: Request, body: unknown, principal: string): Promise<Response> {

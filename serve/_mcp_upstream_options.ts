@@ -7,11 +7,22 @@ import type { McpListedTool } from "../run/mod.ts";
 export interface McpUpstreamOptions {
   /**
    * Connections open at most (default 4 for a stdio server, where each is a
-   * process, 16 otherwise): one per request in flight, opened on demand;
+   * process, 16 otherwise), opened on demand: one per request in flight
+   * (several on a shared stdio connection, see `maxRequestsPerConnection`);
    * further requests wait for one within their deadline (their signal, or
    * `timeoutMs`).
    */
   maxConnections?: number;
+  /**
+   * Requests one connection to a stdio server carries at once, for clients
+   * that offer none of sampling, elicitation or roots (default 16): a new
+   * process starts only when every open one carries that many. 1 gives each
+   * request in flight a process of its own, for a server that cannot serve
+   * requests side by side. A client that offers one of them always has a
+   * connection to itself (the server's requests go to it alone); other
+   * transports carry one request per connection.
+   */
+  maxRequestsPerConnection?: number;
   /**
    * Connections one downstream caller (the `caller` of the request: token
    * subject, static token name or address) holds before other callers'

@@ -1,7 +1,11 @@
 // Private: the connection pool of one upstream MCP server (see
-// mcp_upstream.ts): a connection per request in flight, opened on demand up
-// to a cap shared fairly between callers, a few kept open, a dead one
-// replaced; for a server of both eras, 2025 connections pooled apart.
+// mcp_upstream.ts): connections opened on demand up to a cap, requests in
+// flight shared fairly between callers, a few connections kept open, a dead
+// one replaced; for a server of both eras, 2025 connections pooled apart.
+// A connection carries one request at a time, except a stdio server's
+// connection for clients that offer none of sampling, elicitation or roots:
+// it carries several at once (JSON-RPC IDs tell their answers apart), and a
+// new process starts only when every open one carries its most.
 
 import type { McpListedTool, McpServerConfig, McpToolListing } from "../run/mod.ts";
 import {
@@ -37,6 +41,8 @@ import type {
 
 /** Connections to a stdio server at most by default (each one is a process). */
 const DEFAULT_STDIO_CONNECTIONS = 4;
+/** Requests one shared stdio connection carries at once by default. */
+const DEFAULT_STDIO_REQUESTS = 16;
 
 /** The caller of requests that name none (a library caller). */
 const ANONYMOUS = "";
@@ -90,7 +96,16 @@ function runErrorOf(error: unknown): unknown {
 export class McpUpstream implements Upstream {
   readonly name: string;
   readonly #config: McpServerConfig;
+  /** Requests in flight that each need a connection of their own. */
   readonly #shares: ConnectionShares;
+  /** Requests in flight on shared connections (a connection's worth of shares each). */
+  readonly #sharedShares: ConnectionShares;
+  /** Connections open at most (a stdio server's processes). */
+  readonly #maxConnections: number;
+  /** Requests a shared connection carries at once (1: none is shared). */
+  readonly #perConnection: number;
+  /** Requests waiting for a connection to be freed (the pool is at its cap). */
+  readonly #freedWaiters = new Set<() => void>();
   readonly #maxIdle: number;
   readonly #connectTimeoutMs: number;
   readonly #checkTools: McpUpstreamOptions["checkTools"];
@@ -131,7 +146,22 @@ export class McpUpstream implements Upstream {
       ...options,
       maxConnections: options.maxConnections ?? (stdio ? DEFAULT_STDIO_CONNECTIONS : 16),
     });
+    const per = stdio ? options.maxRequestsPerConnection ?? DEFAULT_STDIO_REQUESTS : 1;
+    if (!Number.isInteger(per) || per < 1) {
+      throw new RangeError(
+        `upstream server ${
+          JSON.stringify(name)
+        }: maxRequestsPerConnection must be an integer of at least 1; got ${String(per)}`,
+      );
+    }
+    this.#maxConnections = limits.max;
+    this.#perConnection = per;
     this.#shares = new ConnectionShares(limits);
+    this.#sharedShares = new ConnectionShares({
+      max: limits.max * per,
+      share: limits.share * per,
+      reserve: limits.reserve * per,
+    });
     this.#maxIdle = Math.min(
       limits.max,
       Math.max(0, options.maxIdleConnections ?? (stdio ? limits.max : 4)),
@@ -142,12 +172,13 @@ export class McpUpstream implements Upstream {
 
   async capabilities(signal?: AbortSignal): Promise<UpstreamCapabilities> {
     if (this.#capabilities === undefined) {
-      await this.#shares.acquire(SELF, signal);
+      const shares = this.#sharesFor(NOTHING);
+      await shares.acquire(SELF, signal);
       let slot: Slot;
       try {
         slot = await this.#checkout(signal, NOTHING);
       } catch (error) {
-        this.#shares.release(SELF);
+        shares.release(SELF);
         throw error;
       }
       this.#release(slot, SELF);
@@ -183,6 +214,13 @@ export class McpUpstream implements Upstream {
     return unionOf(modern, this.#legacyCapabilities);
   }
 
+  /** The shares a request of a client offering `downstream` takes (see {@linkcode #checkout}). */
+  #sharesFor(downstream: Readonly<Record<string, unknown>> | undefined): ConnectionShares {
+    return this.#perConnection > 1 && Object.keys(mirroredCapabilities(downstream)).length === 0
+      ? this.#sharedShares
+      : this.#shares;
+  }
+
   /** Whether this is an `auto` server that was found to speak 2026-07-28 (and may speak 2025). */
   #bothEras(): boolean {
     return speaksBothEras(this.#config, this.#verdict);
@@ -203,15 +241,16 @@ export class McpUpstream implements Upstream {
       : context.signal === undefined
       ? deadline
       : AbortSignal.any([context.signal, deadline]);
+    const shares = this.#sharesFor(context.clientCapabilities);
     try {
-      await this.#shares.acquire(caller, waitSignal);
+      await shares.acquire(caller, waitSignal);
     } catch (error) {
       if (deadline?.aborted && !context.signal?.aborted) {
         throw new ServeError(
           "upstream_unavailable",
           `upstream server ${
             JSON.stringify(this.name)
-          }: no connection was free within the request's deadline of ${limit} ms (${this.#shares.limits.max} in use; raise maxConnections)`,
+          }: no connection was free within the request's deadline of ${limit} ms (${shares.limits.max} in use; raise maxConnections)`,
           { cause: error },
         );
       }
@@ -233,7 +272,7 @@ export class McpUpstream implements Upstream {
           ),
       );
     } catch (error) {
-      this.#shares.release(caller);
+      shares.release(caller);
       throw error;
     }
     const refusal = method === "tools/call" ? this.#refused.get(String(params.name)) : undefined;
@@ -284,7 +323,8 @@ export class McpUpstream implements Upstream {
     const listing = await listToolsOver(
       this.name,
       async (open) => {
-        await this.#shares.acquire(SELF, open);
+        const shares = this.#sharesFor(NOTHING);
+        await shares.acquire(SELF, open);
         // A new connection checked against the lock is listed once, for both.
         let listing: ConnectionListing | undefined;
         const list = async (connection: Connection) =>
@@ -292,7 +332,7 @@ export class McpUpstream implements Upstream {
         try {
           slot = await this.#checkout(open, NOTHING, false, list);
         } catch (error) {
-          this.#shares.release(SELF);
+          shares.release(SELF);
           throw runErrorOf(error);
         }
         return { connection: slot.connection!, ...(listing === undefined ? {} : { listing }) };
@@ -326,15 +366,17 @@ export class McpUpstream implements Upstream {
   }
 
   async close(): Promise<void> {
-    this.#closing.abort();
-    const openings = [...this.#openings];
     const reason = new ServeError(
       "upstream_unavailable",
       `upstream server ${JSON.stringify(this.name)} was closed`,
     );
+    this.#closing.abort(reason);
+    const openings = [...this.#openings];
     for (const opening of openings) opening.abort.abort(reason);
     // A request waiting for a connection would open a new one after close().
     this.#shares.rejectAll(reason);
+    this.#sharedShares.rejectAll(reason);
+    this.#notifyFreed();
     this.#slots.splice(0);
     await Promise.all([
       ...openings.map((opening) => opening.promise.catch(() => undefined)),
@@ -343,10 +385,11 @@ export class McpUpstream implements Upstream {
   }
 
   /**
-   * A free connection that declared the client capabilities mirrored from
-   * `downstream`, for a request holding a share (so there is room for it):
-   * an idle one, or a new one (closing an idle connection of other
-   * capabilities when the pool is full). A new one's tools are checked
+   * A connection with room for one more request that declared the client
+   * capabilities mirrored from `downstream`, for a request holding a share:
+   * an open one (the least busy; one that is opening is waited for), or a
+   * new one, closing an idle connection of other capabilities when the pool
+   * is full, else waiting for one to be freed. A new one's tools are checked
    * (when there is a check), listed by `list` when given.
    */
   async #checkout(
@@ -359,23 +402,68 @@ export class McpUpstream implements Upstream {
     const capabilities = mirroredCapabilities(downstream);
     // A 2025 connection to a server of both eras is pooled apart.
     const key = capabilityKey(capabilities) + (legacy ? "\0legacy" : "");
-    for (let i = this.#slots.length - 1; i >= 0; i--) {
-      const slot = this.#slots[i];
-      if (slot.dead && !slot.busy) this.#drop(slot);
-    }
-    const free = this.#slots.find((s) => !s.busy && !s.dead && s.key === key);
-    if (free !== undefined) {
-      free.busy = true;
-      return free;
-    }
-    if (this.#slots.length >= this.#shares.limits.max) {
+    // The server may ask a client that offers something: its requests go to
+    // the one downstream request the connection serves, so it is not shared.
+    const room = Object.keys(capabilities).length === 0 ? this.#perConnection : 1;
+    while (true) {
+      if (this.#closing.signal.aborted) throw this.#closing.signal.reason;
+      for (let i = this.#slots.length - 1; i >= 0; i--) {
+        const slot = this.#slots[i];
+        if (slot.dead && !slot.users) this.#drop(slot);
+      }
+      let pick: Slot | undefined;
+      for (const slot of this.#slots) {
+        if (slot.dead || slot.key !== key || (slot.users ?? 0) >= room) continue;
+        if (pick === undefined || (slot.users ?? 0) < (pick.users ?? 0)) pick = slot;
+      }
+      if (pick !== undefined) {
+        pick.users = (pick.users ?? 0) + 1;
+        pick.busy = true;
+        if (pick.ready !== undefined) await this.#awaitReady(pick, signal);
+        return pick;
+      }
+      if (this.#slots.length < this.#maxConnections) break;
       // Requests in flight hold fewer connections than the cap (this one holds
-      // a share too): an idle connection of other capabilities makes room.
-      const idle = this.#slots.find((s) => !s.busy);
-      if (idle !== undefined) this.#drop(idle);
+      // a share too), or one is freed soon: an idle connection of other
+      // capabilities makes room.
+      const idle = this.#slots.find((s) => !s.users && s.ready === undefined);
+      if (idle !== undefined) {
+        this.#drop(idle);
+        break;
+      }
+      await this.#freed(signal);
     }
-    const slot: Slot = { connection: undefined, busy: true, dead: false, context: undefined, key };
+    const slot: Slot = {
+      connection: undefined,
+      busy: true,
+      dead: false,
+      context: undefined,
+      key,
+      users: 1,
+    };
     this.#slots.push(slot);
+    // A shared connection outlives the request that opened it: only the
+    // connect deadline and close() stop its opening.
+    slot.ready = this.#open(slot, room > 1 ? undefined : signal, capabilities, legacy, list);
+    slot.ready.catch(() => {});
+    try {
+      await this.#awaitReady(slot, signal);
+    } catch (error) {
+      // Its opening stops with this request: no other request may join it.
+      if (room === 1) slot.dead = true;
+      throw error;
+    }
+    return slot;
+  }
+
+  /** Opens and checks the connection of a new slot; a failure drops it. */
+  async #open(
+    slot: Slot,
+    signal: AbortSignal | undefined,
+    capabilities: Record<string, unknown>,
+    legacy: boolean,
+    list?: (connection: Connection) => Promise<McpListedTool[]>,
+  ): Promise<void> {
     try {
       slot.connection = await openSlot(this.name, this.#config, slot, {
         timeoutMs: this.#connectTimeoutMs,
@@ -401,11 +489,62 @@ export class McpUpstream implements Upstream {
           this.#refused.set(tool, error);
         }
       }
+      slot.ready = undefined;
     } catch (error) {
+      slot.dead = true;
       this.#drop(slot);
       throw upstreamFailure(this.name, undefined, error);
     }
-    return slot;
+  }
+
+  /**
+   * Waits until the slot's connection is open (or the request's signal
+   * aborts); on failure the request no longer holds the slot.
+   */
+  async #awaitReady(slot: Slot, signal: AbortSignal | undefined): Promise<void> {
+    const ready = slot.ready;
+    if (ready === undefined) return;
+    try {
+      if (signal === undefined) await ready;
+      else {
+        const aborted = Promise.withResolvers<never>();
+        const onAbort = () => aborted.reject(signal.reason);
+        signal.addEventListener("abort", onAbort, { once: true });
+        try {
+          await Promise.race([ready, aborted.promise]);
+        } finally {
+          signal.removeEventListener("abort", onAbort);
+        }
+      }
+    } catch (error) {
+      slot.users = (slot.users ?? 1) - 1;
+      slot.busy = slot.users > 0;
+      this.#notifyFreed();
+      throw error;
+    }
+  }
+
+  /** Settles when a connection is freed or dropped (or the signal aborts). */
+  #freed(signal: AbortSignal | undefined): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const onAbort = () => {
+        this.#freedWaiters.delete(done);
+        reject(signal!.reason);
+      };
+      const done = () => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      };
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.#freedWaiters.add(done);
+    });
+  }
+
+  #notifyFreed(): void {
+    const waiters = [...this.#freedWaiters];
+    this.#freedWaiters.clear();
+    for (const wake of waiters) wake();
   }
 
   /**
@@ -415,13 +554,19 @@ export class McpUpstream implements Upstream {
    * to who waits.
    */
   #release(slot: Slot, caller: string): void {
-    slot.busy = false;
-    if (slot.dead) this.#drop(slot);
-    else {
-      const idle = this.#slots.filter((s) => !s.busy);
-      if (idle.length > this.#maxIdle) this.#drop(idle[0]);
+    slot.users = Math.max(0, (slot.users ?? 1) - 1);
+    slot.busy = slot.users > 0;
+    if (slot.users === 0) {
+      if (slot.dead) this.#drop(slot);
+      else {
+        const idle = this.#slots.filter((s) => !s.users && s.ready === undefined);
+        if (idle.length > this.#maxIdle) this.#drop(idle[0]);
+      }
     }
-    this.#shares.release(caller);
+    // Shared connections are those that declared no client capability.
+    (this.#perConnection > 1 && slot.key.startsWith("{}") ? this.#sharedShares : this.#shares)
+      .release(caller);
+    this.#notifyFreed();
   }
 
   /** Takes a connection out of the pool and closes it (not awaited: close() waits for it). */
@@ -429,5 +574,6 @@ export class McpUpstream implements Upstream {
     const at = this.#slots.indexOf(slot);
     if (at >= 0) this.#slots.splice(at, 1);
     if (slot.connection !== undefined) void closeConnection(slot.connection);
+    this.#notifyFreed();
   }
 }

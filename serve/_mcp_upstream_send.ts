@@ -1,13 +1,15 @@
-// Private: one request on a connection of the pool, which serves one request
-// at a time: the upstream's progress reaches exactly this request (by a
-// token of ours), the caller's signal cancels it, and a connection that may
-// still send something for it (cancelled, timed out, failed) is marked dead
-// so that the pool replaces it.
+// Private: one request on a connection of the pool (one request at a time,
+// or several on a shared stdio connection): the upstream's progress reaches
+// exactly this request (by a token of ours), the caller's signal cancels it,
+// and a connection that may still send something for it (cancelled, timed
+// out, failed) is marked dead so that the pool replaces it (once the other
+// requests on it ended).
 
 import type { McpServerConfig } from "../run/mod.ts";
 import { NO_TIMEOUT, watch } from "../run/mcp/connection.ts";
 import { directCall, directCapable, Undelivered } from "./_fast_upstream.ts";
-import { type Slot, withoutServerInfo } from "./_upstream_connect.ts";
+import { directStdioCall, stdioDirectCapable } from "./_fast_stdio.ts";
+import { enterSlot, leaveSlot, type Slot, withoutServerInfo } from "./_upstream_connect.ts";
 import { isUpstreamError, upstreamFailure } from "./_upstream_errors.ts";
 import type { UpstreamCallContext, UpstreamMethod } from "./upstream.ts";
 
@@ -24,7 +26,8 @@ const INPUT_REQUIRED_CAPABLE: ReadonlySet<string> = new Set([
  * when the request began waiting (its deadline counts from then); `headers`
  * go on its HTTP request (a tool call's `Mcp-Param-*` headers). A
  * `tools/call` over a 2025-era Streamable HTTP connection of `config` goes
- * the direct way (serve/_fast_upstream.ts), else the SDK's.
+ * the direct way (serve/_fast_upstream.ts), over a 2025-era stdio connection
+ * too (serve/_fast_stdio.ts), else the SDK's.
  */
 export async function sendOnSlot(
   name: string,
@@ -38,7 +41,7 @@ export async function sendOnSlot(
 ): Promise<Record<string, unknown>> {
   const limit = context.timeoutMs;
   const connection = slot.connection!;
-  slot.context = context;
+  enterSlot(slot, context);
   // Progress is taken off the transport by our token (none is lost when it
   // shares a chunk with the result) and handed on without the token.
   let token: string | undefined;
@@ -80,6 +83,9 @@ export async function sendOnSlot(
         if (!(error instanceof Undelivered)) throw error;
       }
     }
+    if (method === "tools/call" && stdioDirectCapable(connection)) {
+      return withoutServerInfo(await directStdioCall(connection, sent, stop.signal, timeout));
+    }
     const request = connection.client.request(
       { method: method as "tools/call", params: sent },
       {
@@ -106,7 +112,7 @@ export async function sendOnSlot(
   } finally {
     outer?.removeEventListener("abort", onAbort);
     if (token !== undefined) connection.progress.delete(token);
-    slot.context = undefined;
+    leaveSlot(slot, context);
   }
 }
 

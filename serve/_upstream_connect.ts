@@ -16,15 +16,40 @@ import {
 import { ServeError } from "./errors.ts";
 import type { UpstreamCallContext } from "./upstream.ts";
 
-/** One pooled connection and the downstream request it serves. */
+/** One pooled connection and the downstream requests it serves. */
 export interface Slot {
   connection: Connection | undefined;
   busy: boolean;
-  /** Lost, or its request was given up on: closed and replaced once free. */
+  /** Lost, or a request on it was given up on: takes no more requests, closed once free. */
   dead: boolean;
+  /**
+   * The downstream request that server-to-client requests and logging go to:
+   * the one request in flight on the connection; none while several share it
+   * (a log line names no request: it is not passed to one it may not belong to).
+   */
   context: UpstreamCallContext | undefined;
   /** The client capabilities it declared upstream, as canonical JSON (see {@linkcode capabilityKey}). */
   key: string;
+  /** The requests in flight on it (more than one on a shared stdio connection). */
+  contexts?: Set<UpstreamCallContext>;
+  /** Requests holding it (in flight or waiting for it to open); the pool's count. */
+  users?: number;
+  /** Settles once the connection is open and checked (requests that join an opening wait for it). */
+  ready?: Promise<void>;
+}
+
+/** Puts a downstream request on the slot (see {@linkcode Slot.context}). */
+export function enterSlot(slot: Slot, context: UpstreamCallContext): void {
+  const contexts = slot.contexts ??= new Set();
+  contexts.add(context);
+  slot.context = contexts.size === 1 ? context : undefined;
+}
+
+/** Takes a downstream request off the slot. */
+export function leaveSlot(slot: Slot, context: UpstreamCallContext): void {
+  const contexts = slot.contexts;
+  contexts?.delete(context);
+  slot.context = contexts?.size === 1 ? contexts.values().next().value : undefined;
 }
 
 /** What the pool gives an opening. */

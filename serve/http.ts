@@ -348,21 +348,25 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions 
           done: () => limit.release(caller, slots),
         });
       }
-      forward ??= new Request(request.url, {
-        method: "POST",
-        headers: request.headers,
-        body: forwardBytes as BodyInit,
-        signal: request.signal,
-      });
+      // Made only when the SDK serves the request (a session's direct call reads `body`).
+      const forwarded = () =>
+        forward ??= new Request(request.url, {
+          method: "POST",
+          headers: request.headers,
+          body: forwardBytes as BodyInit,
+          signal: request.signal,
+        });
       const authInfo = {
         token: "",
         clientId: caller,
         scopes: [...(who?.scopes ?? [])],
         extra: { caller },
       };
-      const response = table !== undefined && await isLegacy(forward, body)
-        ? await table.handle(forward, body, caller)
-        : await stateless.fetch(forward, { parsedBody: body, authInfo });
+      // A POST's body is read: its parsed `body`, or the forwarded bytes, tell the era.
+      const response =
+        table !== undefined && await isLegacy(body === undefined ? forwarded() : request, body)
+          ? await table.handle(request, body, caller, forwarded)
+          : await stateless.fetch(forwarded(), { parsedBody: body, authInfo });
       return whenDone(response, () => limit.release(caller, slots));
     } catch (error) {
       limit.release(caller, slots);

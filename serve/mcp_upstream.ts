@@ -4,11 +4,14 @@
  * child environment policy, Streamable HTTP, SSE, the message cap
  * `maxOutputBytes`, the protocol era of `protocol`, OAuth through
  * `authProvider`, the server's stderr kept for error messages), in a pool
- * per server: a connection per request in flight, opened on demand up to a
- * cap, a few kept open for the next requests, replaced after a failure. A
- * connection serves one request at a time, so the upstream's progress,
- * logging and server-to-client requests (sampling, elicitation, roots) reach
- * exactly the downstream request that caused them. The cap is shared fairly
+ * per server: connections opened on demand up to a cap, a few kept open for
+ * the next requests, replaced after a failure. A connection serves one
+ * request at a time, so the upstream's logging and server-to-client requests
+ * (sampling, elicitation, roots) reach exactly the downstream request that
+ * caused them; except that a stdio server's process carries several requests
+ * side by side for clients that offer none of sampling, elicitation or roots
+ * (see {@linkcode McpUpstreamOptions.maxRequestsPerConnection}), each with
+ * its own progress, cancellation and deadline. The cap is shared fairly
  * between downstream callers (see {@linkcode McpUpstreamOptions.callerShare}):
  * calls of one client that hang upstream cannot make another client's call
  * to the same server wait for their deadline.

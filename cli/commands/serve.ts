@@ -117,6 +117,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         "max-body-bytes": { type: "string" },
         "max-concurrent": { type: "string" },
         "upstream-connections": { type: "string" },
+        "upstream-calls-per-process": { type: "string" },
         "log-args": { type: "boolean" },
         report: { type: "boolean" },
         timeout: { type: "string" },
@@ -134,6 +135,10 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     const listen = values.http === undefined ? undefined : parseListen(values.http);
     const timeoutMs = parseTimeout(values.timeout);
     const upstreamConnections = positive("--upstream-connections", values["upstream-connections"]);
+    const callsPerProcess = positive(
+      "--upstream-calls-per-process",
+      values["upstream-calls-per-process"],
+    );
     const limits = limitsOf(values, {
       http: listen !== undefined,
       sessions: values.sessions === true,
@@ -245,6 +250,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       const upstream = serve.mcpUpstream(name, authed, {
         ...(checks === undefined ? {} : { checkTools: checks(name) }),
         ...(upstreamConnections === undefined ? {} : { maxConnections: upstreamConnections }),
+        ...(callsPerProcess === undefined ? {} : { maxRequestsPerConnection: callsPerProcess }),
       });
       upstreams.push(upstream);
       // A stdio server is a process: the runner lists its tools over the

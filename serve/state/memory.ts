@@ -206,7 +206,14 @@ export class MemoryStateStore implements StateStore {
       const live = this.#live(id);
       if (live === undefined) return undefined;
       live.lastUsed = this.#now();
-      return { ...live.record, initialize: structuredClone(live.record.initialize) };
+      // Its initialize message is copied when read (a session rebuilt), not on every use.
+      const record = live.record;
+      return {
+        ...record,
+        get initialize() {
+          return structuredClone(record.initialize);
+        },
+      };
     });
   }
 

@@ -1,0 +1,289 @@
+// The direct path of a `tools/call` to a 2025-era stdio upstream
+// (serve/_fast_stdio.ts) gives what the SDK's client gives, and a stdio
+// server's process carries calls side by side: each call gets its own answer
+// and progress, a crash fails every call on the process and names the server,
+// a call given up on retires its process without failing the others.
+
+import assert from "node:assert/strict";
+import type { McpServerConfig } from "../../run/mod.ts";
+import { StdioTransport } from "../../run/mcp/_stdio.ts";
+import { mcpUpstream, type Upstream, type UpstreamNotification } from "../../serve/mod.ts";
+import { useStdioDirect } from "../../serve/_fast_stdio.ts";
+import type { McpUpstreamOptions } from "../../serve/_mcp_upstream_options.ts";
+import { ROOT } from "./_helpers.ts";
+import { descendants, SERVE_UPSTREAM } from "./_upstream_helpers.ts";
+
+const RAW = "tests/fixtures/serve/raw_stdio_upstream.ts";
+
+/** The raw fixture over stdio, marked by `tag` for `ps`. */
+function raw(tag: string, extra: Partial<McpServerConfig> = {}): McpServerConfig {
+  return {
+    transport: "stdio",
+    command: Deno.execPath(),
+    args: ["run", "--no-config", "--quiet", RAW, tag],
+    cwd: ROOT,
+    protocol: "legacy",
+    ...extra,
+  } as McpServerConfig;
+}
+
+/** The raw fixture's processes of `tag` below this one. */
+async function processes(tag: string): Promise<number> {
+  return (await descendants(Deno.pid)).filter((d) => d.args.includes(RAW) && d.args.includes(tag))
+    .length;
+}
+
+async function eventually(what: string, check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.fail(`never: ${what}`);
+}
+
+/** Counts the tool calls written by the direct path (its request IDs are "tf-N"). */
+function spyOnDirectCalls(): { count(): number; restore(): void } {
+  const original = StdioTransport.prototype.send;
+  let calls = 0;
+  StdioTransport.prototype.send = function (message) {
+    const m = message as { id?: unknown; method?: unknown };
+    if (m.method === "tools/call" && typeof m.id === "string" && m.id.startsWith("tf-")) calls++;
+    return original.call(this, message);
+  };
+  return { count: () => calls, restore: () => void (StdioTransport.prototype.send = original) };
+}
+
+interface Seen {
+  result?: Record<string, unknown>;
+  error?: string;
+  progress: unknown[];
+  notifications: UpstreamNotification[];
+}
+
+async function callOn(
+  upstream: Upstream,
+  name: string,
+  args: Record<string, unknown>,
+  extra: { signal?: AbortSignal; timeoutMs?: number; capabilities?: Record<string, unknown> } = {},
+): Promise<Seen> {
+  const seen: Seen = { progress: [], notifications: [] };
+  try {
+    seen.result = await upstream.request("tools/call", { name, arguments: args }, {
+      caller: "test",
+      clientCapabilities: extra.capabilities ?? {},
+      onProgress: (p) => seen.progress.push(p),
+      onNotification: (n) => void seen.notifications.push(n),
+      ...(extra.signal === undefined ? {} : { signal: extra.signal }),
+      ...(extra.timeoutMs === undefined ? {} : { timeoutMs: extra.timeoutMs }),
+    });
+  } catch (error) {
+    const e = error as { code?: unknown; message?: string };
+    // The server's stderr tail and exit differ between two processes: the code and the first line.
+    seen.error = `${String(e.code)} ${String(e.message).split("\n")[0]}`;
+  }
+  return seen;
+}
+
+const SDK_CASES: [string, Record<string, unknown>][] = [
+  ["test_simple_text", {}],
+  ["test_image_content", {}],
+  ["test_audio_content", {}],
+  ["test_embedded_resource", {}],
+  ["test_multiple_content_types", {}],
+  ["test_tool_with_logging", {}],
+  ["test_tool_with_progress", {}],
+  ["test_error_handling", {}],
+  ["echo", { text: "hello" }],
+  ["bad_output", {}],
+  ["huge", { n: 2_000_000 }],
+  ["no_such_tool", {}],
+];
+
+const RAW_CASES: [string, Record<string, unknown>][] = [
+  ["echo", { text: "hi" }],
+  ["split", {}],
+  ["merged", {}],
+  ["garbage", {}],
+  ["noise", {}],
+  ["other_id", {}],
+  ["fail", {}],
+  ["huge", { n: 3_000_000 }],
+  ["no_such_tool", {}],
+];
+
+/** Calls every case on two upstreams of one server, the SDK's way and the direct way. */
+async function compare(
+  config: McpServerConfig,
+  cases: [string, Record<string, unknown>][],
+): Promise<void> {
+  const direct = mcpUpstream("up", config);
+  const sdk = mcpUpstream("up", config);
+  const spy = spyOnDirectCalls();
+  try {
+    for (const [name, args] of cases) {
+      useStdioDirect(false);
+      const b = await callOn(sdk, name, args);
+      useStdioDirect(true);
+      const a = await callOn(direct, name, args);
+      assert.deepEqual(a, b, name);
+    }
+    assert.equal(spy.count(), cases.length, "not every call took the direct path");
+  } finally {
+    useStdioDirect(true);
+    spy.restore();
+    await direct.close();
+    await sdk.close();
+  }
+}
+
+Deno.test("a tools/call to a stdio upstream goes the direct way and gives what the SDK's client gives", async () => {
+  await compare(SERVE_UPSTREAM, SDK_CASES);
+});
+
+Deno.test("the direct stdio path reads split and merged lines, garbage, stderr noise, foreign IDs and huge lines as the SDK's client does", async () => {
+  await compare(raw(`cmp-${crypto.randomUUID()}`), RAW_CASES);
+});
+
+Deno.test("calls side by side share one stdio process, each with its own answer and progress", async () => {
+  const tag = `share-${crypto.randomUUID()}`;
+  const upstream = mcpUpstream("raw", raw(tag));
+  const sdk = mcpUpstream("sdk", SERVE_UPSTREAM);
+  try {
+    const counts: number[] = [];
+    for (const clients of [1, 8, 32]) {
+      const answers = await Promise.all(
+        Array.from(
+          { length: clients },
+          (_, i) => callOn(upstream, "echo", { text: `call ${i}`, ms: (i * 37) % 200 }),
+        ),
+      );
+      answers.forEach((seen, i) =>
+        assert.deepEqual(seen.result, {
+          content: [{
+            type: "text",
+            text: JSON.stringify({ text: `call ${i}`, ms: (i * 37) % 200 }),
+          }],
+        })
+      );
+      counts.push(await processes(tag));
+    }
+    console.log(`  processes under 1/8/32 calls side by side: ${counts.join("/")}`);
+    // 16 calls per process at most by default: 32 calls side by side need 2.
+    assert.deepEqual(counts, [1, 1, 2]);
+    // Progress reaches the call it belongs to, and only it.
+    const alone = await callOn(sdk, "test_tool_with_progress", {});
+    const together = await Promise.all(
+      Array.from({ length: 4 }, () => callOn(sdk, "test_tool_with_progress", {})),
+    );
+    for (const seen of together) assert.deepEqual(seen.progress, alone.progress);
+    assert.ok(alone.progress.length > 0);
+  } finally {
+    await upstream.close();
+    await sdk.close();
+  }
+  assert.equal(await processes(tag), 0);
+});
+
+Deno.test("a stdio server crashing with calls side by side fails each of them, naming the server; the next call starts it again", async () => {
+  const tag = `crash-${crypto.randomUUID()}`;
+  const upstream = mcpUpstream("raw", raw(tag));
+  try {
+    await callOn(upstream, "echo", {});
+    const hung = Array.from({ length: 3 }, () => callOn(upstream, "hang", {}));
+    await new Promise((r) => setTimeout(r, 200));
+    const crashed = await callOn(upstream, "crash", {});
+    for (const seen of [crashed, ...await Promise.all(hung)]) {
+      assert.match(String(seen.error), /upstream_unavailable upstream server "raw" failed: .*exit/);
+    }
+    const again = await callOn(upstream, "echo", { text: "again" });
+    assert.deepEqual(again.result?.content, [{ type: "text", text: '{"text":"again"}' }]);
+    await eventually("one process runs", async () => (await processes(tag)) === 1);
+  } finally {
+    await upstream.close();
+  }
+});
+
+Deno.test("a call timing out on a shared stdio process does not fail the others; the process is replaced once they end", async () => {
+  const tag = `retire-${crypto.randomUUID()}`;
+  const upstream = mcpUpstream("raw", raw(tag));
+  try {
+    const hang = callOn(upstream, "hang", {}, { timeoutMs: 300 });
+    const slow = callOn(upstream, "echo", { text: "slow", ms: 1000 });
+    assert.match(String((await hang).error), /upstream server "raw" failed: .*Request timed out/);
+    assert.equal(await processes(tag), 1, "the other call's process still runs");
+    // A new call does not join the process that was given up on.
+    const next = callOn(upstream, "echo", { text: "next" });
+    assert.deepEqual((await slow).result?.content, [
+      { type: "text", text: '{"text":"slow","ms":1000}' },
+    ]);
+    assert.deepEqual((await next).result?.content, [{ type: "text", text: '{"text":"next"}' }]);
+    await eventually("the retired process stopped", async () => (await processes(tag)) === 1);
+  } finally {
+    await upstream.close();
+  }
+  assert.equal(await processes(tag), 0);
+});
+
+Deno.test("a client that offers sampling gets a stdio process of its own; maxRequestsPerConnection 1 gives each call one", async () => {
+  for (
+    const [options, capabilities, expected] of [
+      [{}, { sampling: {} }, 2],
+      [{ maxRequestsPerConnection: 1, callerShare: 4, reservedConnections: 0 }, undefined, 4],
+    ] as [McpUpstreamOptions, Record<string, unknown> | undefined, number][]
+  ) {
+    const tag = `own-${crypto.randomUUID()}`;
+    const upstream = mcpUpstream("raw", raw(tag), options);
+    try {
+      const shared = Array.from(
+        { length: 3 },
+        (_, i) => callOn(upstream, "echo", { text: `${i}`, ms: 600 }),
+      );
+      const own = callOn(upstream, "echo", { text: "own", ms: 600 }, { capabilities });
+      await eventually(
+        `${expected} processes run`,
+        async () => (await processes(tag)) === expected,
+      );
+      for (const seen of await Promise.all([...shared, own])) assert.equal(seen.error, undefined);
+    } finally {
+      await upstream.close();
+    }
+  }
+});
+
+Deno.test("a line over the cap on a shared stdio process fails the call, and the next call is served", async () => {
+  const tag = `cap-${crypto.randomUUID()}`;
+  const upstream = mcpUpstream("raw", raw(tag, { maxOutputBytes: 100_000 }));
+  try {
+    const over = await callOn(upstream, "huge", { n: 200_000 });
+    assert.match(
+      String(over.error),
+      /upstream server "raw" failed: output is larger than 100000 bytes/,
+    );
+    const next = await callOn(upstream, "echo", { text: "after" });
+    assert.deepEqual(next.result?.content, [{ type: "text", text: '{"text":"after"}' }]);
+  } finally {
+    await upstream.close();
+  }
+});
+
+Deno.test("a log line of a stdio server reaches the call when it is alone on the process, and no call while two share it", async () => {
+  const tag = `log-${crypto.randomUUID()}`;
+  const upstream = mcpUpstream("raw", raw(tag));
+  try {
+    const alone = await callOn(upstream, "merged", {});
+    assert.deepEqual(alone.notifications, [{
+      method: "notifications/message",
+      params: { level: "info", data: "merged log" },
+    }]);
+    // A call that never answers shares the process: the log line could be either call's.
+    const hung = callOn(upstream, "hang", {}, { timeoutMs: 1500 });
+    await new Promise((r) => setTimeout(r, 200));
+    const shared = await callOn(upstream, "merged", {});
+    assert.deepEqual(shared.result?.content, [{ type: "text", text: "merged answer" }]);
+    assert.deepEqual(shared.notifications, []);
+    assert.equal(await processes(tag), 1, "both calls went to one process");
+    assert.deepEqual((await hung).notifications, []);
+  } finally {
+    await upstream.close();
+  }
+});
