@@ -30,14 +30,17 @@ export interface McpUpstreamOptions {
    * Callers holding their share wait while a caller under its share waits;
    * then the one holding the fewest goes first, and none of them takes one
    * of the last `reservedConnections`. Requests of one caller are served in
-   * the order they came.
+   * the order they came. On stdio connections shared by several requests
+   * (see `maxRequestsPerConnection`), a connection here counts as that many
+   * calls: with the defaults one caller holds at most 48 of 64 calls.
    */
   callerShare?: number;
   /**
    * Free connections a caller holding its share never takes, kept for other
    * callers (default `callerShare`, at most `maxConnections - callerShare`).
    * With the defaults, one caller holds at most 12 of 16 connections and a
-   * newcomer finds one free at once (of a stdio server's 4: at most 3).
+   * newcomer finds one free at once (of a stdio server's 4: at most 3; on
+   * shared stdio connections, counted in calls as for `callerShare`).
    */
   reservedConnections?: number;
   /**
