@@ -38,6 +38,13 @@ import type {
 /** Connections to a stdio server at most by default (each one is a process). */
 const DEFAULT_STDIO_CONNECTIONS = 4;
 
+/**
+ * How long idle connections beyond `maxIdleConnections` stay open: under
+ * steady load a call finds one free instead of opening (initialize, a
+ * listening stream) and closing a connection of its own.
+ */
+const IDLE_GRACE_MS = 5_000;
+
 /** The caller of requests that name none (a library caller). */
 const ANONYMOUS = "";
 /** The caller of `capabilities()` and `listTools()`, which serve no downstream request. */
@@ -120,6 +127,8 @@ export class McpUpstream implements Upstream {
   #legacyTools?: ReadonlySet<string>;
   /** Aborted by close(): ends every watch of the lists. */
   readonly #closing = new AbortController();
+  /** Closes idle connections beyond `maxIdleConnections` (see {@linkcode IDLE_GRACE_MS}). */
+  #trim: ReturnType<typeof setTimeout> | undefined;
 
   constructor(name: string, config: McpServerConfig, options: McpUpstreamOptions) {
     this.name = name;
@@ -327,6 +336,7 @@ export class McpUpstream implements Upstream {
 
   async close(): Promise<void> {
     this.#closing.abort();
+    clearTimeout(this.#trim);
     const openings = [...this.#openings];
     const reason = new ServeError(
       "upstream_unavailable",
@@ -419,9 +429,21 @@ export class McpUpstream implements Upstream {
     if (slot.dead) this.#drop(slot);
     else {
       const idle = this.#slots.filter((s) => !s.busy);
-      if (idle.length > this.#maxIdle) this.#drop(idle[0]);
+      if (idle.length > this.#maxIdle) this.#trimLater();
     }
     this.#shares.release(caller);
+  }
+
+  /** Closes the idle connections beyond `maxIdleConnections` in a while, if still idle then. */
+  #trimLater(): void {
+    if (this.#trim !== undefined) return;
+    const timer = setTimeout(() => {
+      this.#trim = undefined;
+      const idle = this.#slots.filter((s) => !s.busy);
+      for (const slot of idle.slice(0, Math.max(0, idle.length - this.#maxIdle))) this.#drop(slot);
+    }, IDLE_GRACE_MS);
+    Deno.unrefTimer(timer);
+    this.#trim = timer;
   }
 
   /** Takes a connection out of the pool and closes it (not awaited: close() waits for it). */

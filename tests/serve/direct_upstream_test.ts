@@ -8,6 +8,7 @@ import type { McpServerConfig } from "../../run/mod.ts";
 import { mcpUpstream, type Upstream, type UpstreamNotification } from "../../serve/mod.ts";
 import { ROOT } from "./_helpers.ts";
 import { SERVE_UPSTREAM } from "./_upstream_helpers.ts";
+import { directPosts } from "../../serve/_fast_upstream.ts";
 
 async function startFixture(): Promise<{ url: string; child: Deno.ChildProcess }> {
   const child = new Deno.Command(Deno.execPath(), {
@@ -28,17 +29,10 @@ async function startFixture(): Promise<{ url: string; child: Deno.ChildProcess }
   return { url: text.trim(), child };
 }
 
-/** Counts the tool calls posted by the direct path (its request IDs are "tf-N"). */
+/** Counts the tool calls posted by the direct path from now on. */
 function spyOnDirectPosts(): { count(): number; restore(): void } {
-  const original = globalThis.fetch;
-  let posts = 0;
-  globalThis.fetch = (input, init) => {
-    if (typeof init?.body === "string" && /"id":"tf-\d+","method":"tools\/call"/.test(init.body)) {
-      posts++;
-    }
-    return original(input, init);
-  };
-  return { count: () => posts, restore: () => void (globalThis.fetch = original) };
+  const before = directPosts;
+  return { count: () => directPosts - before, restore: () => {} };
 }
 
 interface Seen {
