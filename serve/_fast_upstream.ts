@@ -37,6 +37,11 @@ const RETRY_AFTER_STATUS = new Set([429, 502, 503, 504]);
 let nextId = 0;
 /** How many calls the direct path has posted in this process (tests read it). */
 export let directPosts = 0;
+/**
+ * Whether a plain-HTTP upstream is posted to over our own HTTP/1.1 client
+ * (tests turn it off to run the `fetch` path an `https:` upstream takes).
+ */
+export const directOptions: { ownClient: boolean } = { ownClient: true };
 const encoder = new TextEncoder();
 /** What `fetch` sends by itself, sent here too: servers see the same request. */
 const USER_AGENT = `Deno/${Deno.version.deno}`;
@@ -163,7 +168,7 @@ export async function directCall(
     ? params
     : { ...params, _meta: { ...(params._meta as object | undefined), progressToken: token } };
   const url = new URL(http.url);
-  const pool = url.protocol === "http:" ? poolOf(connection) : undefined;
+  const pool = url.protocol === "http:" && directOptions.ownClient ? poolOf(connection) : undefined;
   const post = async (message: Record<string, unknown>, signal?: AbortSignal): Promise<Answer> => {
     const body = JSON.stringify(message);
     if (pool !== undefined) {
