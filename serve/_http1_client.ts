@@ -28,6 +28,8 @@ export const MAX_HEAD_BYTES = 64 * 1024;
 const BUFFER_BYTES = 16 * 1024;
 const MAX_IDLE_PER_ORIGIN = 64;
 const encoder = new TextEncoder();
+/** An HTTP header name (RFC 9110 token). */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const latin1 = new TextDecoder("latin1");
 
 /** A request of {@linkcode Http1Pool.request}. */
@@ -304,8 +306,12 @@ function requestHead(url: URL, origin: Origin, request: Http1Request): string {
     const lower = name.toLowerCase();
     if (lower === "host" || lower === "content-length" || lower === "connection") continue;
     const value = request.headers[name];
-    if (/[\r\n]/.test(name) || /[\r\n]/.test(value)) {
-      throw new TypeError(`header ${JSON.stringify(name)} holds a line break`);
+    // As fetch refuses them: a name that is not a token, a value with CR, LF or NUL.
+    if (!TOKEN.test(name) || /[\r\n\0]/.test(value)) {
+      throw new TypeError(
+        `invalid HTTP header ${JSON.stringify(name)}: a name must be a token and a value ` +
+          `must not hold CR, LF or NUL; fix the server's headers in the manifest`,
+      );
     }
     head += `${name}: ${value}\r\n`;
   }

@@ -389,3 +389,22 @@ Deno.test("discard() reads the rest of an answer in the background so the connec
     await server.close();
   }
 });
+
+Deno.test("a header name that is not a token or a value with a line break is refused before anything is sent", async () => {
+  const server = rawServer(() => ({ pieces: ["HTTP/1.1 204 No Content\r\n\r\n"] }));
+  const pool = new Http1Pool();
+  try {
+    const refused: Record<string, string>[] = [
+      { "bad name": "x" },
+      { "x-ok": "a\r\nx-injected: 1" },
+      { "x-ok": "a\nb" },
+    ];
+    for (const headers of refused) {
+      await assert.rejects(pool.request(server.url, { method: "GET", headers }), TypeError);
+    }
+    assert.equal(server.accepted(), 0);
+  } finally {
+    pool.close();
+    await server.close();
+  }
+});
