@@ -17,7 +17,8 @@ import { ProtocolError } from "@modelcontextprotocol/client";
 import { type McpServerConfig, OutputTooLargeError } from "../run/mod.ts";
 import type { Connection } from "../run/mcp/connection.ts";
 import { wireResult } from "./_fast_call.ts";
-import { Http1Pool, type Http1Response } from "./_http1_client.ts";
+import type { Http1Response } from "./_http1_answer.ts";
+import { Http1Pool } from "./_http1_client.ts";
 import type { UpstreamCallContext } from "./upstream.ts";
 
 /** The call was not delivered (the server ran nothing): send it the SDK's way. */

@@ -4,7 +4,8 @@
 // that hangs, garbage status lines, huge heads, answers over the cap.
 
 import assert from "node:assert/strict";
-import { Http1Error, Http1Pool, MAX_HEAD_BYTES } from "../../serve/_http1_client.ts";
+import { Http1Pool } from "../../serve/_http1_client.ts";
+import { Http1Error, MAX_HEAD_BYTES } from "../../serve/_http1_wire.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
