@@ -6,7 +6,7 @@
 // and, apart, the upstream's own), read from /proc/<pid>/stat.
 //
 //   deno task bench:gateway [--calls=600] [--rounds=2] [--only=http|stdio] [--no-peers]
-//     [--sessions-open=400] [--profile=DIR] [--baseline=/path/to/other/checkout/]
+//     [--sessions-open=400] [--profile=DIR] [--baseline=/path/to/other/checkout/] [--floor]
 //
 // Two scenarios: an HTTP upstream (direct; serve stateless; serve --sessions;
 // the peer chain mcp-proxy -> supergateway, the usual way to put a Streamable
@@ -20,7 +20,10 @@
 // serves under V8's profiler (`--prof`), a log per serve in DIR. `--baseline`
 // adds the serves of another checkout (e.g. main before a change) as targets
 // "serve @baseline" and "serve --sessions @baseline", for before/after ratios
-// from one run.
+// from one run. `--floor` adds, in front of the HTTP upstream, two bare
+// `Deno.serve` forwarders that only pass the bytes on (bench/gateway_floor.ts):
+// "floor: fetch" and "floor: own client" (serve/_http1_client.ts), the CPU a
+// gateway on Deno's HTTP server cannot go below.
 // Linux only (CPU and memory from /proc).
 
 import { HttpSession, type Outcome } from "./_mcp_http.ts";
@@ -43,6 +46,7 @@ const SESSIONS_OPEN = Number(option("sessions-open", "400"));
 const PROFILE = option("profile", "");
 /** Another checkout whose serve runs beside this one's (its own cli.ts and bundle), e.g. main's. */
 const BASELINE = option("baseline", "");
+const FLOOR = Deno.args.includes("--floor");
 const LEVELS = [1, 8, 32];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -91,9 +95,11 @@ function procOf(child: Deno.ChildProcess): Proc {
   };
 }
 
-/** The fixture upstream over HTTP: its URL (the first line it prints). */
-async function startUpstream(): Promise<Proc & { url: string }> {
-  const child = spawn([Deno.execPath(), "run", "-A", "--quiet", UPSTREAM, "--http", "0"]);
+/** The fixture upstream over HTTP (or a floor forwarder): its URL (the first line it prints). */
+async function startUpstream(
+  args = [Deno.execPath(), "run", "-A", "--quiet", UPSTREAM, "--http", "0"],
+): Promise<Proc & { url: string }> {
+  const child = spawn(args);
   const reader = child.stdout.getReader();
   let text = "";
   while (!text.includes("\n")) {
@@ -289,7 +295,14 @@ function report(scenario: string, targets: Target[], rows: Map<string, Row>): st
     );
   }
   for (
-    const name of ["serve", "serve --sessions", "serve @baseline", "serve --sessions @baseline"]
+    const name of [
+      "serve",
+      "serve --sessions",
+      "serve @baseline",
+      "serve --sessions @baseline",
+      "floor: fetch",
+      "floor: own client",
+    ]
   ) {
     const all = sum(name);
     if (all === undefined) continue;
@@ -429,6 +442,26 @@ try {
         serveTarget("serve @baseline", base.stateless, upstream),
         serveTarget("serve --sessions @baseline", base.sessions, upstream),
       );
+    }
+    if (FLOOR) {
+      for (const [mode, name] of [["fetch", "floor: fetch"], ["raw", "floor: own client"]]) {
+        const floor = await startUpstream([
+          Deno.execPath(),
+          "run",
+          "-A",
+          "--quiet",
+          `${ROOT}bench/gateway_floor.ts`,
+          `--proxy=${mode}`,
+          `--upstream=${upstream.url}`,
+        ]);
+        procs.push(floor);
+        targets.push({
+          name,
+          url: floor.url,
+          gateway: () => [floor.pid],
+          upstream: () => [upstream.pid],
+        });
+      }
     }
     if (PEERS) {
       const port = freePort();

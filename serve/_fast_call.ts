@@ -11,8 +11,8 @@
 // objects, and progress and logging notifications streamed as they come.
 
 import {
-  classifyInboundRequest,
   isJsonContentType,
+  isJSONRPCRequest,
   specTypeSchemas,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/server";
@@ -46,6 +46,8 @@ const SSE_HEADERS: Readonly<Record<string, string>> = {
   "X-Accel-Buffering": "no",
 };
 const PARAM_KEYS = new Set(["name", "arguments", "_meta"]);
+/** The first protocol version of the era with a per-request envelope (the SDK's "modern" era). */
+const FIRST_MODERN_VERSION = "2026-07-28";
 const BODY_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
 /** Result keys that make the SDK leave a result without `content` as it is. */
 const FOREIGN_RESULT_KEYS = ["task", "inputRequests", "requestState"];
@@ -74,7 +76,7 @@ function isRequestId(value: unknown): value is string | number {
  * batch) of the plain shape (name, optional arguments object, optional
  * `_meta` with only a progress token), headers the SDK accepts as they are
  * (both media types accepted, a JSON body, a supported protocol version),
- * classified 2025-era by the SDK's own classifier.
+ * 2025-era as the SDK's classifier finds it.
  */
 export function fastCallOf(
   request: Request,
@@ -110,14 +112,15 @@ export function fastCallOf(
   if (!isJsonContentType(headers.get("content-type"))) return undefined;
   const version = headers.get("mcp-protocol-version") ?? undefined;
   if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
-  const classified = classifyInboundRequest({
-    httpMethod: "POST",
-    protocolVersionHeader: version,
-    mcpMethodHeader: headers.get("mcp-method") ?? undefined,
-    mcpNameHeader: headers.get("mcp-name") ?? undefined,
-    body,
-  });
-  if (classified.kind !== "legacy") return undefined;
+  // What the SDK's classifier (`classifyInboundRequest`) says of this shape,
+  // without its two schema passes that fail, building an error each, on
+  // every request (a result or error response needs `result` or `error`,
+  // which the body cannot hold): a JSON-RPC request without the envelope
+  // claim (`_meta` holds a progress token at most) is 2025-era unless its
+  // header names a later era's version. tests/serve/direct_call_test.ts
+  // compares the two.
+  if (version !== undefined && version >= FIRST_MODERN_VERSION) return undefined;
+  if (!isJSONRPCRequest(body)) return undefined;
   return {
     id: body.id,
     name,

@@ -17,6 +17,8 @@ import { ProtocolError } from "@modelcontextprotocol/client";
 import { type McpServerConfig, OutputTooLargeError } from "../run/mod.ts";
 import type { Connection } from "../run/mcp/connection.ts";
 import { wireResult } from "./_fast_call.ts";
+import type { Http1Response } from "./_http1_answer.ts";
+import { Http1Pool } from "./_http1_client.ts";
 import type { UpstreamCallContext } from "./upstream.ts";
 
 /** The call was not delivered (the server ran nothing): send it the SDK's way. */
@@ -34,6 +36,83 @@ const SDK_STATUSES = new Set([300, 301, 302, 303, 307, 308, 400, 401, 403, 404, 
 /** Statuses whose Retry-After is reported (as run/mcp's HTTP bodies do). */
 const RETRY_AFTER_STATUS = new Set([429, 502, 503, 504]);
 let nextId = 0;
+/** How many calls the direct path has posted in this process (tests read it). */
+export let directPosts = 0;
+/**
+ * Whether a plain-HTTP upstream is posted to over our own HTTP/1.1 client
+ * (tests turn it off to run the `fetch` path an `https:` upstream takes).
+ */
+export const directOptions: { ownClient: boolean } = { ownClient: true };
+const encoder = new TextEncoder();
+/** What `fetch` sends by itself, sent here too: servers see the same request. */
+const USER_AGENT = `Deno/${Deno.version.deno}`;
+/** The keep-alive connections of each SDK connection, closed with it. */
+const pools = new WeakMap<Connection, Http1Pool>();
+
+function poolOf(connection: Connection): Http1Pool {
+  let pool = pools.get(connection);
+  if (pool === undefined) {
+    const created = new Http1Pool();
+    pool = created;
+    pools.set(connection, created);
+    connection.bodies?.onclose.add(() => created.close());
+  }
+  return pool;
+}
+
+/** An answer of the server, read the same way over `fetch` or our own client. */
+interface Answer {
+  readonly status: number;
+  header(name: string): string | null;
+  /** The next bytes of the body (valid until the next read), `null` at its end. */
+  read(): Promise<Uint8Array | null>;
+  /** The whole body; {@linkcode OutputTooLargeError} past `max`. */
+  bytes(max: number): Promise<Uint8Array>;
+  /** Drops the body (the connection is not reused). */
+  cancel(): void;
+  /** The call's answer is read: the rest of the body is not needed. */
+  done(): void;
+}
+
+function fromHttp1(response: Http1Response): Answer {
+  return {
+    status: response.status,
+    header: (name) => response.headers.get(name) ?? null,
+    read: () => response.read(),
+    bytes: (max) => response.bytes(max, () => new OutputTooLargeError(max)),
+    cancel: () => response.cancel(),
+    done: () => response.discard(),
+  };
+}
+
+function fromFetch(response: Response): Answer {
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  return {
+    status: response.status,
+    header: (name) => response.headers.get(name),
+    async read() {
+      reader ??= response.body!.getReader();
+      const { value, done } = await reader.read();
+      return done ? null : value;
+    },
+    async bytes(max) {
+      const length = Number(response.headers.get("content-length") ?? NaN);
+      if (length > max) {
+        await response.body?.cancel().catch(() => {});
+        throw new OutputTooLargeError(max);
+      }
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      if (bytes.length > max) throw new OutputTooLargeError(max);
+      return bytes;
+    },
+    cancel() {
+      (reader?.cancel() ?? response.body?.cancel())?.catch(() => {});
+    },
+    done() {
+      (reader?.cancel() ?? response.body?.cancel())?.catch(() => {});
+    },
+  };
+}
 
 interface HttpTransport {
   sessionId?: string;
@@ -50,12 +129,18 @@ export function directCapable(config: McpServerConfig, connection: Connection): 
     connection.lostError === undefined;
 }
 
-function headersOf(config: McpServerConfig & { transport: "http" }, transport: HttpTransport) {
-  const headers = new Headers(config.headers);
-  if (transport.sessionId !== undefined) headers.set("mcp-session-id", transport.sessionId);
-  headers.set("mcp-protocol-version", transport.protocolVersion!);
-  headers.set("content-type", "application/json");
-  headers.set("accept", "application/json, text/event-stream");
+function headersOf(
+  config: McpServerConfig & { transport: "http" },
+  transport: HttpTransport,
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name in config.headers) headers[name.toLowerCase()] = config.headers[name];
+  if (transport.sessionId !== undefined) headers["mcp-session-id"] = transport.sessionId;
+  headers["mcp-protocol-version"] = transport.protocolVersion!;
+  headers["content-type"] = "application/json";
+  headers["accept"] = "application/json, text/event-stream";
+  headers["accept-encoding"] ??= "identity";
+  headers["user-agent"] ??= USER_AGENT;
   return headers;
 }
 
@@ -83,15 +168,27 @@ export async function directCall(
   const sent = token === undefined
     ? params
     : { ...params, _meta: { ...(params._meta as object | undefined), progressToken: token } };
-  const post = (message: Record<string, unknown>, signal?: AbortSignal) =>
-    fetch(http.url, {
-      method: "POST",
-      headers,
-      body: JSON.stringify(message),
-      redirect: "manual",
-      ...(signal === undefined ? {} : { signal }),
-    });
-  let response: Response;
+  const url = new URL(http.url);
+  const pool = url.protocol === "http:" && directOptions.ownClient ? poolOf(connection) : undefined;
+  const post = async (message: Record<string, unknown>, signal?: AbortSignal): Promise<Answer> => {
+    const body = JSON.stringify(message);
+    if (pool !== undefined) {
+      return fromHttp1(
+        await pool.request(url, { method: "POST", headers, body: encoder.encode(body), signal }),
+      );
+    }
+    return fromFetch(
+      await fetch(url, {
+        method: "POST",
+        headers,
+        body,
+        redirect: "manual",
+        ...(signal === undefined ? {} : { signal }),
+      }),
+    );
+  };
+  let response: Answer;
+  directPosts++;
   try {
     response = await post({ jsonrpc: "2.0", id, method: "tools/call", params: sent }, signal);
   } catch (error) {
@@ -99,12 +196,15 @@ export async function directCall(
     throw error;
   }
   if (SDK_STATUSES.has(response.status)) {
-    await response.body?.cancel().catch(() => {});
+    response.cancel();
     throw new Undelivered(`HTTP ${response.status}`);
   }
-  if (!response.ok) {
-    const text = await response.text().catch(() => "");
-    const retryAfter = response.headers.get("retry-after");
+  if (response.status < 200 || response.status > 299) {
+    const text = await response.bytes(DEFAULT_MAX_MESSAGE_BYTES).then(
+      (bytes) => new TextDecoder().decode(bytes),
+      () => "",
+    );
+    const retryAfter = response.header("retry-after");
     if (retryAfter !== null && RETRY_AFTER_STATUS.has(response.status)) {
       // As the connection's own fetch reports it: the server says when to try again.
       const body = text.slice(0, 200);
@@ -120,11 +220,11 @@ export async function directCall(
       jsonrpc: "2.0",
       method: "notifications/cancelled",
       params: { requestId: id, reason: String(signal.reason) },
-    }).then((r) => r.body?.cancel()).catch(() => {});
+    }).then((r) => r.done()).catch(() => {});
   };
   signal.addEventListener("abort", cancel, { once: true });
   try {
-    const type = response.headers.get("content-type") ?? "";
+    const type = response.header("content-type") ?? "";
     const answer = type.includes("text/event-stream")
       ? await fromStream(response, id, max, {
         onProgress: (p) => {
@@ -138,7 +238,7 @@ export async function directCall(
         onNotification: (n) => void context.onNotification?.(n),
         onRequest: (request) => answerRequest(request, context, post),
       })
-      : fromJson(await readCapped(response, max), id);
+      : fromJson(new TextDecoder().decode(await response.bytes(max)), id);
     return resultOf(answer);
   } catch (error) {
     if (signal.aborted) throw signal.reason;
@@ -163,17 +263,6 @@ export function resultOf(message: Record<string, unknown>): Record<string, unkno
   return wire.result;
 }
 
-async function readCapped(response: Response, max: number): Promise<string> {
-  const length = Number(response.headers.get("content-length") ?? NaN);
-  if (length > max) {
-    await response.body?.cancel().catch(() => {});
-    throw new OutputTooLargeError(max);
-  }
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  if (bytes.length > max) throw new OutputTooLargeError(max);
-  return new TextDecoder().decode(bytes);
-}
-
 function fromJson(text: string, id: string): Record<string, unknown> {
   const parsed = JSON.parse(text);
   const messages = Array.isArray(parsed) ? parsed : [parsed];
@@ -192,20 +281,19 @@ interface Handlers {
 
 /** Reads the SSE answer until the call's response; hands on what comes before it. */
 async function fromStream(
-  response: Response,
+  response: Answer,
   id: string,
   max: number,
   handlers: Handlers,
 ): Promise<Record<string, unknown>> {
-  const reader = response.body!.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
   let data: string[] = [];
   let eventBytes = 0;
   try {
     while (true) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error("the server closed the call's stream before answering");
+      const value = await response.read();
+      if (value === null) throw new Error("the server closed the call's stream before answering");
       buffer += decoder.decode(value, { stream: true });
       let start = 0;
       for (let nl = buffer.indexOf("\n", start); nl >= 0; nl = buffer.indexOf("\n", start)) {
@@ -218,6 +306,7 @@ async function fromStream(
             data = [];
             eventBytes = 0;
             if (message?.id === id && ("result" in message || "error" in message)) {
+              response.done();
               return message;
             }
             dispatch(message, handlers);
@@ -233,8 +322,9 @@ async function fromStream(
       buffer = buffer.slice(start);
       if (eventBytes + buffer.length > max) throw new OutputTooLargeError(max);
     }
-  } finally {
-    reader.cancel().catch(() => {});
+  } catch (error) {
+    response.cancel();
+    throw error;
   }
 }
 
@@ -254,7 +344,7 @@ function dispatch(message: Record<string, unknown>, handlers: Handlers): void {
 function answerRequest(
   request: Record<string, unknown>,
   context: UpstreamCallContext,
-  post: (message: Record<string, unknown>) => Promise<Response>,
+  post: (message: Record<string, unknown>) => Promise<Answer>,
 ): void {
   const reply = async () => {
     try {
@@ -279,5 +369,5 @@ function answerRequest(
       };
     }
   };
-  void reply().then((message) => post(message)).then((r) => r.body?.cancel()).catch(() => {});
+  void reply().then((message) => post(message)).then((r) => r.done()).catch(() => {});
 }

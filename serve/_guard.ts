@@ -45,6 +45,12 @@ export function originAllowed(request: Request, allowed: ReadonlySet<string>): b
 export async function readLimited(request: Request, max: number): Promise<Uint8Array | undefined> {
   const declared = Number(request.headers.get("content-length") ?? NaN);
   if (Number.isFinite(declared) && declared > max) return undefined;
+  // A declared length within the limit: the HTTP server reads no more than
+  // it, so the body is taken whole (one read, no stream of chunks).
+  if (Number.isFinite(declared)) {
+    const bytes = await request.bytes();
+    return bytes.length > max ? undefined : bytes;
+  }
   if (request.body === null) return new Uint8Array();
   const chunks: Uint8Array[] = [];
   let size = 0;

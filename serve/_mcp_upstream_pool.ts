@@ -44,6 +44,13 @@ const DEFAULT_STDIO_CONNECTIONS = 4;
 /** Requests one shared stdio connection carries at once by default. */
 const DEFAULT_STDIO_REQUESTS = 16;
 
+/**
+ * How long idle connections beyond `maxIdleConnections` stay open: under
+ * steady load a call finds one free instead of opening (initialize, a
+ * listening stream) and closing a connection of its own.
+ */
+const IDLE_GRACE_MS = 5_000;
+
 /** The caller of requests that name none (a library caller). */
 const ANONYMOUS = "";
 /** The caller of `capabilities()` and `listTools()`, which serve no downstream request. */
@@ -135,6 +142,8 @@ export class McpUpstream implements Upstream {
   #legacyTools?: ReadonlySet<string>;
   /** Aborted by close(): ends every watch of the lists. */
   readonly #closing = new AbortController();
+  /** Closes idle connections beyond `maxIdleConnections` (see {@linkcode IDLE_GRACE_MS}). */
+  #trim: ReturnType<typeof setTimeout> | undefined;
 
   constructor(name: string, config: McpServerConfig, options: McpUpstreamOptions) {
     this.name = name;
@@ -366,6 +375,7 @@ export class McpUpstream implements Upstream {
   }
 
   async close(): Promise<void> {
+    clearTimeout(this.#trim);
     const reason = new ServeError(
       "upstream_unavailable",
       `upstream server ${JSON.stringify(this.name)} was closed`,
@@ -550,7 +560,7 @@ export class McpUpstream implements Upstream {
   /**
    * Ends a request's use of a connection: a dead one is closed at once (a
    * hung call's server is stopped when the call times out or is cancelled),
-   * idle ones beyond `maxIdleConnections` too; then the caller's share goes
+   * idle ones beyond `maxIdleConnections` after a grace period; then the caller's share goes
    * to who waits.
    */
   #release(slot: Slot, caller: string): void {
@@ -560,13 +570,25 @@ export class McpUpstream implements Upstream {
       if (slot.dead) this.#drop(slot);
       else {
         const idle = this.#slots.filter((s) => !s.users && s.ready === undefined);
-        if (idle.length > this.#maxIdle) this.#drop(idle[0]);
+        if (idle.length > this.#maxIdle) this.#trimLater();
       }
     }
     // Shared connections are those that declared no client capability.
     (this.#perConnection > 1 && slot.key.startsWith("{}") ? this.#sharedShares : this.#shares)
       .release(caller);
     this.#notifyFreed();
+  }
+
+  /** Closes the idle connections beyond `maxIdleConnections` in a while, if still idle then. */
+  #trimLater(): void {
+    if (this.#trim !== undefined) return;
+    const timer = setTimeout(() => {
+      this.#trim = undefined;
+      const idle = this.#slots.filter((s) => !s.users && s.ready === undefined);
+      for (const slot of idle.slice(0, Math.max(0, idle.length - this.#maxIdle))) this.#drop(slot);
+    }, IDLE_GRACE_MS);
+    Deno.unrefTimer(timer);
+    this.#trim = timer;
   }
 
   /** Takes a connection out of the pool and closes it (not awaited: close() waits for it). */

@@ -69,6 +69,8 @@ export class HttpBodies {
   readonly #configured: ConfiguredHeaders | undefined;
   /** Called when a message exceeds the cap (its stream is cancelled). */
   onoversize: ((error: OutputTooLargeError) => void) | undefined;
+  /** Called once when the connection closes: what else reads its server's answers closes too. */
+  readonly onclose: Set<() => void> = new Set();
 
   /**
    * @param maxMessageBytes The cap of one message.
@@ -143,5 +145,7 @@ export class HttpBodies {
   close(): void {
     for (const reader of this.#readers) reader.cancel().catch(() => undefined);
     this.#readers.clear();
+    for (const close of this.onclose) close();
+    this.onclose.clear();
   }
 }

@@ -4,7 +4,11 @@
 // path), and their status, headers and bodies compared.
 
 import assert from "node:assert/strict";
-import { Server } from "@modelcontextprotocol/server";
+import {
+  classifyInboundRequest,
+  PROTOCOL_VERSION_META_KEY,
+  Server,
+} from "@modelcontextprotocol/server";
 import { mcpBackend } from "../../model/mod.ts";
 import { Runner } from "../../run/mod.ts";
 import {
@@ -14,6 +18,7 @@ import {
   type Upstream,
   type UpstreamCallContext,
 } from "../../serve/mod.ts";
+import { fastCallOf } from "../../serve/_fast_call.ts";
 
 const HUGE = "x".repeat(3 * 1024 * 1024);
 
@@ -407,4 +412,72 @@ Deno.test("in a session a direct call is cancelled by the client's notifications
   } finally {
     await env.close();
   }
+});
+
+Deno.test("the direct path takes a call only when the SDK's classifier finds it 2025-era, and takes every plain 2025-era call", () => {
+  const ids: unknown[] = [1, "a", 0, -3, 1.5, 2 ** 60, null, true, {}];
+  const metas: unknown[] = [
+    undefined,
+    {},
+    { progressToken: "t" },
+    { progressToken: 7 },
+    { progressToken: 1.5 },
+    { progressToken: null },
+    { [PROTOCOL_VERSION_META_KEY]: "2026-07-28" },
+    { [PROTOCOL_VERSION_META_KEY]: "2025-06-18", progressToken: "t" },
+    [],
+  ];
+  const argsList: unknown[] = [undefined, {}, { a: 1 }, [], "x", null];
+  const versions = [
+    undefined,
+    "2025-03-26",
+    "2025-06-18",
+    "2025-11-25",
+    "2026-07-28",
+    "2099-01-01",
+  ];
+  const extras: Record<string, unknown>[] = [{}, { result: {} }, { error: { code: 1 } }];
+  let taken = 0;
+  for (const id of ids) {
+    for (const _meta of metas) {
+      for (const args of argsList) {
+        for (const version of versions) {
+          for (const extra of extras) {
+            const params: Record<string, unknown> = { name: "plain" };
+            if (args !== undefined) params.arguments = args;
+            if (_meta !== undefined) params._meta = _meta;
+            const body = { jsonrpc: "2.0", id, method: "tools/call", params, ...extra };
+            const headers: Record<string, string> = {
+              "content-type": "application/json",
+              accept: "application/json, text/event-stream",
+            };
+            if (version !== undefined) headers["mcp-protocol-version"] = version;
+            const request = new Request("http://localhost/mcp", { method: "POST", headers });
+            const call = fastCallOf(request, body, () => true);
+            const sdk = classifyInboundRequest({
+              httpMethod: "POST",
+              protocolVersionHeader: version,
+              body,
+            });
+            const label = JSON.stringify({ body, version });
+            if (call !== undefined) {
+              taken++;
+              assert.equal(sdk.kind, "legacy", label);
+            }
+            const plain = Object.keys(extra).length === 0 &&
+              (typeof id === "string" || Number.isSafeInteger(id)) &&
+              (args === undefined ||
+                (typeof args === "object" && args !== null && !Array.isArray(args))) &&
+              (_meta === undefined || JSON.stringify(_meta) === "{}" ||
+                (typeof (_meta as { progressToken?: unknown }).progressToken === "string" ||
+                    Number.isSafeInteger((_meta as { progressToken?: unknown }).progressToken)) &&
+                  Object.keys(_meta as object).length === 1) &&
+              (version === undefined || version < "2026-07-28");
+            if (plain) assert.notEqual(call, undefined, label);
+          }
+        }
+      }
+    }
+  }
+  assert.ok(taken > 100, `only ${taken} cases were taken`);
 });

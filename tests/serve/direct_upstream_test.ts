@@ -8,6 +8,7 @@ import type { McpServerConfig } from "../../run/mod.ts";
 import { mcpUpstream, type Upstream, type UpstreamNotification } from "../../serve/mod.ts";
 import { ROOT } from "./_helpers.ts";
 import { SERVE_UPSTREAM } from "./_upstream_helpers.ts";
+import { directOptions, directPosts } from "../../serve/_fast_upstream.ts";
 
 async function startFixture(): Promise<{ url: string; child: Deno.ChildProcess }> {
   const child = new Deno.Command(Deno.execPath(), {
@@ -28,17 +29,10 @@ async function startFixture(): Promise<{ url: string; child: Deno.ChildProcess }
   return { url: text.trim(), child };
 }
 
-/** Counts the tool calls posted by the direct path (its request IDs are "tf-N"). */
+/** Counts the tool calls posted by the direct path from now on. */
 function spyOnDirectPosts(): { count(): number; restore(): void } {
-  const original = globalThis.fetch;
-  let posts = 0;
-  globalThis.fetch = (input, init) => {
-    if (typeof init?.body === "string" && /"id":"tf-\d+","method":"tools\/call"/.test(init.body)) {
-      posts++;
-    }
-    return original(input, init);
-  };
-  return { count: () => posts, restore: () => void (globalThis.fetch = original) };
+  const before = directPosts;
+  return { count: () => directPosts - before, restore: () => {} };
 }
 
 interface Seen {
@@ -85,7 +79,18 @@ const CASES: [string, Record<string, unknown>][] = [
   ["no_such_tool", {}],
 ];
 
-Deno.test("a tools/call to an HTTP upstream goes the direct way and gives what the SDK's client gives", async () => {
+for (const ownClient of [true, false]) {
+  Deno.test(`${ownClient ? "over our HTTP/1.1 client" : "over fetch (as to an https: upstream)"}, a tools/call to an HTTP upstream goes the direct way and gives what the SDK's client gives`, async () => {
+    directOptions.ownClient = ownClient;
+    try {
+      await sameAsSdkCase();
+    } finally {
+      directOptions.ownClient = true;
+    }
+  });
+}
+
+async function sameAsSdkCase() {
   const fixture = await startFixture();
   const http: McpServerConfig = { transport: "http", url: fixture.url, protocol: "legacy" };
   const direct = mcpUpstream("up", http);
@@ -105,7 +110,7 @@ Deno.test("a tools/call to an HTTP upstream goes the direct way and gives what t
     fixture.child.kill("SIGTERM");
     await fixture.child.status;
   }
-});
+}
 
 Deno.test("a direct call over the cap fails as the SDK's does, and the next call is served", async () => {
   const fixture = await startFixture();
@@ -213,7 +218,18 @@ function rawServer(): { url: string; close(): Promise<void> } {
   };
 }
 
-Deno.test("a direct call reads the same answer whether its bytes come one by one or in one chunk; garbage, a stream closed early or a 503 (reported with its Retry-After) fail that call only", async () => {
+for (const ownClient of [true, false]) {
+  Deno.test(`${ownClient ? "over our HTTP/1.1 client" : "over fetch (as to an https: upstream)"}, a direct call reads the same answer whether its bytes come one by one or in one chunk; garbage, a stream closed early or a 503 (reported with its Retry-After) fail that call only`, async () => {
+    directOptions.ownClient = ownClient;
+    try {
+      await rawServerCase();
+    } finally {
+      directOptions.ownClient = true;
+    }
+  });
+}
+
+async function rawServerCase() {
   const raw = rawServer();
   const direct = mcpUpstream("raw", { transport: "http", url: raw.url, protocol: "legacy" });
   const spy = spyOnDirectPosts();
@@ -240,4 +256,4 @@ Deno.test("a direct call reads the same answer whether its bytes come one by one
     await direct.close();
     await raw.close();
   }
-});
+}
