@@ -102,6 +102,11 @@ Options:
   --upstream-connections N Connections per upstream server (default 4 for a
                            stdio server, 16 for HTTP; one client holds at
                            most 3/4 of them while others wait)
+  --upstream-calls-per-process N
+                           Calls one stdio server process carries side by
+                           side, for clients that offer no sampling,
+                           elicitation or roots (default 16; 1: a process
+                           per call in flight)
   --max-module-processes N Module-tool processes alive at once, all clients
                            together (default 16; beyond it an idle one is
                            stopped, or the call waits within its deadline)
