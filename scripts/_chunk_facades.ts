@@ -16,10 +16,13 @@
 // `__load`, on the chunk's prologue line, imports the facade's chunks one
 // after the other in its order (as its static imports were evaluated) and
 // answers an object whose getters read the facade's names from them (live,
-// as a module namespace's are). An import of an empty chunk is blanked. The
-// facades and empty chunks are then left out of the bundle.
+// as a module namespace's are), leaving out the chunks an earlier one reaches
+// (evaluated with it: importing them again would do nothing). An import of an
+// empty chunk is blanked. The facades and empty chunks are then left out of
+// the bundle.
 
 import type { BundleFile } from "./_stable_chunk_names.ts";
+import { staticReach } from "./_chunk_imports.ts";
 
 /** A chunk with its facade imports rewritten, and the prologue its `__load` needs. */
 export interface FacadeFreeChunk {
@@ -94,6 +97,7 @@ export function withoutFacades(
     for (const match of text.matchAll(STATIC_FROM)) facades.delete(match[1]);
     for (const match of text.matchAll(SIDE_EFFECT)) if (!empty(match[1])) facades.delete(match[1]);
   }
+  const reached = staticReach(files);
   const prologues = new Map<string, string>();
   const out: BundleFile[] = [];
   for (const file of files) {
@@ -121,19 +125,27 @@ export function withoutFacades(
     if (used.size > 0 && file.text.includes(HELPER)) {
       throw new Error(`${file.name} already uses the name ${HELPER}`);
     }
-    if (used.size > 0) prologues.set(file.name, prologue(used, empty));
+    if (used.size > 0) prologues.set(file.name, prologue(used, empty, reached));
     out.push({ name: file.name, text });
   }
   return { files: out, prologues };
 }
 
 /** `const __load=(m)=>({"./f.js":async()=>{...}})[m]();` for the facades a chunk imports. */
-function prologue(used: Map<string, Facade>, empty: (name: string) => boolean): string {
+function prologue(
+  used: Map<string, Facade>,
+  empty: (name: string) => boolean,
+  reached: (chunk: string) => Set<string>,
+): string {
   const entries = [...used].sort(([a], [b]) => a < b ? -1 : 1).map(([name, facade]) => {
     const bound = new Set(facade.exports.map((e) => e.chunk));
+    const before = new Set<string>();
     const loads = facade.imports.map((chunk, i) => {
+      if (empty(chunk) || (before.has(chunk) && !bound.has(i))) return "";
+      before.add(chunk);
+      for (const further of reached(chunk)) before.add(further);
       const load = `await import(${JSON.stringify(`./${chunk}`)});`;
-      return empty(chunk) ? "" : bound.has(i) ? `const m${i}=${load}` : load;
+      return bound.has(i) ? `const m${i}=${load}` : load;
     }).join("");
     const getters = facade.exports.map(({ name, chunk, imported }) =>
       `get ${name}(){return m${chunk}[${JSON.stringify(imported)}]}`

@@ -19,17 +19,20 @@ Deno.test("withoutFacades drops a facade and an empty chunk, and rewrites the im
     ...js(
       "runner-AAAAAAAA.js",
       'import{a as b}from"./chunk-RRRRRRRR.js";import"./chunk-EMPTYEEE.js";' +
-        'import"./chunk-SSSSSSSS.js";export{b as Runner};',
+        'import"./chunk-SSSSSSSS.js";import"./chunk-TTTTTTTT.js";export{b as Runner};',
     ),
     ...js("chunk-EMPTYEEE.js", ""),
     ...js("chunk-RRRRRRRR.js", 'import"./chunk-SSSSSSSS.js";var a=1;export{a};'),
     ...js("chunk-SSSSSSSS.js", "var s=2;"),
+    ...js("chunk-TTTTTTTT.js", "var t=3;"),
   ]);
   assert.deepEqual(files.map((f) => f.name).sort(), [
     "chunk-RRRRRRRR.js",
     "chunk-RRRRRRRR.js.map",
     "chunk-SSSSSSSS.js",
     "chunk-SSSSSSSS.js.map",
+    "chunk-TTTTTTTT.js",
+    "chunk-TTTTTTTT.js.map",
     "cmd-CCCCCCCC.js",
     "cmd-CCCCCCCC.js.map",
     "main.js",
@@ -41,7 +44,8 @@ Deno.test("withoutFacades drops a facade and an empty chunk, and rewrites the im
   assert.equal(
     prologues.get("cmd-CCCCCCCC.js"),
     'const __load=(m)=>({"./runner-AAAAAAAA.js":async()=>{' +
-      'const m0=await import("./chunk-RRRRRRRR.js");await import("./chunk-SSSSSSSS.js");' +
+      // chunk-SSSSSSSS.js is left out: chunk-RRRRRRRR.js imports it.
+      'const m0=await import("./chunk-RRRRRRRR.js");await import("./chunk-TTTTTTTT.js");' +
       'return{get Runner(){return m0["a"]}}}})[m]();',
   );
   assert.equal(prologues.has("main.js"), false);
