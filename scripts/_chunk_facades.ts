@@ -20,9 +20,14 @@
 // (evaluated with it: importing them again would do nothing). An import of an
 // empty chunk is blanked. The facades and empty chunks are then left out of
 // the bundle.
+//
+// The chunks' own static side-effect imports of chunks an earlier import
+// already reaches (about 280 of 650) stay: blanked, they made `--help` build
+// its graph with 8% fewer instructions (callgrind), but `run` of a built-in
+// spent 12% more loading its chunks, which Deno then finds one level at a
+// time instead of all at once.
 
 import type { BundleFile } from "./_stable_chunk_names.ts";
-import { staticReach } from "./_chunk_imports.ts";
 
 /** A chunk with its facade imports rewritten, and the prologue its `__load` needs. */
 export interface FacadeFreeChunk {
@@ -44,6 +49,7 @@ const IMPORT = /^import\s*(?:\{([^}]*)\}\s*from\s*)?"\.\/([\w.-]+\.js)";?/;
 const EXPORT = /^export\s*\{([^}]*)\};?/;
 const DYNAMIC = /(?<![\w$."'`])import\s*\(\s*"\.\/([\w.-]+\.js)"\s*\)/g;
 const SIDE_EFFECT = /(?<![\w$."'`])import\s*"\.\/([\w.-]+\.js)"\s*;?/g;
+const STATIC = /(?<![\w$."'`])(?:import|export)\s*(?:[^;"]*?\s*from\s*)?"\.\/([\w.-]+\.js)"\s*;?/g;
 const STATIC_FROM = /(?<![\w$."'`])(?:import|export)\s*[^;"]*?from\s*"\.\/([\w.-]+\.js)"/g;
 
 /** The facade a chunk's code is, or undefined when it holds anything else. */
@@ -153,4 +159,29 @@ function prologue(
     return `${JSON.stringify(`./${name}`)}:async()=>{${loads}return{${getters}}}`;
   });
   return `const ${HELPER}=(m)=>({${entries.join(",")}})[m]();`;
+}
+
+/**
+ * What each chunk reaches through static imports (the chunks evaluated before
+ * it, or with it, when it is imported), from the files' text.
+ */
+function staticReach(files: BundleFile[]): (chunk: string) => Set<string> {
+  const imports = new Map<string, string[]>();
+  for (const { name, text } of files) {
+    if (name.endsWith(".js")) imports.set(name, [...text.matchAll(STATIC)].map((m) => m[1]));
+  }
+  const reach = new Map<string, Set<string>>();
+  const reached = (chunk: string, trail: string[] = []): Set<string> => {
+    const known = reach.get(chunk);
+    if (known !== undefined) return known;
+    if (trail.includes(chunk)) throw new Error(`chunks import one another: ${trail.join(" -> ")}`);
+    const all = new Set<string>();
+    for (const next of imports.get(chunk) ?? []) {
+      all.add(next);
+      for (const further of reached(next, [...trail, chunk])) all.add(further);
+    }
+    reach.set(chunk, all);
+    return all;
+  };
+  return (chunk) => reached(chunk);
 }

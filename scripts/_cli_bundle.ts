@@ -19,7 +19,6 @@ import { denoBundle } from "./_deno_bundle.ts";
 import { lazyExternals } from "./_lazy_externals.ts";
 import { type BundleFile, stableChunkNames } from "./_stable_chunk_names.ts";
 import { withoutFacades } from "./_chunk_facades.ts";
-import { withoutRedundantImports } from "./_chunk_imports.ts";
 
 /** The directory the chunks are written to, relative to the repository. */
 export const CLI_BUNDLE_DIR = "cli/_generated/cli";
@@ -74,7 +73,7 @@ export async function cliBundle(root: URL): Promise<GeneratedFile[]> {
     const packages = new Set<string>();
     const named = await stableChunkNames(written, CLI_BUNDLE_DIR);
     const { files: chunks, prologues } = withoutFacades(named);
-    for (const { name, text } of withoutRedundantImports(chunks)) {
+    for (const { name, text } of chunks) {
       const path = `${CLI_BUNDLE_DIR}/${name}`;
       if (name.endsWith(".js.map")) files.push({ path, text: sourceMap(text) });
       else if (name.endsWith(".js")) {
