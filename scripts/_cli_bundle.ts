@@ -18,6 +18,7 @@ import type { GeneratedFile } from "./_yaml_bundle.ts";
 import { denoBundle } from "./_deno_bundle.ts";
 import { lazyExternals } from "./_lazy_externals.ts";
 import { type BundleFile, stableChunkNames } from "./_stable_chunk_names.ts";
+import { withoutFacades } from "./_chunk_facades.ts";
 
 /** The directory the chunks are written to, relative to the repository. */
 export const CLI_BUNDLE_DIR = "cli/_generated/cli";
@@ -70,13 +71,16 @@ export async function cliBundle(root: URL): Promise<GeneratedFile[]> {
     }
     const files: GeneratedFile[] = [];
     const packages = new Set<string>();
-    for (const { name, text } of await stableChunkNames(written, CLI_BUNDLE_DIR)) {
+    const named = await stableChunkNames(written, CLI_BUNDLE_DIR);
+    const { files: chunks, prologues } = withoutFacades(named);
+    for (const { name, text } of chunks) {
       const path = `${CLI_BUNDLE_DIR}/${name}`;
       if (name.endsWith(".js.map")) files.push({ path, text: sourceMap(text) });
       else if (name.endsWith(".js")) {
         const lazy = lazyExternals(text, name, config.imports ?? {});
         for (const specifier of lazy.packages) packages.add(specifier);
-        files.push({ path, text: chunk(lazy.text, lazy.prologue, name) });
+        const prologue = `${lazy.prologue}${prologues.get(name) ?? ""}`;
+        files.push({ path, text: chunk(lazy.text, prologue, name) });
       } else throw new Error(`deno bundle wrote an unexpected file: ${name}`);
     }
     files.push({ path: `${CLI_BUNDLE_DIR}/${EXTERNALS}`, text: externalsModule(packages) });

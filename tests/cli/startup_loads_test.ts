@@ -226,6 +226,23 @@ Deno.test("cli.ts --help sets up no npm resolution; a command that needs a packa
   }
 });
 
+Deno.test("the bundle holds no chunk that only imports other chunks (each costs Deno a file at every start)", () => {
+  // `deno bundle`'s facades and empty chunks are left out by scripts/_chunk_facades.ts.
+  const dir = new URL("cli/_generated/cli/", ROOT);
+  const onlyImports: string[] = [];
+  for (const entry of Deno.readDirSync(dir)) {
+    if (!entry.name.endsWith(".js")) continue;
+    const code = Deno.readTextFileSync(new URL(entry.name, dir)).split("\n")
+      .filter((line) => !line.startsWith("//") && !line.startsWith("const __"))
+      .join("\n")
+      .replace(/import\s*(?:\{[^}]*\}\s*from\s*)?"[^"]*"\s*;?/g, "")
+      .replace(/export\s*\{[^}]*\}\s*;?/g, "")
+      .trim();
+    if (code === "") onlyImports.push(entry.name);
+  }
+  assert.deepEqual(onlyImports, []);
+});
+
 Deno.test("cli.ts's run of a built-in compiles only chunks of the bundle, no npm package", async () => {
   const run = await loaded(
     ["run", "examples/tools.yaml", "math:calculate", "--args", '{"operation":"add","a":1,"b":2}'],
