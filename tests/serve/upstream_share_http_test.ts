@@ -21,7 +21,16 @@ function manifest(tag: string): string {
   ].join("\n");
 }
 
-Deno.test("serve --http: one client's calls hanging upstream do not delay another client's call to the same server", async () => {
+/**
+ * Ten calls of alice hang upstream, then bob calls a fast tool of the same
+ * server: `perProcess` is `--upstream-calls-per-process` (undefined: the
+ * default, calls side by side on one process), `hanging` the server processes
+ * alice's calls are seen running on.
+ */
+async function hangingCallsDoNotDelayOthers(
+  perProcess: number | undefined,
+  hanging: number,
+): Promise<void> {
   const jose = await import("jose");
   const { publicKey, privateKey } = await jose.generateKeyPair("RS256");
   const jwk = { ...await jose.exportJWK(publicKey), kid: "k1", alg: "RS256" };
@@ -49,6 +58,7 @@ Deno.test("serve --http: one client's calls hanging upstream do not delay anothe
     "3000",
     "--upstream-connections",
     "4",
+    ...(perProcess === undefined ? [] : ["--upstream-calls-per-process", String(perProcess)]),
   ], { manifest: `${dir}/tools.yaml` });
   const running = async () =>
     (await descendants(served.pid)).filter((d) =>
@@ -85,11 +95,12 @@ Deno.test("serve --http: one client's calls hanging upstream do not delay anothe
     assert.equal((await call(bob, "fast", 0)).content[0].text, '{"id":0}');
     const started = performance.now();
     const hung = Array.from({ length: 10 }, (_, i) => call(alice, "hang", i + 1));
-    // alice holds what she may of the 4 connections: 3, one is kept for others.
-    for (let i = 0; i < 100 && (await running()) < 3; i++) {
+    // A process each: alice holds what she may of the 4 connections, 3, one
+    // is kept for others. Side by side: her 10 calls share one process.
+    for (let i = 0; i < 100 && (await running()) < hanging; i++) {
       await new Promise((r) => setTimeout(r, 100));
     }
-    assert.ok((await running()) >= 3, "alice's calls hang upstream");
+    assert.equal(await running(), hanging, "alice's calls hang upstream");
     const before = performance.now();
     const fast = await call(bob, "fast", 99);
     const latency = performance.now() - before;
@@ -115,4 +126,12 @@ Deno.test("serve --http: one client's calls hanging upstream do not delay anothe
     await issuerServer.shutdown();
     await Deno.remove(dir, { recursive: true });
   }
+}
+
+Deno.test("serve --http: one client's calls hanging upstream, a process each, do not delay another client's call to the same server", async () => {
+  await hangingCallsDoNotDelayOthers(1, 3);
+});
+
+Deno.test("serve --http: one client's calls hanging upstream side by side on one process do not delay another client's call to it", async () => {
+  await hangingCallsDoNotDelayOthers(undefined, 1);
 });
