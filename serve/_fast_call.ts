@@ -316,7 +316,9 @@ export async function answerFastCall(
     });
   };
 
-  const priming = await options.events?.priming?.();
+  const priming = options.events?.priming === undefined
+    ? undefined
+    : await options.events.priming();
   if (priming !== undefined) write(priming);
 
   const context: CallContext = {

@@ -31,13 +31,11 @@ export async function callUpstreamTool(
   }
   const upstream = core.upstreams.get(target.server)!;
   const binding = bindingOf(context.caller, "tools/call", served.name);
-  const retry = await openRetryOf(
-    core,
-    context,
-    binding,
-    { name: target.upstreamName, arguments: args },
-    upstream.name,
-  );
+  const params = { name: target.upstreamName, arguments: args };
+  // A first call (no retry's state or answers) is forwarded as it is.
+  const retry = context.requestState === undefined && context.inputResponses === undefined
+    ? { opened: undefined, params }
+    : await openRetryOf(core, context, binding, params, upstream.name);
   const deadline = callDeadline(timeoutMs, context.signal);
   const signal = deadline.signal;
   let raw: Record<string, unknown>;
