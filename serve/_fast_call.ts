@@ -17,6 +17,7 @@ import {
 } from "@modelcontextprotocol/server";
 import type { McpCallResult } from "../run/mod.ts";
 import { type CallContext, type Gateway, GatewayProtocolError } from "./gateway.ts";
+import { keepAlive } from "./_keep_alive.ts";
 import { inSpan, markToolError } from "./_telemetry.ts";
 
 /** A `tools/call` the direct path answers. */
@@ -284,7 +285,7 @@ export async function answerFastCall(
       stream.enqueue(encoder.encode(text));
     } catch { /* the client went away */ }
   };
-  let keepAlive: ReturnType<typeof setInterval> | undefined;
+  let stopBeats: (() => void) | undefined;
   /** Turns the answer into a stream now (its headers go out). */
   const openStream = () => {
     if (stream !== undefined || streamed === undefined) return;
@@ -296,7 +297,7 @@ export async function answerFastCall(
       },
       cancel() {
         closed = true;
-        if (keepAlive !== undefined) clearInterval(keepAlive);
+        stopBeats?.();
         options.done();
       },
     });
@@ -356,13 +357,13 @@ export async function answerFastCall(
     streamed = resolve;
     // A priming event is there for the client to resume from: it goes at once.
     if (pending !== "") openStream();
-    keepAlive = setInterval(() => {
+    stopBeats = keepAlive(KEEP_ALIVE_MS, () => {
       openStream();
       write(": keepalive\n\n");
-    }, KEEP_ALIVE_MS);
+    });
     void respond().then((text) => {
       options.settled?.();
-      clearInterval(keepAlive);
+      stopBeats!();
       if (stream === undefined) {
         // Done before anything had to be streamed: one body.
         streamed = undefined;

@@ -1,10 +1,12 @@
 // The per-call pieces that replaced general-purpose ones on the forwarding
-// path (serve/_call_deadline.ts, the path and Host checks of serve/_guard.ts)
-// give what the general-purpose ones gave.
+// path (serve/_call_deadline.ts, the path and Host checks of serve/_guard.ts,
+// the shared keep-alive timer of serve/_keep_alive.ts) give what the
+// general-purpose ones gave.
 
 import assert from "node:assert/strict";
 import { callDeadline, utf8LengthOver } from "../../serve/_call_deadline.ts";
 import { hostAllowed, pathnameOf } from "../../serve/_guard.ts";
+import { keepAlive } from "../../serve/_keep_alive.ts";
 
 Deno.test("a call's deadline aborts with a TimeoutError, as AbortSignal.timeout does, and says it expired", async () => {
   const client = new AbortController();
@@ -110,4 +112,28 @@ Deno.test("a loopback Host header is allowed as the URL parser would allow it, i
     const request = new Request("http://localhost/mcp", { headers: { host } });
     assert.equal(hostAllowed(request, allowed), expected, host);
   }
+});
+
+Deno.test("keep-alive beats come for each waiting answer on one shared timer, and stop with it", async () => {
+  const beats = [0, 0];
+  const stopFirst = keepAlive(30, () => beats[0]++);
+  const stopSecond = keepAlive(30, () => beats[1]++);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  stopFirst();
+  const first = beats[0];
+  assert.ok(first >= 2, `the first answer had ${first} beats in 200 ms`);
+  assert.ok(beats[1] >= 2, `the second answer had ${beats[1]} beats in 200 ms`);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(beats[0], first, "a stopped answer got a beat");
+  stopSecond();
+  // The test's sanitizer fails it if the shared timer was left running.
+});
+
+Deno.test("an answer done before its interval gets no keep-alive beat", async () => {
+  let beats = 0;
+  const stop = keepAlive(1000, () => beats++);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  stop();
+  stop();
+  assert.equal(beats, 0);
 });
