@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { callDeadline, utf8LengthOver } from "../../serve/_call_deadline.ts";
 import { hostAllowed, pathnameOf } from "../../serve/_guard.ts";
 import { keepAlive } from "../../serve/_keep_alive.ts";
+import { scrubValue } from "../../serve/_scrub.ts";
 
 Deno.test("a call's deadline aborts with a TimeoutError, as AbortSignal.timeout does, and says it expired", async () => {
   const client = new AbortController();
@@ -136,4 +137,29 @@ Deno.test("an answer done before its interval gets no keep-alive beat", async ()
   stop();
   stop();
   assert.equal(beats, 0);
+});
+
+Deno.test("the redactor's copy equals an Object.fromEntries copy, an own __proto__ key included", () => {
+  const redact = (text: string) => text.replaceAll("s3cr3t", "***");
+  const reference = (v: unknown): unknown => {
+    if (typeof v === "string") return redact(v);
+    if (Array.isArray(v)) return v.map(reference);
+    if (typeof v === "object" && v !== null) {
+      const proto = Object.getPrototypeOf(v);
+      if (proto !== Object.prototype && proto !== null) return v;
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, reference(x)]));
+    }
+    return v;
+  };
+  const value = JSON.parse(
+    '{"content":[{"type":"text","text":"a s3cr3t"}],"__proto__":{"polluted":"s3cr3t"},' +
+      '"n":1,"b":null,"list":[1,"s3cr3t",[true]],"s3cr3t":"key kept"}',
+  );
+  const scrubbed = scrubValue(value, redact) as Record<string, unknown>;
+  assert.deepEqual(scrubbed, reference(value));
+  assert.equal(Object.getPrototypeOf(scrubbed), Object.prototype);
+  assert.ok(Object.hasOwn(scrubbed, "__proto__"));
+  assert.equal(JSON.stringify(scrubbed), JSON.stringify(reference(value)));
+  const date = new Date(0);
+  assert.equal(scrubValue({ date }, redact).date, date);
 });
