@@ -12,12 +12,12 @@
 
 import {
   isJsonContentType,
-  isJSONRPCRequest,
   specTypeSchemas,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/server";
 import type { McpCallResult } from "../run/mod.ts";
 import { type CallContext, type Gateway, GatewayProtocolError } from "./gateway.ts";
+import { keepAlive } from "./_keep_alive.ts";
 import { inSpan, markToolError } from "./_telemetry.ts";
 
 /** A `tools/call` the direct path answers. */
@@ -118,9 +118,11 @@ export function fastCallOf(
   // which the body cannot hold): a JSON-RPC request without the envelope
   // claim (`_meta` holds a progress token at most) is 2025-era unless its
   // header names a later era's version. tests/serve/direct_call_test.ts
-  // compares the two.
+  // compares the two. The checks above imply the SDK's `JSONRPCRequest`
+  // schema (strict keys, "2.0", an integer or string ID, a `_meta` of a
+  // progress token at most), so its zod pass is not run again here (the
+  // same test checks every body taken against it).
   if (version !== undefined && version >= FIRST_MODERN_VERSION) return undefined;
-  if (!isJSONRPCRequest(body)) return undefined;
   return {
     id: body.id,
     name,
@@ -283,7 +285,7 @@ export async function answerFastCall(
       stream.enqueue(encoder.encode(text));
     } catch { /* the client went away */ }
   };
-  let keepAlive: ReturnType<typeof setInterval> | undefined;
+  let stopBeats: (() => void) | undefined;
   /** Turns the answer into a stream now (its headers go out). */
   const openStream = () => {
     if (stream !== undefined || streamed === undefined) return;
@@ -295,7 +297,7 @@ export async function answerFastCall(
       },
       cancel() {
         closed = true;
-        if (keepAlive !== undefined) clearInterval(keepAlive);
+        stopBeats?.();
         options.done();
       },
     });
@@ -315,7 +317,9 @@ export async function answerFastCall(
     });
   };
 
-  const priming = await options.events?.priming?.();
+  const priming = options.events?.priming === undefined
+    ? undefined
+    : await options.events.priming();
   if (priming !== undefined) write(priming);
 
   const context: CallContext = {
@@ -353,13 +357,13 @@ export async function answerFastCall(
     streamed = resolve;
     // A priming event is there for the client to resume from: it goes at once.
     if (pending !== "") openStream();
-    keepAlive = setInterval(() => {
+    stopBeats = keepAlive(KEEP_ALIVE_MS, () => {
       openStream();
       write(": keepalive\n\n");
-    }, KEEP_ALIVE_MS);
+    });
     void respond().then((text) => {
       options.settled?.();
-      clearInterval(keepAlive);
+      stopBeats!();
       if (stream === undefined) {
         // Done before anything had to be streamed: one body.
         streamed = undefined;

@@ -46,6 +46,19 @@ export const directOptions: { ownClient: boolean } = { ownClient: true };
 const encoder = new TextEncoder();
 /** What `fetch` sends by itself, sent here too: servers see the same request. */
 const USER_AGENT = `Deno/${Deno.version.deno}`;
+/** Parsed upstream URLs (a few per process; only read, never changed). */
+const urls = new Map<string, URL>();
+
+function urlOf(text: string): URL {
+  let url = urls.get(text);
+  if (url === undefined) {
+    url = new URL(text);
+    if (urls.size >= 64) urls.clear();
+    urls.set(text, url);
+  }
+  return url;
+}
+
 /** The keep-alive connections of each SDK connection, closed with it. */
 const pools = new WeakMap<Connection, Http1Pool>();
 
@@ -168,7 +181,7 @@ export async function directCall(
   const sent = token === undefined
     ? params
     : { ...params, _meta: { ...(params._meta as object | undefined), progressToken: token } };
-  const url = new URL(http.url);
+  const url = urlOf(String(http.url));
   const pool = url.protocol === "http:" && directOptions.ownClient ? poolOf(connection) : undefined;
   const post = async (message: Record<string, unknown>, signal?: AbortSignal): Promise<Answer> => {
     const body = JSON.stringify(message);

@@ -12,6 +12,7 @@ import { openRetryOf, relay, stepParkedCall } from "./_gateway_input.ts";
 import type { CallContext } from "./_gateway_options.ts";
 import { type CallOutcome, detail, errorResult, failed } from "./_gateway_results.ts";
 import { bindingOf, isInputRequired } from "./_input_required.ts";
+import { callDeadline, utf8LengthOver } from "./_call_deadline.ts";
 
 /** Forwards one call of an upstream's tool and checks what comes back. */
 export async function callUpstreamTool(
@@ -30,17 +31,13 @@ export async function callUpstreamTool(
   }
   const upstream = core.upstreams.get(target.server)!;
   const binding = bindingOf(context.caller, "tools/call", served.name);
-  const retry = await openRetryOf(
-    core,
-    context,
-    binding,
-    { name: target.upstreamName, arguments: args },
-    upstream.name,
-  );
-  const deadline = AbortSignal.timeout(timeoutMs);
-  const signal = context.signal === undefined
-    ? deadline
-    : AbortSignal.any([context.signal, deadline]);
+  const params = { name: target.upstreamName, arguments: args };
+  // A first call (no retry's state or answers) is forwarded as it is.
+  const retry = context.requestState === undefined && context.inputResponses === undefined
+    ? { opened: undefined, params }
+    : await openRetryOf(core, context, binding, params, upstream.name);
+  const deadline = callDeadline(timeoutMs, context.signal);
+  const signal = deadline.signal;
   let raw: Record<string, unknown>;
   let timedOut = false;
   try {
@@ -72,7 +69,7 @@ export async function callUpstreamTool(
   } catch (error) {
     // A retry naming a call that is not parked here: invalid params, like any refused state.
     if (error instanceof GatewayProtocolError) throw error;
-    if (deadline.aborted || timedOut) {
+    if (deadline.expired || timedOut) {
       return {
         result: errorResult(
           `tool ${JSON.stringify(served.name)} timed out after ${timeoutMs} ms`,
@@ -89,12 +86,14 @@ export async function callUpstreamTool(
       context.clientEra === "modern"
     ) throw error;
     return failed(error);
+  } finally {
+    deadline.clear();
   }
   const result = raw as McpCallResult;
   const max = core.options.toolMaxOutputBytes?.[target.toolId] ?? core.options.maxOutputBytes ??
     DEFAULT_MAX_OUTPUT_BYTES;
-  const size = new TextEncoder().encode(JSON.stringify(result)).length;
-  if (size > max) {
+  const size = utf8LengthOver(JSON.stringify(result), max);
+  if (size !== undefined) {
     return {
       result: errorResult(
         `the result of tool ${JSON.stringify(served.name)} is ${size} bytes; the limit is ${max}`,

@@ -14,11 +14,19 @@ export function jsonError(
   );
 }
 
+/** A loopback Host header in the form a URL keeps as it is, with an optional port. */
+const LOOPBACK_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(?::([0-9]{1,5}))?$/;
+
 /** Whether the Host header names an allowed host (port ignored). */
 export function hostAllowed(request: Request, allowed: ReadonlySet<string>): boolean {
   // Deno.serve builds request.url from the Host header; a Request built in
   // code has no Host header, only its URL.
   const host = request.headers.get("host") ?? new URL(request.url).host;
+  // The loopback names as clients send them (a URL would give the same name).
+  const plain = LOOPBACK_HOST.exec(host);
+  if (plain !== null && (plain[2] === undefined || Number(plain[2]) <= 65535)) {
+    return allowed.has(plain[1]);
+  }
   let name: string;
   try {
     name = new URL(`http://${host}`).hostname;
@@ -27,6 +35,20 @@ export function hostAllowed(request: Request, allowed: ReadonlySet<string>): boo
   }
   return allowed.has(name.toLowerCase());
 }
+
+/** The path of a request URL: read off the string when it is plainly there, else parsed. */
+export function pathnameOf(url: string): string {
+  const plain = PLAIN_URL.exec(url);
+  return plain !== null ? plain[1] : new URL(url).pathname;
+}
+
+/**
+ * An http URL whose path a URL parser keeps as it is: a host of letters,
+ * digits, dots, hyphens (or an IPv6 literal) and a port, then segments of
+ * unreserved characters (no dot segments, escapes or backslashes).
+ */
+const PLAIN_URL =
+  /^https?:\/\/(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{0,5})?((?:\/[A-Za-z0-9_~-]*)+)(?:[?#]|$)/;
 
 /** Whether the Origin header (when present) is allowed; browsers send it, other clients do not. */
 export function originAllowed(request: Request, allowed: ReadonlySet<string>): boolean {

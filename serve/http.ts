@@ -23,6 +23,7 @@ import {
   hostAllowed,
   jsonError,
   originAllowed,
+  pathnameOf,
   readLimited,
 } from "./_guard.ts";
 import { SessionTable, whenDone } from "./_http_sessions.ts";
@@ -252,7 +253,7 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions 
     }
     const routed = options.auth?.route?.(request);
     if (routed !== undefined) return routed;
-    const pathname = new URL(request.url).pathname;
+    const pathname = pathnameOf(request.url);
     const page = pathname !== path && options.pages !== undefined &&
         Object.hasOwn(options.pages, pathname)
       ? options.pages[pathname]
@@ -302,7 +303,7 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions 
         return jsonError(413, `request body too large: the limit is ${maxBody} bytes`);
       }
       try {
-        body = JSON.parse(new TextDecoder().decode(bytes));
+        body = JSON.parse(decoder.decode(bytes));
       } catch {
         body = undefined;
       }
@@ -406,6 +407,8 @@ export interface HttpServing {
   /** Stops serving. */
   close(): Promise<void>;
 }
+
+const decoder = new TextDecoder();
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 

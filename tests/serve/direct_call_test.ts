@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import {
   classifyInboundRequest,
+  isJSONRPCRequest,
   PROTOCOL_VERSION_META_KEY,
   Server,
 } from "@modelcontextprotocol/server";
@@ -414,7 +415,7 @@ Deno.test("in a session a direct call is cancelled by the client's notifications
   }
 });
 
-Deno.test("the direct path takes a call only when the SDK's classifier finds it 2025-era, and takes every plain 2025-era call", () => {
+Deno.test("the direct path takes a call only when the SDK's classifier finds it 2025-era and its JSON-RPC request schema passes it, and takes every plain 2025-era call", () => {
   const ids: unknown[] = [1, "a", 0, -3, 1.5, 2 ** 60, null, true, {}];
   const metas: unknown[] = [
     undefined,
@@ -436,7 +437,17 @@ Deno.test("the direct path takes a call only when the SDK's classifier finds it 
     "2026-07-28",
     "2099-01-01",
   ];
-  const extras: Record<string, unknown>[] = [{}, { result: {} }, { error: { code: 1 } }];
+  const extras: Record<string, unknown>[] = [
+    {},
+    { result: {} },
+    { error: { code: 1 } },
+    { foo: 1 },
+    { jsonrpc: "1.0" },
+    { method: 7 },
+    { params: { name: "plain", extra: true } },
+    { params: { name: "plain", arguments: {}, _meta: { progressToken: "t", other: 1 } } },
+    { params: [] },
+  ];
   let taken = 0;
   for (const id of ids) {
     for (const _meta of metas) {
@@ -463,6 +474,7 @@ Deno.test("the direct path takes a call only when the SDK's classifier finds it 
             if (call !== undefined) {
               taken++;
               assert.equal(sdk.kind, "legacy", label);
+              assert.ok(isJSONRPCRequest(body), label);
             }
             const plain = Object.keys(extra).length === 0 &&
               (typeof id === "string" || Number.isSafeInteger(id)) &&
