@@ -40,6 +40,9 @@ const ENVELOPE_KEYS = new Set([
   CLIENT_CAPABILITIES_META_KEY,
 ]);
 const CLIENT_INFO_KEYS = new Set(["name", "version", "title"]);
+/** The classifier's verdicts kept, per envelope JSON (cleared when full). */
+const MAX_VERDICTS = 256;
+const verdicts = new Map<string, boolean>();
 
 /** A 2026-07-28 `tools/call` the direct path answers. */
 export interface ModernCall {
@@ -107,17 +110,24 @@ export function modernCallOf(
   }
   // The SDK's own verdict on the era and the envelope (its schema checks of
   // client info and capabilities): anything but a plain modern request of
-  // this revision is the SDK's to answer.
-  const outcome = classifyInboundRequest({
-    httpMethod: "POST",
-    protocolVersionHeader: REVISION,
-    mcpMethodHeader: "tools/call",
-    mcpNameHeader: name,
-    body,
-  }) as { kind: string; classification?: { revision?: string } };
-  if (outcome.kind !== "modern" || outcome.classification?.revision !== REVISION) {
-    return undefined;
+  // this revision is the SDK's to answer. With the headers and the shape
+  // fixed as above, the verdict depends on the envelope's value only: kept
+  // per envelope (its JSON), as a client sends the same one on every call.
+  const key = JSON.stringify(meta);
+  let modern = verdicts.get(key);
+  if (modern === undefined) {
+    const outcome = classifyInboundRequest({
+      httpMethod: "POST",
+      protocolVersionHeader: REVISION,
+      mcpMethodHeader: "tools/call",
+      mcpNameHeader: name,
+      body,
+    }) as { kind: string; classification?: { revision?: string } };
+    modern = outcome.kind === "modern" && outcome.classification?.revision === REVISION;
+    if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
+    verdicts.set(key, modern);
   }
+  if (!modern) return undefined;
   return { id: id as string | number, name, args: args ?? {}, clientCapabilities: capabilities };
 }
 
