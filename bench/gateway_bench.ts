@@ -7,7 +7,7 @@
 //
 //   deno task bench:gateway [--calls=600] [--rounds=2] [--only=http|stdio] [--no-peers]
 //     [--sessions-open=400] [--profile=DIR] [--baseline=/path/to/other/checkout/] [--floor]
-//     [--era=2026|both]
+//     [--era=2026|both] [--upstream-protocol=legacy|auto|2026-07-28]
 //
 // Two scenarios: an HTTP upstream (direct; serve stateless; serve --sessions;
 // the peer chain mcp-proxy -> supergateway, the usual way to put a Streamable
@@ -28,6 +28,8 @@
 // clients of every serve target speak MCP 2026-07-28 (no initialize, the
 // envelope in each request); `--era=both` keeps the 2025-era targets and adds
 // each serve target again with 2026-07-28 clients ("... [2026]").
+// `--upstream-protocol` is the manifest's `protocol` of the upstream (default
+// legacy: 2025-era; 2026-07-28 makes serve speak that era to it).
 // Linux only (CPU and memory from /proc).
 
 import { HttpSession, type Outcome } from "./_mcp_http.ts";
@@ -55,6 +57,7 @@ const LEVELS = [1, 8, 32];
 /** Which protocol era the clients of serve targets speak: "2025", "2026", or "both". */
 const ERA = option("era", "2025");
 const MODERN_VERSION = "2026-07-28";
+const UPSTREAM_PROTOCOL = option("upstream-protocol", "legacy");
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -150,7 +153,7 @@ function manifest(dir: string, server: string): string {
 servers:
   up:
 ${server}
-    protocol: legacy
+    protocol: ${UPSTREAM_PROTOCOL}
 tools:
   - { name: echo, namespace: up, server: up }
 `,
