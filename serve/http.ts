@@ -110,9 +110,9 @@ export interface HttpHandlerOptions extends Omit<CreateMcpServerOptions, "caller
    */
   pages?: Readonly<Record<string, () => string | Promise<string>>>;
   /**
-   * Answers a plain 2025-era `tools/call` without a per-request SDK server
-   * and transport, with the same bytes (default true); false sends every
-   * request through the SDK.
+   * Answers a plain 2025-era or 2026-07-28 `tools/call` without a
+   * per-request SDK server and transport, with the same bytes (default
+   * true); false sends every request through the SDK.
    */
   directCalls?: boolean;
 }
