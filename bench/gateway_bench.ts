@@ -29,7 +29,8 @@
 // envelope in each request); `--era=both` keeps the 2025-era targets and adds
 // each serve target again with 2026-07-28 clients ("... [2026]").
 // `--upstream-protocol` is the manifest's `protocol` of the upstream (default
-// legacy: 2025-era; 2026-07-28 makes serve speak that era to it).
+// legacy: 2025-era; 2026-07-28 makes serve speak that era to it, to the
+// fixture of both eras, tests/fixtures/serve/upstream_2026.ts).
 // Linux only (CPU and memory from /proc).
 
 import { HttpSession, type Outcome } from "./_mcp_http.ts";
@@ -38,7 +39,12 @@ import { type RunningServe, startServe } from "./_load_serve.ts";
 import { sessionMemory as retainedPerSession } from "./_session_memory.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
-const UPSTREAM = `${ROOT}tests/fixtures/serve/upstream.ts`;
+const UPSTREAM_PROTOCOL_OPTION = Deno.args.find((a) => a.startsWith("--upstream-protocol="));
+/** The fixture: upstream.ts (2025 era), or upstream_2026.ts (both eras) when serve speaks another. */
+const UPSTREAM = UPSTREAM_PROTOCOL_OPTION === undefined ||
+    UPSTREAM_PROTOCOL_OPTION === "--upstream-protocol=legacy"
+  ? `${ROOT}tests/fixtures/serve/upstream.ts`
+  : `${ROOT}tests/fixtures/serve/upstream_2026.ts`;
 const MCP_PROXY = "npm:mcp-proxy@6";
 const SUPERGATEWAY = "npm:supergateway@3";
 
