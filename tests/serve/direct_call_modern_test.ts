@@ -14,10 +14,12 @@ import {
 } from "@modelcontextprotocol/server";
 import { mcpBackend } from "../../model/mod.ts";
 import { Runner } from "../../run/mod.ts";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import {
   createHttpHandler,
   Gateway,
   type HttpHandler,
+  serveHttp,
   type Upstream,
   type UpstreamCallContext,
 } from "../../serve/mod.ts";
@@ -434,4 +436,42 @@ Deno.test("the 2026-07-28 direct path takes a call only when the SDK's classifie
     }
   }
   assert.equal(taken, 3);
+});
+
+Deno.test("the SDK's own client pinned to 2026-07-28 takes the direct path, with and without capabilities", async () => {
+  const upstream = double();
+  const runner = new Runner();
+  runner.registry.add(
+    { name: "plain", namespace: "up", inputSchema: { type: "object" } },
+    mcpBackend("up"),
+  );
+  const gateway = await Gateway.create(runner, { upstreams: [upstream] });
+  const serving = await serveHttp(gateway, { port: 0 });
+  const connect = Server.prototype.connect;
+  let connected = 0;
+  Server.prototype.connect = function (this: Server, ...args: Parameters<Server["connect"]>) {
+    connected++;
+    return connect.apply(this, args);
+  };
+  try {
+    for (const capabilities of [{}, { elicitation: { form: {} }, sampling: {} }]) {
+      const client = new Client({ name: "probe", version: "1.0.0" }, {
+        capabilities,
+        versionNegotiation: { mode: { pin: REVISION } },
+      });
+      await client.connect(new StreamableHTTPClientTransport(new URL(serving.url)));
+      try {
+        const before = connected;
+        const result = await client.callTool({ name: "plain", arguments: {} });
+        assert.deepEqual(result.content, [{ type: "text", text: "hello" }]);
+        assert.equal(connected - before, 0, "an SDK server answered the call");
+      } finally {
+        await client.close();
+      }
+    }
+  } finally {
+    Server.prototype.connect = connect;
+    await serving.close();
+    await gateway.close();
+  }
 });
