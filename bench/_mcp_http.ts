@@ -39,6 +39,9 @@ function messagesOf(contentType: string, text: string): JsonRpc[] {
   }
 }
 
+/** The first protocol version without `initialize` (a per-request envelope instead). */
+const MODERN = "2026-07-28";
+
 /** One client session with `serve --http`, under one bearer token and one protocol version. */
 export class HttpSession {
   /** The session ID once initialized (undefined on a stateless server). */
@@ -51,7 +54,7 @@ export class HttpSession {
     readonly version: string = "2025-06-18",
   ) {}
 
-  #headers(initializing: boolean): Record<string, string> {
+  #headers(initializing: boolean, body?: unknown): Record<string, string> {
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.token}`,
       "content-type": "application/json",
@@ -59,7 +62,21 @@ export class HttpSession {
     };
     if (!initializing) headers["mcp-protocol-version"] = this.version;
     if (this.id !== undefined) headers["mcp-session-id"] = this.id;
+    // A 2026-07-28 request names its method (and tool) in headers too.
+    const m = body as { method?: unknown; params?: { name?: unknown } } | undefined;
+    if (this.version >= MODERN && typeof m?.method === "string") {
+      headers["mcp-method"] = m.method;
+      if (typeof m.params?.name === "string") headers["mcp-name"] = m.params.name;
+    }
     return headers;
+  }
+
+  #envelope(): Record<string, unknown> {
+    return {
+      "io.modelcontextprotocol/protocolVersion": this.version,
+      "io.modelcontextprotocol/clientInfo": { name: "serve-load-bench", version: "1.0.0" },
+      "io.modelcontextprotocol/clientCapabilities": {},
+    };
   }
 
   /** Posts one message or a batch and reads the whole answer. */
@@ -68,7 +85,7 @@ export class HttpSession {
     try {
       const response = await fetch(this.url, {
         method: "POST",
-        headers: this.#headers(initializing),
+        headers: this.#headers(initializing, body),
         body: JSON.stringify(body),
         signal,
       });
@@ -128,7 +145,10 @@ export class HttpSession {
       jsonrpc: "2.0",
       id: this.#nextId++,
       method: "tools/call",
-      params: { name, arguments: args },
+      // 2026-07-28: no initialize; each request carries the client's envelope.
+      params: this.version >= MODERN
+        ? { name, arguments: args, _meta: this.#envelope() }
+        : { name, arguments: args },
     };
   }
 

@@ -7,6 +7,7 @@
 //
 //   deno task bench:gateway [--calls=600] [--rounds=2] [--only=http|stdio] [--no-peers]
 //     [--sessions-open=400] [--profile=DIR] [--baseline=/path/to/other/checkout/] [--floor]
+//     [--era=2026|both] [--upstream-protocol=legacy|auto|2026-07-28]
 //
 // Two scenarios: an HTTP upstream (direct; serve stateless; serve --sessions;
 // the peer chain mcp-proxy -> supergateway, the usual way to put a Streamable
@@ -23,7 +24,13 @@
 // from one run. `--floor` adds, in front of the HTTP upstream, two bare
 // `Deno.serve` forwarders that only pass the bytes on (bench/gateway_floor.ts):
 // "floor: fetch" and "floor: own client" (serve/_http1_client.ts), the CPU a
-// gateway on Deno's HTTP server cannot go below.
+// gateway on Deno's HTTP server cannot go below. `--era=2026` makes the
+// clients of every serve target speak MCP 2026-07-28 (no initialize, the
+// envelope in each request); `--era=both` keeps the 2025-era targets and adds
+// each serve target again with 2026-07-28 clients ("... [2026]").
+// `--upstream-protocol` is the manifest's `protocol` of the upstream (default
+// legacy: 2025-era; 2026-07-28 makes serve speak that era to it, to the
+// fixture of both eras, tests/fixtures/serve/upstream_2026.ts).
 // Linux only (CPU and memory from /proc).
 
 import { HttpSession, type Outcome } from "./_mcp_http.ts";
@@ -32,7 +39,12 @@ import { type RunningServe, startServe } from "./_load_serve.ts";
 import { sessionMemory as retainedPerSession } from "./_session_memory.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
-const UPSTREAM = `${ROOT}tests/fixtures/serve/upstream.ts`;
+const UPSTREAM_PROTOCOL_OPTION = Deno.args.find((a) => a.startsWith("--upstream-protocol="));
+/** The fixture: upstream.ts (2025 era), or upstream_2026.ts (both eras) when serve speaks another. */
+const UPSTREAM = UPSTREAM_PROTOCOL_OPTION === undefined ||
+    UPSTREAM_PROTOCOL_OPTION === "--upstream-protocol=legacy"
+  ? `${ROOT}tests/fixtures/serve/upstream.ts`
+  : `${ROOT}tests/fixtures/serve/upstream_2026.ts`;
 const MCP_PROXY = "npm:mcp-proxy@6";
 const SUPERGATEWAY = "npm:supergateway@3";
 
@@ -48,6 +60,10 @@ const PROFILE = option("profile", "");
 const BASELINE = option("baseline", "");
 const FLOOR = Deno.args.includes("--floor");
 const LEVELS = [1, 8, 32];
+/** Which protocol era the clients of serve targets speak: "2025", "2026", or "both". */
+const ERA = option("era", "2025");
+const MODERN_VERSION = "2026-07-28";
+const UPSTREAM_PROTOCOL = option("upstream-protocol", "legacy");
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -143,7 +159,7 @@ function manifest(dir: string, server: string): string {
 servers:
   up:
 ${server}
-    protocol: legacy
+    protocol: ${UPSTREAM_PROTOCOL}
 tools:
   - { name: echo, namespace: up, server: up }
 `,
@@ -159,6 +175,8 @@ interface Target {
   gateway(): number[];
   /** The upstream's processes. */
   upstream(): number[];
+  /** The protocol version its clients speak (default 2025-06-18, with initialize). */
+  version?: string;
 }
 
 interface Row {
@@ -184,7 +202,9 @@ function cpuSince(before: Map<number, number>, pids: number[]): number {
 
 async function measure(target: Target, clients: number, calls: number): Promise<Row> {
   const sessions = await Promise.all(Array.from({ length: clients }, async () => {
-    const session = new HttpSession(target.url, "none");
+    const session = new HttpSession(target.url, "none", target.version);
+    // 2026-07-28 has no initialize: every request carries the envelope.
+    if (target.version === MODERN_VERSION) return session;
     const init = await session.initialize(AbortSignal.timeout(30_000));
     if (init.kind !== "ok") throw new Error(`${target.name}: initialize failed: ${init.kind}`);
     return session;
@@ -294,6 +314,17 @@ function report(scenario: string, targets: Target[], rows: Map<string, Row>): st
       }x`,
     );
   }
+  for (const target of targets) {
+    if (!target.name.endsWith(" [2026]")) continue;
+    const modern = sum(target.name);
+    const legacy = sum(target.name.slice(0, -" [2026]".length));
+    if (modern === undefined || legacy === undefined) continue;
+    lines.push(
+      `- ${target.name} / 2025-era clients, gateway CPU per call: ${
+        f(perCall(modern) / perCall(legacy))
+      }x`,
+    );
+  }
   for (
     const name of [
       "serve",
@@ -323,7 +354,17 @@ function report(scenario: string, targets: Target[], rows: Map<string, Row>): st
   return lines.join("\n");
 }
 
-async function run(scenario: string, targets: Target[]): Promise<string> {
+/** The serve targets with the clients `--era` asks for (the upstream called directly keeps 2025). */
+function withEra(targets: Target[]): Target[] {
+  if (ERA === "2025") return targets;
+  const serves = targets.filter((t) => t.name.startsWith("serve"));
+  const modern = serves.map((t) => ({ ...t, name: `${t.name} [2026]`, version: MODERN_VERSION }));
+  if (ERA === "2026") return [...targets.filter((t) => !t.name.startsWith("serve")), ...modern];
+  return [...targets, ...modern];
+}
+
+async function run(scenario: string, all: Target[]): Promise<string> {
+  const targets = withEra(all);
   const rows = new Map<string, Row>();
   for (let round = 0; round < ROUNDS; round++) {
     for (const level of LEVELS) {

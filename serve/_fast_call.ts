@@ -161,7 +161,7 @@ export function wireResult(
 }
 
 /** The result itself in schema key order, when it is of the plain shape the schema passes unchanged. */
-function plainResult(result: Record<string, unknown>): Record<string, unknown> | undefined {
+export function plainResult(result: Record<string, unknown>): Record<string, unknown> | undefined {
   const { content, structuredContent, isError } = result;
   let keys = 0;
   if (!Array.isArray(content)) return undefined;

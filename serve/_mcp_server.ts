@@ -56,7 +56,7 @@ const TOOLS_LIST_CACHE_HINT = { ttlMs: 60_000, cacheScope: "private" } as const;
  * scrubbed (the SDK answers any other thrown value with its message and
  * `data` too, under the internal-error code, which is kept).
  */
-function protocolError(error: unknown, gateway: Gateway): ProtocolError {
+export function protocolError(error: unknown, gateway: Gateway): ProtocolError {
   if (error instanceof GatewayProtocolError) {
     return new ProtocolError(error.code, gateway.redact(error.message));
   }

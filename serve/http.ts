@@ -28,6 +28,12 @@ import {
 } from "./_guard.ts";
 import { SessionTable, whenDone } from "./_http_sessions.ts";
 import { answerFastCall, fastCallOf } from "./_fast_call.ts";
+import {
+  answerModernCall,
+  createModernReplay,
+  modernCallOf,
+  serverInfoOf,
+} from "./_fast_call_modern.ts";
 import type { AuthOutcome, HttpAuth } from "./auth.ts";
 import { ServeError } from "./errors.ts";
 import type { Gateway } from "./gateway.ts";
@@ -105,9 +111,9 @@ export interface HttpHandlerOptions extends Omit<CreateMcpServerOptions, "caller
    */
   pages?: Readonly<Record<string, () => string | Promise<string>>>;
   /**
-   * Answers a plain 2025-era `tools/call` without a per-request SDK server
-   * and transport, with the same bytes (default true); false sends every
-   * request through the SDK.
+   * Answers a plain 2025-era or 2026-07-28 `tools/call` without a
+   * per-request SDK server and transport, with the same bytes (default
+   * true); false sends every request through the SDK.
    */
   directCalls?: boolean;
 }
@@ -194,6 +200,9 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions 
       }),
     { legacy: "stateless", maxRequestBodySize: maxBody, onerror: () => {} },
   );
+  // The SDK's answers of 2026-07-28 calls the direct path made but does not encode itself.
+  const replay = createModernReplay(gateway, serverOptions, maxBody);
+  const serverInfo = serverInfoOf(serverOptions);
   // 2026-07-28 clients learn of list changes on their subscriptions/listen streams.
   const stopListChanges = gateway.onListChanged((kind) => {
     if (kind === "tools") stateless.notify.toolsChanged();
@@ -363,6 +372,18 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions 
         scopes: [...(who?.scopes ?? [])],
         extra: { caller },
       };
+      // A plain 2026-07-28 call (stateless by its era, with or without --sessions).
+      const modern = options.directCalls === false
+        ? undefined
+        : modernCallOf(request, body, served);
+      if (modern !== undefined) {
+        const response = await answerModernCall(gateway, modern, serverInfo, {
+          caller,
+          request,
+          replay: (outcome) => replay.fetch(forwarded(), body, authInfo, outcome),
+        });
+        return whenDone(response, () => limit.release(caller, slots));
+      }
       // A POST's body is read: its parsed `body`, or the forwarded bytes, tell the era.
       const response =
         table !== undefined && await isLegacy(body === undefined ? forwarded() : request, body)
@@ -381,6 +402,7 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions 
       stopListChanges();
       await table?.close();
       await stateless.close();
+      await replay.close();
       await state.close();
     },
   };
