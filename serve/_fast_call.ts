@@ -10,14 +10,11 @@
 // plain shapes the schema passes unchanged), the same JSON-RPC error
 // objects, and progress and logging notifications streamed as they come.
 
-import {
-  isJsonContentType,
-  specTypeSchemas,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from "@modelcontextprotocol/server";
+import { specTypeSchemas, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/server";
 import type { McpCallResult } from "../run/mod.ts";
 import { type CallContext, type Gateway, GatewayProtocolError } from "./gateway.ts";
 import { keepAlive } from "./_keep_alive.ts";
+import { isPlainObject, isRequestId, plainCallOf } from "./_plain_call.ts";
 import { inSpan, markToolError } from "./_telemetry.ts";
 
 /** A `tools/call` the direct path answers. */
@@ -45,30 +42,13 @@ const SSE_HEADERS: Readonly<Record<string, string>> = {
   Connection: "keep-alive",
   "X-Accel-Buffering": "no",
 };
-const PARAM_KEYS = new Set(["name", "arguments", "_meta"]);
 /** The first protocol version of the era with a per-request envelope (the SDK's "modern" era). */
 const FIRST_MODERN_VERSION = "2026-07-28";
-const BODY_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
 /** Result keys that make the SDK leave a result without `content` as it is. */
 const FOREIGN_RESULT_KEYS = ["task", "inputRequests", "requestState"];
 const CALL_TOOL_RESULT = (specTypeSchemas as unknown as Record<string, {
   safeParse(value: unknown): { success: boolean; data?: unknown; error?: { message: string } };
 }>).CallToolResult;
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
-function onlyKeys(value: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {
-  for (const key in value) if (!allowed.has(key)) return false;
-  return true;
-}
-
-function isRequestId(value: unknown): value is string | number {
-  return typeof value === "string" || Number.isSafeInteger(value);
-}
 
 /**
  * The call, when `body` is a 2025-era `tools/call` of a served tool the
@@ -83,18 +63,9 @@ export function fastCallOf(
   body: unknown,
   served: (name: string) => boolean,
 ): FastCall | undefined {
-  if (request.method !== "POST" || !isPlainObject(body)) return undefined;
-  if (body.jsonrpc !== "2.0" || body.method !== "tools/call" || !isRequestId(body.id)) {
-    return undefined;
-  }
-  if (!onlyKeys(body, BODY_KEYS)) return undefined;
-  const params = body.params;
-  if (!isPlainObject(params) || !onlyKeys(params, PARAM_KEYS)) return undefined;
-  const name = params.name;
-  if (typeof name !== "string" || !served(name)) return undefined;
-  const args = params.arguments;
-  if (args !== undefined && !isPlainObject(args)) return undefined;
-  const meta = params._meta;
+  const call = plainCallOf(request, body, served);
+  if (call === undefined) return undefined;
+  const meta = call.meta;
   let progressToken: string | number | undefined;
   if (meta !== undefined) {
     if (!isPlainObject(meta)) return undefined;
@@ -105,11 +76,6 @@ export function fastCallOf(
     }
   }
   const headers = request.headers;
-  const accept = headers.get("accept");
-  if (!accept?.includes("application/json") || !accept.includes("text/event-stream")) {
-    return undefined;
-  }
-  if (!isJsonContentType(headers.get("content-type"))) return undefined;
   const version = headers.get("mcp-protocol-version") ?? undefined;
   if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
   // What the SDK's classifier (`classifyInboundRequest`) says of this shape,
@@ -124,9 +90,9 @@ export function fastCallOf(
   // same test checks every body taken against it).
   if (version !== undefined && version >= FIRST_MODERN_VERSION) return undefined;
   return {
-    id: body.id,
-    name,
-    args: args ?? {},
+    id: call.id,
+    name: call.name,
+    args: call.args ?? {},
     ...(progressToken === undefined ? {} : { progressToken }),
     version,
   };

@@ -19,7 +19,6 @@ import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
   createMcpHandler,
-  isJsonContentType,
   PROTOCOL_VERSION_META_KEY,
   SERVER_INFO_META_KEY,
 } from "@modelcontextprotocol/server";
@@ -27,13 +26,12 @@ import type { McpCallResult } from "../run/mod.ts";
 import type { CallContext, Gateway } from "./gateway.ts";
 import { createMcpServer, protocolError } from "./_mcp_server.ts";
 import { plainResult } from "./_fast_call.ts";
+import { isPlainObject, onlyKeys, plainCallOf } from "./_plain_call.ts";
 import { inSpan, markToolError } from "./_telemetry.ts";
 
 /** The protocol revision the direct path answers. */
 const REVISION = "2026-07-28";
 const METHOD_NOT_FOUND = -32601;
-const BODY_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
-const PARAM_KEYS = new Set(["name", "arguments", "_meta"]);
 const ENVELOPE_KEYS = new Set([
   PROTOCOL_VERSION_META_KEY,
   CLIENT_INFO_META_KEY,
@@ -56,17 +54,6 @@ export interface ModernCall {
   clientCapabilities: Record<string, unknown>;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
-function onlyKeys(value: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {
-  for (const key in value) if (!allowed.has(key)) return false;
-  return true;
-}
-
 /**
  * The call, when `body` is a 2026-07-28 `tools/call` of a served tool of the
  * plain shape the direct path answers exactly as the SDK would; otherwise
@@ -77,18 +64,9 @@ export function modernCallOf(
   body: unknown,
   served: (name: string) => boolean,
 ): ModernCall | undefined {
-  if (request.method !== "POST" || !isPlainObject(body)) return undefined;
-  if (body.jsonrpc !== "2.0" || body.method !== "tools/call") return undefined;
-  const id = body.id;
-  if (typeof id !== "string" && !Number.isSafeInteger(id)) return undefined;
-  if (!onlyKeys(body, BODY_KEYS)) return undefined;
-  const params = body.params;
-  if (!isPlainObject(params) || !onlyKeys(params, PARAM_KEYS)) return undefined;
-  const name = params.name;
-  if (typeof name !== "string" || !served(name)) return undefined;
-  const args = params.arguments;
-  if (args !== undefined && !isPlainObject(args)) return undefined;
-  const meta = params._meta;
+  const call = plainCallOf(request, body, served);
+  if (call === undefined) return undefined;
+  const { id, name, args, meta } = call;
   if (!isPlainObject(meta) || !onlyKeys(meta, ENVELOPE_KEYS)) return undefined;
   if (meta[PROTOCOL_VERSION_META_KEY] !== REVISION) return undefined;
   const info = meta[CLIENT_INFO_META_KEY];
@@ -98,11 +76,6 @@ export function modernCallOf(
   const capabilities = meta[CLIENT_CAPABILITIES_META_KEY];
   if (!isPlainObject(capabilities)) return undefined;
   const headers = request.headers;
-  const accept = headers.get("accept");
-  if (!accept?.includes("application/json") || !accept.includes("text/event-stream")) {
-    return undefined;
-  }
-  if (!isJsonContentType(headers.get("content-type"))) return undefined;
   // The standard headers present, exactly as the body says (no whitespace to strip).
   if (headers.get("mcp-protocol-version") !== REVISION) return undefined;
   if (headers.get("mcp-method") !== "tools/call" || headers.get("mcp-name") !== name) {
@@ -128,7 +101,7 @@ export function modernCallOf(
     verdicts.set(key, modern);
   }
   if (!modern) return undefined;
-  return { id: id as string | number, name, args: args ?? {}, clientCapabilities: capabilities };
+  return { id, name, args: args ?? {}, clientCapabilities: capabilities };
 }
 
 /** How a call ended: its (scrubbed) result, or what it threw. */

@@ -12,11 +12,10 @@ import {
   PROTOCOL_VERSION_META_KEY,
   Server,
 } from "@modelcontextprotocol/server";
-import { mcpBackend } from "../../model/mod.ts";
+import { mcpBackend, type ToolObjectSchema } from "../../model/mod.ts";
 import { Runner } from "../../run/mod.ts";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import {
-  createHttpHandler,
   Gateway,
   type HttpHandler,
   serveHttp,
@@ -24,6 +23,7 @@ import {
   type UpstreamCallContext,
 } from "../../serve/mod.ts";
 import { modernCallOf } from "../../serve/_fast_call_modern.ts";
+import { answerOf, handlerPair, type HandlerPairOptions } from "./_direct_pair.ts";
 
 const ELICIT = {
   method: "elicitation/create",
@@ -105,49 +105,19 @@ const NAMES = [
   "headed",
 ];
 
-async function setup(options: { timeoutMs?: number; max?: number; sessions?: boolean } = {}) {
+async function setup(options: HandlerPairOptions = {}) {
   const upstream = double();
-  const runner = new Runner();
-  for (const name of NAMES) {
-    runner.registry.add({
+  const schemas = Object.fromEntries(
+    NAMES.map((name): [string, ToolObjectSchema] => [
       name,
-      namespace: "up",
-      inputSchema: name === "checked"
+      name === "checked"
         ? { type: "object", properties: { n: { type: "integer" } }, required: ["n"] }
         : name === "headed"
         ? { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } }
         : { type: "object" },
-    }, mcpBackend("up"));
-  }
-  runner.addLocalTool({
-    name: "add",
-    inputSchema: {
-      type: "object",
-      properties: { a: { type: "number" }, b: { type: "number" } },
-      required: ["a", "b"],
-    },
-  }, (args) => ({ sum: (args.a as number) + (args.b as number) }));
-  const gateway = await Gateway.create(runner, {
-    upstreams: [upstream],
-    redact: (text) => text.replaceAll("s3cr3t", "***"),
-    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-  });
-  const limits = {
-    ...(options.max === undefined ? {} : { maxConcurrentPerClient: options.max }),
-    ...(options.sessions ? { sessions: true } : {}),
-  };
-  const direct = createHttpHandler(gateway, limits);
-  const sdk = createHttpHandler(gateway, { ...limits, directCalls: false });
-  return {
-    upstream,
-    direct,
-    sdk,
-    async close() {
-      await direct.close();
-      await sdk.close();
-      await gateway.close();
-    },
-  };
+    ]),
+  );
+  return { upstream, ...await handlerPair(upstream, schemas, options) };
 }
 
 const REVISION = "2026-07-28";
@@ -190,15 +160,11 @@ function post(body: BodyInit, headers: Record<string, string>, signal?: AbortSig
 }
 
 async function answer(handler: HttpHandler, request: Request) {
-  const response = await handler.fetch(request);
+  const answered = await answerOf(handler, request);
+  // A sealed request state differs per seal (its nonce): compared as present.
   return {
-    status: response.status,
-    headers: [...response.headers].filter(([k]) => k !== "content-length"),
-    // A sealed request state differs per seal (its nonce): compared as present.
-    body: (await response.text()).replace(
-      /"requestState":"tf1\.[^"]+"/g,
-      '"requestState":"SEALED"',
-    ),
+    ...answered,
+    body: answered.body.replace(/"requestState":"tf1\.[^"]+"/g, '"requestState":"SEALED"'),
   };
 }
 
@@ -318,7 +284,7 @@ Deno.test("a 2026-07-28 call on the direct path answers the same whether its bod
 });
 
 Deno.test("a 2026-07-28 call the client abandons is cancelled upstream, answered 499 like the SDK path, and frees its slot", async () => {
-  const env = await setup({ max: 1 });
+  const env = await setup({ maxConcurrentPerClient: 1 });
   try {
     const statuses: number[] = [];
     for (const side of ["direct", "sdk"] as const) {

@@ -4,21 +4,15 @@
 // path), and their status, headers and bodies compared.
 
 import assert from "node:assert/strict";
+import type { ToolObjectSchema } from "../../model/mod.ts";
 import {
   classifyInboundRequest,
   isJSONRPCRequest,
   PROTOCOL_VERSION_META_KEY,
   Server,
 } from "@modelcontextprotocol/server";
-import { mcpBackend } from "../../model/mod.ts";
-import { Runner } from "../../run/mod.ts";
-import {
-  createHttpHandler,
-  Gateway,
-  type HttpHandler,
-  type Upstream,
-  type UpstreamCallContext,
-} from "../../serve/mod.ts";
+import type { HttpHandler, Upstream, UpstreamCallContext } from "../../serve/mod.ts";
+import { answerOf, handlerPair, type HandlerPairOptions } from "./_direct_pair.ts";
 import { fastCallOf } from "../../serve/_fast_call.ts";
 
 const HUGE = "x".repeat(3 * 1024 * 1024);
@@ -97,51 +91,17 @@ const NAMES = [
   "checked",
 ];
 
-async function setup(
-  options: { timeoutMs?: number; maxConcurrentPerClient?: number; sessions?: boolean } = {},
-) {
+async function setup(options: HandlerPairOptions = {}) {
   const upstream = double();
-  const runner = new Runner();
-  for (const name of NAMES) {
-    runner.registry.add({
+  const schemas = Object.fromEntries(
+    NAMES.map((name): [string, ToolObjectSchema] => [
       name,
-      namespace: "up",
-      inputSchema: name === "checked"
+      name === "checked"
         ? { type: "object", properties: { n: { type: "integer" } }, required: ["n"] }
         : { type: "object" },
-    }, mcpBackend("up"));
-  }
-  runner.addLocalTool({
-    name: "add",
-    inputSchema: {
-      type: "object",
-      properties: { a: { type: "number" }, b: { type: "number" } },
-      required: ["a", "b"],
-    },
-  }, (args) => ({ sum: (args.a as number) + (args.b as number) }));
-  const gateway = await Gateway.create(runner, {
-    upstreams: [upstream],
-    redact: (text) => text.replaceAll("s3cr3t", "***"),
-    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-  });
-  const limits = {
-    ...(options.maxConcurrentPerClient === undefined
-      ? {}
-      : { maxConcurrentPerClient: options.maxConcurrentPerClient }),
-    ...(options.sessions ? { sessions: true } : {}),
-  };
-  const direct = createHttpHandler(gateway, limits);
-  const sdk = createHttpHandler(gateway, { ...limits, directCalls: false });
-  return {
-    upstream,
-    direct,
-    sdk,
-    async close() {
-      await direct.close();
-      await sdk.close();
-      await gateway.close();
-    },
-  };
+    ]),
+  );
+  return { upstream, ...await handlerPair(upstream, schemas, options) };
 }
 
 const HEADERS: Record<string, string> = {
@@ -159,14 +119,7 @@ function post(body: string | ReadableStream<Uint8Array>, headers = HEADERS, sign
   });
 }
 
-async function answer(handler: HttpHandler, request: Request) {
-  const response = await handler.fetch(request);
-  return {
-    status: response.status,
-    headers: [...response.headers].filter(([k]) => k !== "content-length"),
-    body: await response.text(),
-  };
-}
+const answer = answerOf;
 
 async function same(body: unknown, headers = HEADERS): Promise<string> {
   const env = await setup();
