@@ -139,6 +139,18 @@ export class HttpSession {
     return outcome;
   }
 
+  /** Ends the session (`DELETE` with its ID), so the server frees it; nothing on a stateless one. */
+  async close(): Promise<void> {
+    if (this.id === undefined) return;
+    const headers = this.#headers(false);
+    this.id = undefined;
+    try {
+      await (await fetch(this.url, { method: "DELETE", headers })).body?.cancel();
+    } catch {
+      // The server is gone: nothing left to free.
+    }
+  }
+
   /** A `tools/call` request (to send alone or in a batch). */
   request(name: string, args: Record<string, unknown>): Record<string, unknown> {
     return {

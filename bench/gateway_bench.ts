@@ -227,7 +227,7 @@ async function measure(target: Target, clients: number, calls: number): Promise<
     }
   }));
   const seconds = (performance.now() - started) / 1000;
-  return {
+  const row = {
     calls,
     errors,
     seconds,
@@ -236,6 +236,10 @@ async function measure(target: Target, clients: number, calls: number): Promise<
     upstreamMs: cpuSince(upstreamBefore, target.upstream()),
     processes: target.upstream().length,
   };
+  // Closed after the CPU was read: a server with a cap on open sessions per
+  // client (`--sessions`) would refuse the next rounds' sessions otherwise.
+  await Promise.all(sessions.map((s) => s.close()));
+  return row;
 }
 
 function merge(a: Row | undefined, b: Row): Row {
