@@ -42,6 +42,26 @@ export const SERVE_UPSTREAM: McpServerConfig = {
   protocol: "legacy",
 };
 
+/**
+ * A call of each kind the SERVE_UPSTREAM fixture answers (every content
+ * type, logging, progress, a tool error, an output the schema refuses, a
+ * 2 MB result, an unknown tool), for tests that compare two ways of calling it.
+ */
+export const SERVE_UPSTREAM_CASES: readonly [string, Record<string, unknown>][] = [
+  ["test_simple_text", {}],
+  ["test_image_content", {}],
+  ["test_audio_content", {}],
+  ["test_embedded_resource", {}],
+  ["test_multiple_content_types", {}],
+  ["test_tool_with_logging", {}],
+  ["test_tool_with_progress", {}],
+  ["test_error_handling", {}],
+  ["echo", { text: "hello" }],
+  ["bad_output", {}],
+  ["huge", { n: 2_000_000 }],
+  ["no_such_tool", {}],
+];
+
 /** A process below another, with its command line. */
 export interface Descendant {
   pid: number;

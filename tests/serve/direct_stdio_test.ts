@@ -11,7 +11,7 @@ import { mcpUpstream, type Upstream, type UpstreamNotification } from "../../ser
 import { useStdioDirect } from "../../serve/_fast_stdio.ts";
 import type { McpUpstreamOptions } from "../../serve/_mcp_upstream_options.ts";
 import { ROOT } from "./_helpers.ts";
-import { descendants, SERVE_UPSTREAM } from "./_upstream_helpers.ts";
+import { descendants, SERVE_UPSTREAM, SERVE_UPSTREAM_CASES } from "./_upstream_helpers.ts";
 
 const RAW = "tests/fixtures/serve/raw_stdio_upstream.ts";
 
@@ -84,20 +84,7 @@ async function callOn(
   return seen;
 }
 
-const SDK_CASES: [string, Record<string, unknown>][] = [
-  ["test_simple_text", {}],
-  ["test_image_content", {}],
-  ["test_audio_content", {}],
-  ["test_embedded_resource", {}],
-  ["test_multiple_content_types", {}],
-  ["test_tool_with_logging", {}],
-  ["test_tool_with_progress", {}],
-  ["test_error_handling", {}],
-  ["echo", { text: "hello" }],
-  ["bad_output", {}],
-  ["huge", { n: 2_000_000 }],
-  ["no_such_tool", {}],
-];
+const SDK_CASES = SERVE_UPSTREAM_CASES;
 
 const RAW_CASES: [string, Record<string, unknown>][] = [
   ["echo", { text: "hi" }],
@@ -114,7 +101,7 @@ const RAW_CASES: [string, Record<string, unknown>][] = [
 /** Calls every case on two upstreams of one server, the SDK's way and the direct way. */
 async function compare(
   config: McpServerConfig,
-  cases: [string, Record<string, unknown>][],
+  cases: readonly [string, Record<string, unknown>][],
 ): Promise<void> {
   const direct = mcpUpstream("up", config);
   const sdk = mcpUpstream("up", config);

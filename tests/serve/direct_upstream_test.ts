@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import type { McpServerConfig } from "../../run/mod.ts";
 import { mcpUpstream, type Upstream, type UpstreamNotification } from "../../serve/mod.ts";
 import { ROOT } from "./_helpers.ts";
-import { SERVE_UPSTREAM } from "./_upstream_helpers.ts";
+import { SERVE_UPSTREAM, SERVE_UPSTREAM_CASES } from "./_upstream_helpers.ts";
 import { directOptions, directPosts } from "../../serve/_fast_upstream.ts";
 
 async function startFixture(): Promise<{ url: string; child: Deno.ChildProcess }> {
@@ -64,20 +64,7 @@ async function callOn(
   return seen;
 }
 
-const CASES: [string, Record<string, unknown>][] = [
-  ["test_simple_text", {}],
-  ["test_image_content", {}],
-  ["test_audio_content", {}],
-  ["test_embedded_resource", {}],
-  ["test_multiple_content_types", {}],
-  ["test_tool_with_logging", {}],
-  ["test_tool_with_progress", {}],
-  ["test_error_handling", {}],
-  ["echo", { text: "hello" }],
-  ["bad_output", {}],
-  ["huge", { n: 2_000_000 }],
-  ["no_such_tool", {}],
-];
+const CASES = SERVE_UPSTREAM_CASES;
 
 for (const ownClient of [true, false]) {
   Deno.test(`${ownClient ? "over our HTTP/1.1 client" : "over fetch (as to an https: upstream)"}, a tools/call to an HTTP upstream goes the direct way and gives what the SDK's client gives`, async () => {
