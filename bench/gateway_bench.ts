@@ -24,7 +24,9 @@
 // from one run. `--floor` adds, in front of the HTTP upstream, two bare
 // `Deno.serve` forwarders that only pass the bytes on (bench/gateway_floor.ts):
 // "floor: fetch" and "floor: own client" (serve/_http1_client.ts), the CPU a
-// gateway on Deno's HTTP server cannot go below. `--era=2026` makes the
+// gateway on Deno's HTTP server cannot go below, and "floor: raw listen" (a
+// minimal HTTP/1.1 server on `Deno.listen` in front of our client: the floor
+// without Deno's HTTP stack on either leg). `--era=2026` makes the
 // clients of every serve target speak MCP 2026-07-28 (no initialize, the
 // envelope in each request); `--era=both` keeps the 2025-era targets and adds
 // each serve target again with 2026-07-28 clients ("... [2026]").
@@ -337,6 +339,7 @@ function report(scenario: string, targets: Target[], rows: Map<string, Row>): st
       "serve --sessions @baseline",
       "floor: fetch",
       "floor: own client",
+      "floor: raw listen",
     ]
   ) {
     const all = sum(name);
@@ -489,7 +492,13 @@ try {
       );
     }
     if (FLOOR) {
-      for (const [mode, name] of [["fetch", "floor: fetch"], ["raw", "floor: own client"]]) {
+      for (
+        const [mode, name] of [
+          ["fetch", "floor: fetch"],
+          ["raw", "floor: own client"],
+          ["listen", "floor: raw listen"],
+        ]
+      ) {
         const floor = await startUpstream([
           Deno.execPath(),
           "run",

@@ -11,6 +11,11 @@
 //   back: Deno's HTTP server and fetch client.
 // - "raw": the same over a minimal keep-alive HTTP/1.1 client on
 //   `Deno.connect` (serve/_http1_client.ts).
+// - "listen": the "raw" upstream leg behind a minimal HTTP/1.1 server of its
+//   own on `Deno.listen` instead of `Deno.serve` (keep-alive, Content-Length
+//   bodies only, no TLS, no h2, no streaming): what a gateway on Deno with one
+//   upstream request per call costs when neither HTTP leg uses Deno's HTTP
+//   stack. A measurement only: it trusts its clients.
 // Linux only (CPU from /proc).
 
 import { HttpSession } from "./_mcp_http.ts";
@@ -27,7 +32,9 @@ const LEVELS = [1, 8, 32];
 
 const FORWARDED = ["content-type", "accept", "mcp-session-id", "mcp-protocol-version"];
 
-if (MODE !== "") {
+if (MODE === "listen") {
+  await listenForwarder(new URL(option("upstream", "")));
+} else if (MODE !== "") {
   const upstream = option("upstream", "");
   const upstreamUrl = new URL(upstream);
   const pool = new Http1Pool();
@@ -96,7 +103,7 @@ if (MODE !== "") {
     "0",
   ]);
   const upUrl = await firstLine(up);
-  const modes = ["static", "fetch", "raw"];
+  const modes = ["static", "fetch", "raw", "listen"];
   const proxies = await Promise.all(modes.map(async (mode) => {
     const child = spawn([
       "run",
@@ -157,4 +164,104 @@ if (MODE !== "") {
     } catch { /* gone */ }
     await target.child.status;
   }
+}
+
+/**
+ * The "listen" forwarder: a raw TCP server that parses each request's head
+ * (request line, headers, Content-Length body), posts the body upstream over
+ * {@linkcode Http1Pool} and writes the answer back with a Content-Length, one
+ * write per answer; connections kept alive until the client closes them.
+ */
+async function listenForwarder(upstreamUrl: URL): Promise<void> {
+  const pool = new Http1Pool();
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  console.log(`http://127.0.0.1:${listener.addr.port}/mcp`);
+  for await (const conn of listener) void serveConnection(conn, pool, upstreamUrl);
+}
+
+function headEnd(buf: Uint8Array, from: number, to: number): number {
+  for (let i = Math.max(0, from - 3); i + 3 < to; i++) {
+    if (
+      buf[i] === 13 && buf[i + 1] === 10 && buf[i + 2] === 13 && buf[i + 3] === 10
+    ) return i;
+  }
+  return -1;
+}
+
+async function serveConnection(conn: Deno.Conn, pool: Http1Pool, upstreamUrl: URL) {
+  // Declared here, not at the top level: the top-level await above runs first.
+  const latin1 = new TextDecoder("latin1");
+  const encoder = new TextEncoder();
+  let buf = new Uint8Array(16384);
+  let len = 0;
+  const fill = async (): Promise<boolean> => {
+    if (len === buf.length) {
+      const bigger = new Uint8Array(buf.length * 2);
+      bigger.set(buf.subarray(0, len));
+      buf = bigger;
+    }
+    const n = await conn.read(buf.subarray(len));
+    if (n === null) return false;
+    len += n;
+    return true;
+  };
+  try {
+    for (;;) {
+      let end = headEnd(buf, 0, len);
+      let scanned = len;
+      while (end < 0) {
+        if (!await fill()) return;
+        end = headEnd(buf, scanned, len);
+        scanned = len;
+      }
+      const lines = latin1.decode(buf.subarray(0, end)).split("\r\n");
+      const method = lines[0].slice(0, lines[0].indexOf(" "));
+      const headers: Record<string, string> = {};
+      let length = 0;
+      for (let i = 1; i < lines.length; i++) {
+        const colon = lines[i].indexOf(":");
+        const name = lines[i].slice(0, colon).trim().toLowerCase();
+        const value = lines[i].slice(colon + 1).trim();
+        if (name === "content-length") length = Number(value);
+        else if (FORWARDED.includes(name)) headers[name] = value;
+      }
+      const start = end + 4;
+      while (len < start + length) {
+        if (!await fill()) return;
+      }
+      const body = buf.slice(start, start + length);
+      buf.copyWithin(0, start + length, len);
+      len -= start + length;
+      if (method !== "POST") {
+        await writeAll(
+          conn,
+          encoder.encode("HTTP/1.1 405 Method Not Allowed\r\ncontent-length: 0\r\n\r\n"),
+        );
+        continue;
+      }
+      const answer = await pool.request(upstreamUrl, { method: "POST", headers, body });
+      const bytes = await answer.bytes(Infinity);
+      let head = `HTTP/1.1 ${answer.status} OK\r\n`;
+      for (const name of ["content-type", "mcp-session-id"]) {
+        const v = answer.headers.get(name);
+        if (v !== undefined) head += `${name}: ${v}\r\n`;
+      }
+      const out = answer.status === 202 ? new Uint8Array(0) : bytes;
+      head += `content-length: ${out.length}\r\n\r\n`;
+      const message = new Uint8Array(head.length + out.length);
+      encoder.encodeInto(head, message);
+      message.set(out, head.length);
+      await writeAll(conn, message);
+    }
+  } catch {
+    // the client went away
+  } finally {
+    try {
+      conn.close();
+    } catch { /* closed */ }
+  }
+}
+
+async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
+  for (let off = 0; off < bytes.length;) off += await conn.write(bytes.subarray(off));
 }
