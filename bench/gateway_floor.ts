@@ -159,6 +159,20 @@ if (MODE === "listen") {
     }
   }
   for (const target of targets) {
+    if (target.mode === "direct") continue;
+    let calls = 0, cpu = 0, upCpu = 0;
+    for (const level of LEVELS) {
+      const t = totals.get(`${target.mode}\0${level}`)!;
+      calls += t.calls;
+      cpu += t.cpu;
+      upCpu += t.up;
+    }
+    console.log(
+      `- ${target.mode}, all client counts: ${(cpu / calls).toFixed(3)} ms/call, ` +
+        `${(cpu / upCpu).toFixed(2)}x the upstream's CPU`,
+    );
+  }
+  for (const target of targets) {
     try {
       target.child.kill("SIGTERM");
     } catch { /* gone */ }

@@ -19,6 +19,7 @@ import { compiledSchema } from "./_compiled_schema.ts";
 import { fastDialect, type FastPlan, planFastPath } from "./_fast/mod.ts";
 import { passesMetaSchema } from "./_meta_check.ts";
 import { loadRegexEngine } from "./_regex.ts";
+import { frozenJson } from "./_frozen_json.ts";
 
 /** Options of a {@linkcode DefaultValidator}. */
 export interface DefaultValidatorOptions {
@@ -112,7 +113,11 @@ export class DefaultValidator implements SchemaValidator {
   readonly #cacheSize: number;
   readonly #maxSchemaDepth: number;
   readonly #cache = new Map<string, Promise<CompiledSchema>>();
-  readonly #byObject = new WeakMap<object, { text: string; compiled: Promise<CompiledSchema> }>();
+  /** A schema object's compiled schema, and its JSON text when it could still change. */
+  readonly #byObject = new WeakMap<
+    object,
+    { text: string | undefined; compiled: Promise<CompiledSchema> }
+  >();
 
   /**
    * Creates the instance.
@@ -151,9 +156,12 @@ export class DefaultValidator implements SchemaValidator {
    * @throws {UnsupportedPatternError} A regular expression that cannot run in bounded time.
    */
   compile(schema: SchemaInput): Promise<CompiledSchema> {
-    // Fast path for a schema object seen before: its JSON text must not have changed.
+    // Fast path for a schema object seen before: its JSON text must not have
+    // changed (a deep-frozen one cannot, e.g. a registered tool's: no re-check).
     const seen = typeof schema === "object" ? this.#byObject.get(schema) : undefined;
-    if (seen !== undefined && seen.text === JSON.stringify(schema)) return seen.compiled;
+    if (
+      seen !== undefined && (seen.text === undefined || seen.text === JSON.stringify(schema))
+    ) return seen.compiled;
     let parsed: JsonSchema;
     let fansOut: boolean;
     try {
@@ -181,7 +189,10 @@ export class DefaultValidator implements SchemaValidator {
       }
     }
     if (typeof schema === "object" && !(schema instanceof Uint8Array)) {
-      this.#byObject.set(schema, { text: JSON.stringify(schema), compiled: found });
+      this.#byObject.set(schema, {
+        text: frozenJson(schema) ? undefined : JSON.stringify(schema),
+        compiled: found,
+      });
     }
     return found;
   }
