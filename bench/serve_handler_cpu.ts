@@ -11,6 +11,8 @@
 // read back), "gateway" (the same with `gateway.callTool` in between: the
 // gateway, the argument check, the access log, the upstream object) and
 // "handler" (`handler.fetch`: guards, rate, classification, the direct path).
+// "handler2026" is "handler" with a client of MCP 2026-07-28 (the envelope in
+// each request, the `Mcp-Method`/`Mcp-Name` headers; the 2026 direct path).
 //
 // Profile it with `--v8-flags=--prof` and `node --prof-process`.
 
@@ -55,8 +57,19 @@ const headers = {
   accept: "application/json, text/event-stream",
   "mcp-protocol-version": "2025-06-18",
 };
+const headers2026 = {
+  ...headers,
+  "mcp-protocol-version": "2026-07-28",
+  "mcp-method": "tools/call",
+  "mcp-name": "echo",
+};
+const envelope = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "serve-handler-cpu", version: "1.0.0" },
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
 let id = 0;
-type Layer = "frame" | "gateway" | "handler";
+type Layer = "frame" | "gateway" | "handler" | "handler2026";
 const SSE = { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform" };
 
 /** The layers below the handler, answered by the bench itself. */
@@ -75,14 +88,23 @@ async function below(request: Request, layer: Layer): Promise<Response> {
 }
 
 async function one(layer: Layer): Promise<void> {
+  const modern = layer === "handler2026";
   const body = JSON.stringify({
     jsonrpc: "2.0",
     id: ++id,
     method: "tools/call",
-    params: { name: "echo", arguments: { text: "hello" } },
+    params: {
+      name: "echo",
+      arguments: { text: "hello" },
+      ...(modern ? { _meta: envelope } : {}),
+    },
   });
-  const request = new Request("http://127.0.0.1:8080/mcp", { method: "POST", headers, body });
-  const response = layer === "handler"
+  const request = new Request("http://127.0.0.1:8080/mcp", {
+    method: "POST",
+    headers: modern ? headers2026 : headers,
+    body,
+  });
+  const response = layer === "handler" || modern
     ? await handler.fetch(request, { remoteAddr: { hostname: "127.0.0.1" } })
     : await below(request, layer);
   const text = await response.text();
@@ -100,7 +122,7 @@ async function run(calls: number, layer: Layer): Promise<number> {
   return (used.user + used.system) / 1000 / calls;
 }
 const only = option("layer", "");
-const LAYERS = (["frame", "gateway", "handler"] as Layer[]).filter((l) =>
+const LAYERS = (["frame", "gateway", "handler", "handler2026"] as Layer[]).filter((l) =>
   only === "" || l === only
 );
 for (const layer of LAYERS) await run(2000, layer);

@@ -38,9 +38,33 @@ const ENVELOPE_KEYS = new Set([
   CLIENT_CAPABILITIES_META_KEY,
 ]);
 const CLIENT_INFO_KEYS = new Set(["name", "version", "title"]);
-/** The classifier's verdicts kept, per envelope JSON (cleared when full). */
-const MAX_VERDICTS = 256;
-const verdicts = new Map<string, boolean>();
+/** How many envelopes' verdicts {@linkcode EnvelopeVerdicts} keeps before it starts over. */
+export const MAX_VERDICTS = 256;
+
+/**
+ * The SDK classifier's verdicts on 2026-07-28 envelopes, by the envelope's
+ * JSON: a pure memo (the verdict depends on the envelope alone), held by the
+ * handler that asks, at most {@linkcode MAX_VERDICTS} (cleared when full).
+ */
+export class EnvelopeVerdicts {
+  readonly #verdicts = new Map<string, boolean>();
+
+  /** How many verdicts are kept. */
+  get size(): number {
+    return this.#verdicts.size;
+  }
+
+  /** The verdict on an envelope, computed by `judge` when not kept. */
+  get(key: string, judge: () => boolean): boolean {
+    let verdict = this.#verdicts.get(key);
+    if (verdict === undefined) {
+      verdict = judge();
+      if (this.#verdicts.size >= MAX_VERDICTS) this.#verdicts.clear();
+      this.#verdicts.set(key, verdict);
+    }
+    return verdict;
+  }
+}
 
 /** A 2026-07-28 `tools/call` the direct path answers. */
 export interface ModernCall {
@@ -63,6 +87,7 @@ export function modernCallOf(
   request: Request,
   body: unknown,
   served: (name: string) => boolean,
+  verdicts: EnvelopeVerdicts,
 ): ModernCall | undefined {
   const call = plainCallOf(request, body, served);
   if (call === undefined) return undefined;
@@ -86,9 +111,7 @@ export function modernCallOf(
   // this revision is the SDK's to answer. With the headers and the shape
   // fixed as above, the verdict depends on the envelope's value only: kept
   // per envelope (its JSON), as a client sends the same one on every call.
-  const key = JSON.stringify(meta);
-  let modern = verdicts.get(key);
-  if (modern === undefined) {
+  const modern = verdicts.get(JSON.stringify(meta), () => {
     const outcome = classifyInboundRequest({
       httpMethod: "POST",
       protocolVersionHeader: REVISION,
@@ -96,10 +119,8 @@ export function modernCallOf(
       mcpNameHeader: name,
       body,
     }) as { kind: string; classification?: { revision?: string } };
-    modern = outcome.kind === "modern" && outcome.classification?.revision === REVISION;
-    if (verdicts.size >= MAX_VERDICTS) verdicts.clear();
-    verdicts.set(key, modern);
-  }
+    return outcome.kind === "modern" && outcome.classification?.revision === REVISION;
+  });
   if (!modern) return undefined;
   return { id, name, args: args ?? {}, clientCapabilities: capabilities };
 }
@@ -115,6 +136,11 @@ export interface ModernCallOptions {
   request: Request;
   /** Answers the request on the SDK's path for the given outcome (the replay). */
   replay(outcome: Outcome): Promise<Response>;
+  /**
+   * Called when the answer is made here, whole (its body needs no watching
+   * for its end), not by the replay.
+   */
+  answered?(): void;
 }
 
 /** The SDK's answer to a request whose exchange closed before a response (the client went away). */
@@ -168,12 +194,18 @@ export async function answerModernCall(
   })();
   // The SDK's exchange ends when the client goes away: 499 at once, the call
   // cancelled through the same signal.
+  let onAbort: (() => void) | undefined;
   const gone = new Promise<undefined>((resolve) => {
+    onAbort = () => resolve(undefined);
     if (signal.aborted) resolve(undefined);
-    else signal.addEventListener("abort", () => resolve(undefined), { once: true });
+    else signal.addEventListener("abort", onAbort, { once: true });
   });
   const outcome = await Promise.race([work, gone]);
-  if (outcome === undefined || signal.aborted) return new Response(null, { status: GONE_STATUS });
+  signal.removeEventListener("abort", onAbort!);
+  if (outcome === undefined || signal.aborted) {
+    options.answered?.();
+    return new Response(null, { status: GONE_STATUS });
+  }
   if ("result" in outcome && outcome.result.resultType === undefined) {
     const plain = plainResult(outcome.result);
     if (plain !== undefined) {
@@ -186,6 +218,7 @@ export async function answerModernCall(
         jsonrpc: "2.0",
         id: call.id,
       });
+      options.answered?.();
       return new Response(json, { status: 200, headers: { "Content-Type": "application/json" } });
     }
   }

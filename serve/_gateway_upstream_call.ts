@@ -36,8 +36,11 @@ export async function callUpstreamTool(
   const retry = context.requestState === undefined && context.inputResponses === undefined
     ? { opened: undefined, params }
     : await openRetryOf(core, context, binding, params, upstream.name);
-  const deadline = callDeadline(timeoutMs, context.signal);
-  const signal = deadline.signal;
+  // A 2026-07-28 client's call runs under the parked call's deadline (it can
+  // outlive this request); a 2025-era client's under this one.
+  const deadline = context.clientEra === "modern"
+    ? undefined
+    : callDeadline(timeoutMs, context.signal);
   let raw: Record<string, unknown>;
   let timedOut = false;
   try {
@@ -63,13 +66,17 @@ export async function callUpstreamTool(
       raw = await upstream.request(
         "tools/call",
         retry.params,
-        { ...upstreamContextOf(context), toolInputSchema: served.tool.inputSchema, signal },
+        {
+          ...upstreamContextOf(context),
+          toolInputSchema: served.tool.inputSchema,
+          signal: deadline!.signal,
+        },
       );
     }
   } catch (error) {
     // A retry naming a call that is not parked here: invalid params, like any refused state.
     if (error instanceof GatewayProtocolError) throw error;
-    if (deadline.expired || timedOut) {
+    if (deadline?.expired === true || timedOut) {
       return {
         result: errorResult(
           `tool ${JSON.stringify(served.name)} timed out after ${timeoutMs} ms`,
@@ -87,7 +94,7 @@ export async function callUpstreamTool(
     ) throw error;
     return failed(error);
   } finally {
-    deadline.clear();
+    deadline?.clear();
   }
   const result = raw as McpCallResult;
   const max = core.options.toolMaxOutputBytes?.[target.toolId] ?? core.options.maxOutputBytes ??

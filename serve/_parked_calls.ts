@@ -7,6 +7,7 @@
 // is open meanwhile): the retry must reach the same process, within the
 // tool's deadline, which runs from the first request.
 
+import { type CallDeadline, callDeadline } from "./_call_deadline.ts";
 import { relayInputRequired } from "./_input_required.ts";
 import { type OpenedState, RequestStateRefused, type RequestStateSeal } from "./_request_state.ts";
 import type { Upstream, UpstreamCallContext, UpstreamRequest } from "./upstream.ts";
@@ -25,20 +26,32 @@ export type ParkedEvent =
 
 /** A tool call whose upstream asks the client for input with server-to-client requests. */
 export class ParkedCall {
-  /** Its ID in the sealed state. */
-  readonly id: string = crypto.randomUUID();
+  #id: string | undefined;
   readonly #outstanding = new Map<string, Outstanding>();
   #count = 0;
   #end: ParkedEvent | undefined;
   #wake: (() => void) | undefined;
   /** Cancels the upstream call. */
   readonly abort: AbortController = new AbortController();
-  /** Ends the upstream call at the tool's deadline (from the first request). */
-  deadline: AbortSignal | undefined;
+  /**
+   * Ends the upstream call at the tool's deadline (from the first request);
+   * its timer is cleared when the call ends.
+   */
+  deadline: CallDeadline | undefined;
   /** A request of the client is waiting on it. */
   busy = false;
   /** The client's request waiting on it: the upstream's progress and logging go there. */
   context: UpstreamCallContext | undefined;
+
+  /** Its ID in the sealed state (made when first asked: most calls are never parked). */
+  get id(): string {
+    return this.#id ??= crypto.randomUUID();
+  }
+
+  /** Whether it has an ID (it may be parked). */
+  get named(): boolean {
+    return this.#id !== undefined;
+  }
 
   /**
    * Starts the upstream call; `onRequest` is what the upstream's requests go
@@ -200,9 +213,11 @@ export async function stepParked(options: ParkedStepOptions): Promise<ParkedStep
     call.answer(context.inputResponses);
   } else {
     call = new ParkedCall();
-    const deadline = AbortSignal.timeout(options.timeoutMs);
+    // One timer, cleared when the call ends (not one left pending for the
+    // whole deadline, as AbortSignal.timeout would), and one signal.
+    const deadline = callDeadline(options.timeoutMs, call.abort.signal);
     call.deadline = deadline;
-    const signal = AbortSignal.any([call.abort.signal, deadline]);
+    const signal = deadline.signal;
     const relay: UpstreamCallContext = {
       ...(context.caller === undefined ? {} : { caller: context.caller }),
       ...(context.clientCapabilities === undefined
@@ -219,7 +234,10 @@ export async function stepParked(options: ParkedStepOptions): Promise<ParkedStep
     call.start(
       (onRequest) =>
         options.upstream.request("tools/call", options.params, { ...relay, onRequest }),
-      () => calls.delete(call.id),
+      () => {
+        deadline.clear();
+        if (call.named) calls.delete(call.id);
+      },
     );
   }
   call.busy = true;
@@ -233,7 +251,7 @@ export async function stepParked(options: ParkedStepOptions): Promise<ParkedStep
   }
   if (event.kind === "done") return event;
   if (event.kind === "failed") {
-    return { kind: "failed", error: event.error, timedOut: call.deadline?.aborted === true };
+    return { kind: "failed", error: event.error, timedOut: call.deadline?.expired === true };
   }
   const inputRequests = Object.fromEntries(
     [...event.requests].map((

@@ -31,6 +31,7 @@ import { answerFastCall, fastCallOf } from "./_fast_call.ts";
 import {
   answerModernCall,
   createModernReplay,
+  EnvelopeVerdicts,
   modernCallOf,
   serverInfoOf,
 } from "./_fast_call_modern.ts";
@@ -203,6 +204,7 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions 
   // The SDK's answers of 2026-07-28 calls the direct path made but does not encode itself.
   const replay = createModernReplay(gateway, serverOptions, maxBody);
   const serverInfo = serverInfoOf(serverOptions);
+  const verdicts = new EnvelopeVerdicts();
   // 2026-07-28 clients learn of list changes on their subscriptions/listen streams.
   const stopListChanges = gateway.onListChanged((kind) => {
     if (kind === "tools") stateless.notify.toolsChanged();
@@ -375,14 +377,20 @@ export function createHttpHandler(gateway: Gateway, options: HttpHandlerOptions 
       // A plain 2026-07-28 call (stateless by its era, with or without --sessions).
       const modern = options.directCalls === false
         ? undefined
-        : modernCallOf(request, body, served);
+        : modernCallOf(request, body, served, verdicts);
       if (modern !== undefined) {
+        // An answer made whole here frees the slot at once; the replay's when its body is sent.
+        let released = false;
         const response = await answerModernCall(gateway, modern, serverInfo, {
           caller,
           request,
           replay: (outcome) => replay.fetch(forwarded(), body, authInfo, outcome),
+          answered: () => {
+            released = true;
+            limit.release(caller, slots);
+          },
         });
-        return whenDone(response, () => limit.release(caller, slots));
+        return released ? response : whenDone(response, () => limit.release(caller, slots));
       }
       // A POST's body is read: its parsed `body`, or the forwarded bytes, tell the era.
       const response =

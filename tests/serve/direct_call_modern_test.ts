@@ -22,7 +22,7 @@ import {
   type Upstream,
   type UpstreamCallContext,
 } from "../../serve/mod.ts";
-import { modernCallOf } from "../../serve/_fast_call_modern.ts";
+import { EnvelopeVerdicts, modernCallOf } from "../../serve/_fast_call_modern.ts";
 import { answerOf, handlerPair, type HandlerPairOptions } from "./_direct_pair.ts";
 
 const ELICIT = {
@@ -386,7 +386,7 @@ Deno.test("the 2026-07-28 direct path takes a call only when the SDK's classifie
         if (version !== undefined) headers["mcp-protocol-version"] = version;
         if (nameHeader !== undefined) headers["mcp-name"] = nameHeader;
         const request = new Request("http://localhost/mcp", { method: "POST", headers });
-        const taken1 = modernCallOf(request, body, () => true);
+        const taken1 = modernCallOf(request, body, () => true, new EnvelopeVerdicts());
         const sdk = classifyInboundRequest({
           httpMethod: "POST",
           protocolVersionHeader: version,
