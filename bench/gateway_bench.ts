@@ -320,6 +320,14 @@ function report(scenario: string, targets: Target[], rows: Map<string, Row>): st
       }x`,
     );
   }
+  for (const name of ["serve [2026]", "serve --sessions [2026]"]) {
+    const after = sum(name);
+    const before = sum(name.replace(" [2026]", " @baseline [2026]"));
+    if (after === undefined || before === undefined) continue;
+    lines.push(
+      `- ${name} / its @baseline, gateway CPU per call: ${f(perCall(after) / perCall(before))}x`,
+    );
+  }
   for (const target of targets) {
     if (!target.name.endsWith(" [2026]")) continue;
     const modern = sum(target.name);
