@@ -153,15 +153,14 @@ interface HttpTransport {
   sessionId?: string;
   protocolVersion?: string;
   _authProvider?: { token?: () => Promise<string | undefined> };
-  _oauthProvider?: { dpop?: unknown };
+  _oauthProvider?: { dpop?: () => Promise<unknown> };
 }
 
 /**
  * Whether a call over this connection can take the direct path: a
  * Streamable HTTP connection of the 2025 era, or of the 2026-07-28 era for
  * a caller that takes input-required results itself (the SDK's client would
- * otherwise answer them with another round of requests); not with DPoP
- * (each request needs a proof the SDK makes).
+ * otherwise answer them with another round of requests).
  */
 export function directCapable(
   config: McpServerConfig,
@@ -175,7 +174,8 @@ export function directCapable(
     return false;
   }
   const transport = connection.transport as unknown as HttpTransport;
-  if (transport._oauthProvider?.dpop !== undefined) return false;
+  const dpop = transport._oauthProvider?.dpop;
+  if (dpop !== undefined && typeof dpop !== "function") return false;
   if (config.authProvider !== undefined && typeof transport._authProvider?.token !== "function") {
     return false;
   }
@@ -196,6 +196,8 @@ async function headersOf(
   const token = config.authProvider === undefined ? undefined : await transport._authProvider!
     .token!();
   if (token) headers["authorization"] = `Bearer ${token}`;
+  // A provider with a DPoP session needs a proof per request: the SDK's fetch makes it.
+  if (await transport._oauthProvider?.dpop?.()) throw new Error("a DPoP session");
   if (transport.sessionId !== undefined) headers["mcp-session-id"] = transport.sessionId;
   headers["mcp-protocol-version"] = transport.protocolVersion!;
   headers["content-type"] = "application/json";
