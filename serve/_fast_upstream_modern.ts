@@ -122,6 +122,62 @@ export function followUpHeaders(headers: Record<string, string>): Record<string,
   return out;
 }
 
+const SERVER_INFO = "io.modelcontextprotocol/serverInfo";
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A complete result of the common plain shape (text blocks, structured
+ * content, an error flag, the server's info with a name and version) as the
+ * client's codec would return it (its keys in the schema's order); undefined
+ * for any other shape (the codec reads it then). A test compares both.
+ */
+export function plainModernResult(raw: unknown): Record<string, unknown> | undefined {
+  if (!isPlainObject(raw) || raw.resultType !== "complete") return undefined;
+  const { content, structuredContent, isError, _meta } = raw;
+  let keys = 2;
+  if (!Array.isArray(content)) return undefined;
+  for (const block of content) {
+    if (!isPlainObject(block) || typeof block.text !== "string" || block.type !== "text") {
+      return undefined;
+    }
+    let n = 0;
+    for (const key in block) if (n++ === 0 && key !== "type") return undefined;
+    if (n !== 2) return undefined;
+  }
+  if (structuredContent !== undefined) {
+    if (!isPlainObject(structuredContent)) return undefined;
+    keys++;
+  }
+  if (isError !== undefined) {
+    if (typeof isError !== "boolean") return undefined;
+    keys++;
+  }
+  if (_meta !== undefined) {
+    if (!isPlainObject(_meta)) return undefined;
+    let n = 0;
+    for (const _ in _meta) n++;
+    const info = _meta[SERVER_INFO];
+    if (n !== 1 || !isPlainObject(info)) return undefined;
+    if (typeof info.name !== "string" || typeof info.version !== "string") return undefined;
+    let m = 0;
+    for (const _ in info) m++;
+    if (m !== 2) return undefined;
+    keys++;
+  }
+  let n = 0;
+  for (const _ in raw) n++;
+  if (n !== keys) return undefined;
+  return {
+    ...(_meta === undefined ? {} : { _meta }),
+    content,
+    ...(structuredContent === undefined ? {} : { structuredContent }),
+    ...(isError === undefined ? {} : { isError }),
+  };
+}
+
 /** The result of a 2026-07-28 response, decoded and checked by the client's codec. */
 export function modernResult(
   client: ModernClient,
@@ -131,16 +187,15 @@ export function modernResult(
   if (error !== undefined) {
     throw ProtocolError.fromError(Number(error.code), String(error.message), error.data);
   }
-  const codec = client._wireCodec();
   // Read as the connection reads every 2026-07-28 result (an omitted
   // `resultType` is "complete": run/mcp's lenient bridge), then as the SDK does.
-  const raw = message.result;
-  const decoded = codec.decodeResult(
-    "tools/call",
-    typeof raw === "object" && raw !== null && !Array.isArray(raw)
-      ? completedResult("tools/call", raw as Record<string, unknown>)
-      : raw,
-  );
+  const raw = isPlainObject(message.result)
+    ? completedResult("tools/call", message.result)
+    : message.result;
+  const plain = plainModernResult(raw);
+  if (plain !== undefined) return plain;
+  const codec = client._wireCodec();
+  const decoded = codec.decodeResult("tools/call", raw);
   if (decoded.kind === "invalid") throw decoded.error;
   if (decoded.kind === "input_required") {
     // What the SDK gives a caller that takes input-required results itself.
