@@ -318,6 +318,16 @@ function report(scenario: string, targets: Target[], rows: Map<string, Row>): st
       }x`,
     );
   }
+  for (const name of ["serve [2026]", "serve --sessions [2026]"]) {
+    const now = sum(name);
+    const before = sum(name.replace(" [2026]", " @baseline [2026]"));
+    if (now === undefined || before === undefined) continue;
+    lines.push(
+      `- ${name} / ${name.replace(" [2026]", " @baseline [2026]")}, gateway CPU per call: ${
+        f(perCall(now) / perCall(before))
+      }x`,
+    );
+  }
   for (const target of targets) {
     if (!target.name.endsWith(" [2026]")) continue;
     const modern = sum(target.name);
