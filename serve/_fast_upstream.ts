@@ -186,18 +186,12 @@ export function directCapable(
     modernClient(connection.client) !== undefined;
 }
 
-async function headersOf(
+function headersOf(
   config: McpServerConfig & { transport: "http" },
   transport: HttpTransport,
-): Promise<Record<string, string>> {
+): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const name in config.headers) headers[name.toLowerCase()] = config.headers[name];
-  // The token the SDK's transport would send: the same provider, asked the same way.
-  const token = config.authProvider === undefined ? undefined : await transport._authProvider!
-    .token!();
-  if (token) headers["authorization"] = `Bearer ${token}`;
-  // A provider with a DPoP session needs a proof per request: the SDK's fetch makes it.
-  if (await transport._oauthProvider?.dpop?.()) throw new Error("a DPoP session");
   if (transport.sessionId !== undefined) headers["mcp-session-id"] = transport.sessionId;
   headers["mcp-protocol-version"] = transport.protocolVersion!;
   headers["content-type"] = "application/json";
@@ -205,6 +199,17 @@ async function headersOf(
   headers["accept-encoding"] ??= "identity";
   headers["user-agent"] ??= USER_AGENT;
   return headers;
+}
+
+/**
+ * Puts the bearer token the SDK's transport would send on `headers`: the
+ * same provider, asked the same way; throws for a provider with a DPoP
+ * session (each request needs a proof the SDK's fetch makes).
+ */
+async function addToken(headers: Record<string, string>, transport: HttpTransport): Promise<void> {
+  const token = await transport._authProvider!.token!();
+  if (token) headers["authorization"] = `Bearer ${token}`;
+  if (await transport._oauthProvider?.dpop?.()) throw new Error("a DPoP session");
 }
 
 /** A configured Accept with the two types the SDK's transport adds (once each). */
@@ -238,12 +243,14 @@ export async function directCall(
   const http = config as McpServerConfig & { transport: "http" };
   const transport = connection.transport as unknown as HttpTransport;
   const max = config.maxOutputBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-  let headers: Record<string, string>;
-  try {
-    headers = await headersOf(http, transport);
-  } catch (error) {
-    // The SDK asks the provider again, and fails (or not) its own way.
-    throw new Undelivered(`no token: ${(error as Error)?.message ?? error}`);
+  const headers = headersOf(http, transport);
+  if (http.authProvider !== undefined) {
+    try {
+      await addToken(headers, transport);
+    } catch (error) {
+      // The SDK asks the provider again, and fails (or not) its own way.
+      throw new Undelivered(`no token: ${(error as Error)?.message ?? error}`);
+    }
   }
   const id = `tf-${++nextId}`;
   const token = context.onProgress === undefined ? undefined : progressToken ?? `${id}-progress`;
