@@ -4,7 +4,7 @@
 // test body with the direct path on or off.
 
 import type { Upstream, UpstreamNotification } from "../../serve/mod.ts";
-import { directOptions, directPosts } from "../../serve/_fast_upstream.ts";
+import { directOptions, directPosts, handedBack } from "../../serve/_fast_upstream.ts";
 import { ROOT } from "./_helpers.ts";
 
 /** A fixture server over HTTP: its URL and process. */
@@ -76,10 +76,11 @@ export async function callOn(
   return seen;
 }
 
-/** Counts the tool calls posted by the direct path from now on. */
-export function spyOnDirectPosts(): { count(): number } {
+/** Counts the tool calls posted by the direct path, and those it handed to the SDK's path, from now on. */
+export function spyOnDirectPosts(): { count(): number; handedBack(): number } {
   const before = directPosts;
-  return { count: () => directPosts - before };
+  const back = handedBack.count;
+  return { count: () => directPosts - before, handedBack: () => handedBack.count - back };
 }
 
 /** Runs `body` with the direct path on or off, over our HTTP/1.1 client or `fetch`. */

@@ -11,6 +11,7 @@ import { MemoryTokenStore, StoreOAuthProvider } from "../../run/auth/mod.ts";
 import type { McpServerConfig } from "../../run/mod.ts";
 import { mcpUpstream } from "../../serve/mod.ts";
 import { startOAuthFixture } from "../run/auth/_oauth_servers.ts";
+import { startDpopFixture } from "../run/auth/_dpop_servers.ts";
 import { callOn, spyOnDirectPosts, withDirect } from "./_direct_upstream.ts";
 
 for (const ownClient of [true, false]) {
@@ -34,6 +35,7 @@ for (const ownClient of [true, false]) {
     try {
       const first = await on(true);
       assert.equal(spy.count(), 1, "the call did not take the direct path");
+      assert.equal(spy.handedBack(), 0, "the token was not sent (or not accepted)");
       assert.deepEqual(first, await on(false));
       assert.match(JSON.stringify(first.result), new RegExp(`token ${fx.issued[0]}`));
 
@@ -44,9 +46,11 @@ for (const ownClient of [true, false]) {
       assert.equal(fx.issued.length, 2, "no new token after the 401");
       assert.match(JSON.stringify(refreshed.result), new RegExp(`token ${fx.issued[1]}`));
       assert.equal(spy.count(), 2);
+      assert.equal(spy.handedBack(), 1, "the 401 was not handed to the SDK's path");
       // Direct again, with the new token; the SDK's path says the same.
       const again = await on(true);
       assert.equal(spy.count(), 3);
+      assert.equal(spy.handedBack(), 1, "the new token was not sent");
       assert.deepEqual(again, refreshed);
       assert.deepEqual(await on(false), refreshed);
       assert.equal(fx.issued.length, 2, "a token was fetched again without a refusal");
@@ -64,3 +68,28 @@ for (const ownClient of [true, false]) {
     }
   });
 }
+
+Deno.test("a call to an upstream whose tokens are DPoP-bound is sent by the SDK's path (each request needs its proof); no direct post is made", async () => {
+  const fx = await startDpopFixture({ clients: { svc: "svc-secret" } });
+  const provider = new StoreOAuthProvider(fx.mcpUrl, {
+    store: new MemoryTokenStore(),
+    settings: { grant: "client_credentials", clientId: "svc", clientSecret: "svc-secret" },
+  });
+  const upstream = mcpUpstream("bound", {
+    transport: "http",
+    url: fx.mcpUrl,
+    authProvider: provider,
+    protocol: "legacy",
+  });
+  const spy = spyOnDirectPosts();
+  try {
+    const seen = await callOn(upstream, "whoami", {});
+    assert.equal(seen.error, undefined, JSON.stringify(seen));
+    assert.equal(spy.count(), 0, "a direct post was made without a DPoP proof");
+    assert.ok(fx.schemes.length > 0 && fx.schemes.every((s) => s === "DPoP"), `${fx.schemes}`);
+    assert.deepEqual(fx.errors, []);
+  } finally {
+    await upstream.close();
+    await fx.close();
+  }
+});
