@@ -20,7 +20,7 @@
 // `Undelivered` before the server ran anything, and the caller sends the
 // call through the SDK instead.
 
-import { ProtocolError } from "@modelcontextprotocol/client";
+import { ProtocolError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
 import { type McpServerConfig, OutputTooLargeError } from "../run/mod.ts";
 import type { Connection } from "../run/mcp/connection.ts";
 import { wireResult } from "./_fast_call.ts";
@@ -101,6 +101,8 @@ function poolOf(connection: Connection): Http1Pool {
 /** An answer of the server, read the same way over `fetch` or our own client. */
 interface Answer {
   readonly status: number;
+  /** The reason phrase (our own client keeps none: the standard one for 400). */
+  readonly statusText: string;
   header(name: string): string | null;
   /** The next bytes of the body (valid until the next read), `null` at its end. */
   read(): Promise<Uint8Array | null>;
@@ -115,6 +117,7 @@ interface Answer {
 function fromHttp1(response: Http1Response): Answer {
   return {
     status: response.status,
+    statusText: response.status === 400 ? "Bad Request" : "",
     header: (name) => response.headers.get(name) ?? null,
     read: () => response.read(),
     bytes: (max) => response.bytes(max, () => new OutputTooLargeError(max)),
@@ -127,6 +130,7 @@ function fromFetch(response: Response): Answer {
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   return {
     status: response.status,
+    statusText: response.statusText,
     header: (name) => response.headers.get(name),
     async read() {
       reader ??= response.body!.getReader();
@@ -320,14 +324,17 @@ export async function directCall(
   if (modern !== undefined && response.status === 400) {
     // A 2026-07-28 server refuses a request before dispatch with its
     // JSON-RPC error in a 400 (-32020, -32021, ...): the SDK's client reports
-    // that error; any other 400 is read by the SDK's path.
-    const text = await response.bytes(DEFAULT_MAX_MESSAGE_BYTES).then(
+    // that error, and any other 400 as the SDK's transport does (not sent
+    // again: the server saw the call once, as on the SDK's path).
+    const text = await response.bytes(max).then(
       (bytes) => new TextDecoder().decode(bytes),
-      () => undefined,
+      () => null, // the SDK's transport reads an unreadable body as null
     );
-    const refusal = text === undefined ? undefined : refusalOf(text, id);
-    if (refusal !== undefined) throw refusal;
-    throw new Undelivered("HTTP 400");
+    throw (text === null ? undefined : refusalOf(text, id)) ?? new SdkHttpError(
+      SdkErrorCode.ClientHttpNotImplemented,
+      `Error POSTing to endpoint: ${text}`,
+      { status: 400, statusText: response.statusText, text },
+    );
   }
   if (SDK_STATUSES.has(response.status)) {
     response.cancel();

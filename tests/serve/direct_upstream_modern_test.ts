@@ -92,10 +92,7 @@ for (const ownClient of [true, false]) {
         const a = await withDirect({ enabled: true, ownClient }, () => callOn(direct, name, {}));
         const b = await withDirect({ enabled: false }, () => callOn(sdk, name, {}));
         assert.deepEqual(withoutIds(a), withoutIds(b), name);
-        // A 400 without the call's JSON-RPC error is handed to the SDK: sent twice.
-        const [mine, theirs] = name === "text_400"
-          ? [raw.calls[before + 1], raw.calls[before + 2]]
-          : raw.calls.slice(before);
+        const [mine, theirs] = raw.calls.slice(before);
         const { id: _a, ...body } = mine.body;
         const { id: _b, ...sdkBody } = theirs.body;
         assert.deepEqual(body, sdkBody, `${name}: the body`);
@@ -112,6 +109,22 @@ for (const ownClient of [true, false]) {
         }
       }
       assert.equal(spy.count(), RAW_CASES.length);
+      assert.equal(spy.handedBack(), 0, "a call was handed to the SDK's path (sent twice)");
+      assert.equal(raw.calls.length, 2 * RAW_CASES.length);
+      // A 400 without the call's error fails with the SDK transport's own words.
+      const refused = await Promise.all(
+        [true, false].map((enabled) =>
+          withDirect(
+            { enabled, ownClient },
+            () =>
+              (enabled ? direct : sdk).request("tools/call", { name: "text_400", arguments: {} }, {
+                returnInputRequired: true,
+              }).then(() => "answered", (e: Error) => e.message),
+          )
+        ),
+      );
+      assert.match(refused[0], /Error POSTing to endpoint: no such thing/);
+      assert.equal(refused[0], refused[1]);
       const meta = raw.calls[0].body.params as { _meta: Record<string, unknown> };
       assert.equal(meta._meta["io.modelcontextprotocol/protocolVersion"], "2026-07-28");
       assert.ok("io.modelcontextprotocol/clientCapabilities" in meta._meta);
