@@ -1,25 +1,44 @@
 // Private: the direct path of a `tools/call` to a Streamable HTTP upstream.
-// The connection stays the SDK's (its initialize, session, era and
-// standalone stream); only the call itself is posted here, over Deno's
-// pooled keep-alive connections, and its answer (a JSON body or an SSE
-// stream) read here: one parse per message, no schema pass over the
-// envelope, no web-stream pipeline. The result is checked against the
-// protocol's `CallToolResult` schema and put in its shape, as the SDK's
-// client would. Progress and logging of the call reach the caller as they
-// come, a server-to-client request is answered by `onRequest` (or refused),
-// and a cancelled call sends `notifications/cancelled`. Whatever the SDK
-// does besides (OAuth, a redirect, a session the server forgot, a 2026-07-28
-// connection) is left to it: an answer that needs it is refused with
+// The connection stays the SDK's (its initialize or discovery, session, era,
+// OAuth provider and standalone stream); only the call itself is posted
+// here, over our own keep-alive HTTP/1.1 connections (`http:`) or `fetch`
+// (`https:`), and its answer (a JSON body or an SSE stream) read here: one
+// parse per message, no schema pass over the envelope, no web-stream
+// pipeline. The request carries what the SDK's transport would put on it
+// (the configured headers, the provider's bearer token, the session, the
+// protocol version; on a 2026-07-28 connection the client's `_meta` envelope
+// and the `Mcp-*` headers: serve/_fast_upstream_modern.ts). A 2025-era
+// result is checked against the protocol's `CallToolResult` schema and put
+// in its shape, a 2026-07-28 one decoded by the client's own codec, as the
+// SDK's client would. Progress and logging of the call reach the caller as
+// they come, a server-to-client request is answered by `onRequest` (or
+// refused), and a cancelled call is cancelled as the SDK cancels it
+// (`notifications/cancelled` in the 2025 era, the request's stream closed in
+// the 2026-07-28 one). Whatever the SDK does besides (a refused or
+// insufficient token and its refresh or step-up, a redirect, a session the
+// server forgot, DPoP) is left to it: an answer that needs it is refused with
 // `Undelivered` before the server ran anything, and the caller sends the
 // call through the SDK instead.
 
-import { ProtocolError } from "@modelcontextprotocol/client";
+import { ProtocolError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
 import { type McpServerConfig, OutputTooLargeError } from "../run/mod.ts";
 import type { Connection } from "../run/mcp/connection.ts";
 import { wireResult } from "./_fast_call.ts";
 import type { Http1Response } from "./_http1_answer.ts";
 import { Http1Pool } from "./_http1_client.ts";
 import type { UpstreamCallContext } from "./upstream.ts";
+import {
+  addModernHeaders,
+  envelopedParams,
+  followUpHeaders,
+  MODERN_REVISION,
+  modernClient,
+  modernResult,
+  refusalOf,
+} from "./_fast_upstream_modern.ts";
+
+/** How many calls the direct path handed to the SDK's path in this process (tests read it). */
+export const handedBack: { count: number } = { count: 0 };
 
 /** The call was not delivered (the server ran nothing): send it the SDK's way. */
 export class Undelivered extends Error {
@@ -27,6 +46,7 @@ export class Undelivered extends Error {
   constructor(reason: string) {
     super(`not sent directly: ${reason}`);
     this.name = "Undelivered";
+    handedBack.count++;
   }
 }
 
@@ -40,9 +60,14 @@ let nextId = 0;
 export let directPosts = 0;
 /**
  * Whether a plain-HTTP upstream is posted to over our own HTTP/1.1 client
- * (tests turn it off to run the `fetch` path an `https:` upstream takes).
+ * (tests turn it off to run the `fetch` path an `https:` upstream takes),
+ * and whether the direct path is taken at all (tests turn it off to compare
+ * with the SDK's client on the same kind of connection).
  */
-export const directOptions: { ownClient: boolean } = { ownClient: true };
+export const directOptions: { ownClient: boolean; enabled: boolean } = {
+  ownClient: true,
+  enabled: true,
+};
 const encoder = new TextEncoder();
 /** What `fetch` sends by itself, sent here too: servers see the same request. */
 const USER_AGENT = `Deno/${Deno.version.deno}`;
@@ -76,6 +101,8 @@ function poolOf(connection: Connection): Http1Pool {
 /** An answer of the server, read the same way over `fetch` or our own client. */
 interface Answer {
   readonly status: number;
+  /** The reason phrase (our own client keeps none: the standard one for 400). */
+  readonly statusText: string;
   header(name: string): string | null;
   /** The next bytes of the body (valid until the next read), `null` at its end. */
   read(): Promise<Uint8Array | null>;
@@ -90,6 +117,7 @@ interface Answer {
 function fromHttp1(response: Http1Response): Answer {
   return {
     status: response.status,
+    statusText: response.status === 400 ? "Bad Request" : "",
     header: (name) => response.headers.get(name) ?? null,
     read: () => response.read(),
     bytes: (max) => response.bytes(max, () => new OutputTooLargeError(max)),
@@ -102,6 +130,7 @@ function fromFetch(response: Response): Answer {
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   return {
     status: response.status,
+    statusText: response.statusText,
     header: (name) => response.headers.get(name),
     async read() {
       reader ??= response.body!.getReader();
@@ -127,19 +156,42 @@ function fromFetch(response: Response): Answer {
   };
 }
 
+/** The SDK transport's members read here (2.4: its session, version and adapted auth provider). */
 interface HttpTransport {
   sessionId?: string;
   protocolVersion?: string;
+  _authProvider?: { token?: () => Promise<string | undefined> };
+  _oauthProvider?: { dpop?: () => Promise<unknown> };
 }
 
-/** Whether a call over this connection can take the direct path. */
-export function directCapable(config: McpServerConfig, connection: Connection): boolean {
-  if (config.transport !== "http" || config.authProvider !== undefined) return false;
+/**
+ * Whether a call over this connection can take the direct path: a
+ * Streamable HTTP connection of the 2025 era, or of the 2026-07-28 era for
+ * a caller that takes input-required results itself (the SDK's client would
+ * otherwise answer them with another round of requests).
+ */
+export function directCapable(
+  config: McpServerConfig,
+  connection: Connection,
+  context?: UpstreamCallContext,
+): boolean {
+  if (
+    config.transport !== "http" || !directOptions.enabled || connection.closed ||
+    connection.lostError !== undefined
+  ) {
+    return false;
+  }
   const transport = connection.transport as unknown as HttpTransport;
+  const dpop = transport._oauthProvider?.dpop;
+  if (dpop !== undefined && typeof dpop !== "function") return false;
+  if (config.authProvider !== undefined && typeof transport._authProvider?.token !== "function") {
+    return false;
+  }
   const version = transport.protocolVersion;
-  // The 2026-07-28 era puts an envelope in every request: the SDK's job.
-  return typeof version === "string" && version < "2026-07-28" && !connection.closed &&
-    connection.lostError === undefined;
+  if (typeof version !== "string") return false;
+  if (version < MODERN_REVISION) return true;
+  return version === MODERN_REVISION && context?.returnInputRequired === true &&
+    modernClient(connection.client) !== undefined;
 }
 
 function headersOf(
@@ -151,16 +203,39 @@ function headersOf(
   if (transport.sessionId !== undefined) headers["mcp-session-id"] = transport.sessionId;
   headers["mcp-protocol-version"] = transport.protocolVersion!;
   headers["content-type"] = "application/json";
-  headers["accept"] = "application/json, text/event-stream";
+  headers["accept"] = acceptOf(headers["accept"]);
   headers["accept-encoding"] ??= "identity";
   headers["user-agent"] ??= USER_AGENT;
   return headers;
 }
 
 /**
+ * Puts the bearer token the SDK's transport would send on `headers`: the
+ * same provider, asked the same way; throws for a provider with a DPoP
+ * session (each request needs a proof the SDK's fetch makes).
+ */
+async function addToken(headers: Record<string, string>, transport: HttpTransport): Promise<void> {
+  const token = await transport._authProvider!.token!();
+  if (token) headers["authorization"] = `Bearer ${token}`;
+  if (await transport._oauthProvider?.dpop?.()) throw new Error("a DPoP session");
+}
+
+/** A configured Accept with the two types the SDK's transport adds (once each). */
+function acceptOf(configured: string | undefined): string {
+  if (configured === undefined) return "application/json, text/event-stream";
+  const types = [
+    ...configured.split(",").map((s) => s.trim().toLowerCase()),
+    "application/json",
+    "text/event-stream",
+  ];
+  return [...new Set(types)].join(", ");
+}
+
+/**
  * Sends `tools/call` with `params` over the connection's session and
  * returns its result, as the SDK's client would; progress of the call is
- * asked for under `progressToken` when the caller takes it.
+ * asked for under `progressToken` when the caller takes it; `extra` headers
+ * (a call's `Mcp-Param-*`) go on a 2026-07-28 request.
  *
  * @throws {Undelivered} when the server answered with what only the SDK handles; nothing ran.
  */
@@ -171,29 +246,60 @@ export async function directCall(
   context: UpstreamCallContext,
   signal: AbortSignal,
   progressToken?: string,
+  extra?: Record<string, string>,
 ): Promise<Record<string, unknown>> {
   const http = config as McpServerConfig & { transport: "http" };
   const transport = connection.transport as unknown as HttpTransport;
   const max = config.maxOutputBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const headers = headersOf(http, transport);
+  if (http.authProvider !== undefined) {
+    try {
+      await addToken(headers, transport);
+    } catch (error) {
+      // The SDK asks the provider again, and fails (or not) its own way.
+      throw new Undelivered(`no token: ${(error as Error)?.message ?? error}`);
+    }
+  }
   const id = `tf-${++nextId}`;
   const token = context.onProgress === undefined ? undefined : progressToken ?? `${id}-progress`;
-  const sent = token === undefined
+  let sent = token === undefined
     ? params
     : { ...params, _meta: { ...(params._meta as object | undefined), progressToken: token } };
+  const modern = transport.protocolVersion === MODERN_REVISION
+    ? modernClient(connection.client)
+    : undefined;
+  let followUp = headers;
+  if (modern !== undefined) {
+    const enveloped = envelopedParams(modern, sent);
+    if (enveloped === undefined) throw new Undelivered("the client has no 2026-07-28 envelope");
+    sent = enveloped;
+    if (!addModernHeaders(headers, sent, extra)) {
+      throw new Undelivered("a tool name sent Base64-encoded");
+    }
+    followUp = followUpHeaders(headers);
+  }
   const url = urlOf(String(http.url));
   const pool = url.protocol === "http:" && directOptions.ownClient ? poolOf(connection) : undefined;
-  const post = async (message: Record<string, unknown>, signal?: AbortSignal): Promise<Answer> => {
+  const post = async (
+    message: Record<string, unknown>,
+    signal?: AbortSignal,
+    using = followUp,
+  ): Promise<Answer> => {
     const body = JSON.stringify(message);
     if (pool !== undefined) {
       return fromHttp1(
-        await pool.request(url, { method: "POST", headers, body: encoder.encode(body), signal }),
+        await pool.request(url, {
+          method: "POST",
+          headers: using,
+          body: encoder.encode(body),
+          signal,
+        }),
       );
     }
     return fromFetch(
       await fetch(url, {
         method: "POST",
-        headers,
+        headers: using,
         body,
         redirect: "manual",
         ...(signal === undefined ? {} : { signal }),
@@ -203,10 +309,32 @@ export async function directCall(
   let response: Answer;
   directPosts++;
   try {
-    response = await post({ jsonrpc: "2.0", id, method: "tools/call", params: sent }, signal);
+    // Key order as the SDK's client builds the message.
+    response = await post(
+      modern === undefined
+        ? { jsonrpc: "2.0", id, method: "tools/call", params: sent }
+        : { method: "tools/call", params: sent, jsonrpc: "2.0", id },
+      signal,
+      headers,
+    );
   } catch (error) {
     if (signal.aborted) throw signal.reason;
     throw error;
+  }
+  if (modern !== undefined && response.status === 400) {
+    // A 2026-07-28 server refuses a request before dispatch with its
+    // JSON-RPC error in a 400 (-32020, -32021, ...): the SDK's client reports
+    // that error, and any other 400 as the SDK's transport does (not sent
+    // again: the server saw the call once, as on the SDK's path).
+    const text = await response.bytes(max).then(
+      (bytes) => new TextDecoder().decode(bytes),
+      () => null, // the SDK's transport reads an unreadable body as null
+    );
+    throw (text === null ? undefined : refusalOf(text, id)) ?? new SdkHttpError(
+      SdkErrorCode.ClientHttpNotImplemented,
+      `Error POSTing to endpoint: ${text}`,
+      { status: 400, statusText: response.statusText, text },
+    );
   }
   if (SDK_STATUSES.has(response.status)) {
     response.cancel();
@@ -228,14 +356,15 @@ export async function directCall(
     throw new Error(`Error POSTing to endpoint (HTTP ${response.status}): ${text}`);
   }
   const cancel = () => {
-    // As the SDK does: the server is told, and stops the call.
+    // As the SDK does: the server is told, and stops the call (in the
+    // 2026-07-28 era the request's stream closes with the signal instead).
     void post({
       jsonrpc: "2.0",
       method: "notifications/cancelled",
       params: { requestId: id, reason: String(signal.reason) },
     }).then((r) => r.done()).catch(() => {});
   };
-  signal.addEventListener("abort", cancel, { once: true });
+  if (modern === undefined) signal.addEventListener("abort", cancel, { once: true });
   try {
     const type = response.header("content-type") ?? "";
     const answer = type.includes("text/event-stream")
@@ -252,7 +381,7 @@ export async function directCall(
         onRequest: (request) => answerRequest(request, context, post),
       })
       : fromJson(new TextDecoder().decode(await response.bytes(max)), id);
-    return resultOf(answer);
+    return modern === undefined ? resultOf(answer) : modernResult(modern, answer);
   } catch (error) {
     if (signal.aborted) throw signal.reason;
     throw error;

@@ -103,7 +103,7 @@ export async function callWithHeaders(
   const args = isObject(params.arguments) ? params.arguments : {};
   const headers = scans.headersOf(name, tool, args, context.toolInputSchema);
   try {
-    return await sendOnSlot(name, slot, "tools/call", params, context, started, headers);
+    return await sendOnSlot(name, slot, "tools/call", params, context, started, headers, config);
   } catch (error) {
     if (!isHeaderMismatch(error)) throw error;
   }
@@ -125,7 +125,7 @@ export async function callWithHeaders(
   context.signal?.throwIfAborted();
   const again = scans.headersOf(name, tool, args, context.toolInputSchema);
   try {
-    return await sendOnSlot(name, slot, "tools/call", params, context, started, again);
+    return await sendOnSlot(name, slot, "tools/call", params, context, started, again, config);
   } catch (second) {
     if (!isHeaderMismatch(second)) throw second;
     throw new ServeError(

@@ -25,9 +25,10 @@ const INPUT_REQUIRED_CAPABLE: ReadonlySet<string> = new Set([
  * and returns its result as received (without `serverInfo`); `started` is
  * when the request began waiting (its deadline counts from then); `headers`
  * go on its HTTP request (a tool call's `Mcp-Param-*` headers). A
- * `tools/call` over a 2025-era Streamable HTTP connection of `config` goes
- * the direct way (serve/_fast_upstream.ts), over a 2025-era stdio connection
- * too (serve/_fast_stdio.ts), else the SDK's.
+ * `tools/call` over a Streamable HTTP connection of `config` (2025 era, or
+ * 2026-07-28 for a caller that takes input-required results) goes the direct
+ * way (serve/_fast_upstream.ts), over a 2025-era stdio connection too
+ * (serve/_fast_stdio.ts), else the SDK's.
  */
 export async function sendOnSlot(
   name: string,
@@ -70,13 +71,15 @@ export async function sendOnSlot(
     const timeout = limit === undefined
       ? NO_TIMEOUT
       : Math.max(1, Math.ceil(limit - (performance.now() - started)));
-    if (method === "tools/call" && config !== undefined && directCapable(config, connection)) {
+    if (
+      method === "tools/call" && config !== undefined && directCapable(config, connection, context)
+    ) {
       const signal = timeout === NO_TIMEOUT
         ? stop.signal
         : AbortSignal.any([stop.signal, AbortSignal.timeout(timeout)]);
       try {
         return withoutServerInfo(
-          await directCall(config, connection, params, context, signal, token),
+          await directCall(config, connection, params, context, signal, token, headers),
         );
       } catch (error) {
         // Refused before the server ran it: the SDK sends it (and handles the refusal).

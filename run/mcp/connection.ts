@@ -39,6 +39,7 @@ export { closeConnection, type Connection, watch } from "./_lifecycle.ts";
 export type { EraVerdict } from "./_era.ts";
 export { callError, errorText, stderrHint } from "./_report.ts";
 export { NO_TIMEOUT } from "./_sdk.ts";
+export { completedResult } from "./_result_bridge.ts";
 
 /** How long a liveness probe after an HTTP transport error may take. */
 const PROBE_TIMEOUT_MS = 3000;

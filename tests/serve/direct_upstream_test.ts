@@ -5,64 +5,12 @@
 
 import assert from "node:assert/strict";
 import type { McpServerConfig } from "../../run/mod.ts";
-import { mcpUpstream, type Upstream, type UpstreamNotification } from "../../serve/mod.ts";
-import { ROOT } from "./_helpers.ts";
+import { mcpUpstream } from "../../serve/mod.ts";
 import { SERVE_UPSTREAM, SERVE_UPSTREAM_CASES } from "./_upstream_helpers.ts";
-import { directOptions, directPosts } from "../../serve/_fast_upstream.ts";
+import { directOptions } from "../../serve/_fast_upstream.ts";
+import { callOn, spyOnDirectPosts, startHttpFixture } from "./_direct_upstream.ts";
 
-async function startFixture(): Promise<{ url: string; child: Deno.ChildProcess }> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", "tests/fixtures/serve/upstream.ts", "--http", "0"],
-    cwd: ROOT,
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const reader = child.stdout.getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("the fixture exited");
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  void child.stdout.pipeTo(new WritableStream()).catch(() => {});
-  return { url: text.trim(), child };
-}
-
-/** Counts the tool calls posted by the direct path from now on. */
-function spyOnDirectPosts(): { count(): number; restore(): void } {
-  const before = directPosts;
-  return { count: () => directPosts - before, restore: () => {} };
-}
-
-interface Seen {
-  result?: Record<string, unknown>;
-  error?: string;
-  progress: unknown[];
-  notifications: UpstreamNotification[];
-}
-
-async function callOn(
-  upstream: Upstream,
-  name: string,
-  args: Record<string, unknown>,
-  signal?: AbortSignal,
-): Promise<Seen> {
-  const seen: Seen = { progress: [], notifications: [] };
-  try {
-    seen.result = await upstream.request("tools/call", { name, arguments: args }, {
-      caller: "test",
-      clientCapabilities: {},
-      onProgress: (p) => seen.progress.push(p),
-      onNotification: (n) => void seen.notifications.push(n),
-      ...(signal === undefined ? {} : { signal }),
-    });
-  } catch (error) {
-    const e = error as { code?: unknown; message?: string };
-    seen.error = typeof e.code === "number" ? `${e.code} ${e.message}` : "failed";
-  }
-  return seen;
-}
+const startFixture = () => startHttpFixture("upstream.ts");
 
 const CASES = SERVE_UPSTREAM_CASES;
 
@@ -91,7 +39,6 @@ async function sameAsSdkCase() {
     }
     assert.equal(spy.count(), CASES.length, "not every call took the direct path");
   } finally {
-    spy.restore();
     await direct.close();
     await sdk.close();
     fixture.child.kill("SIGTERM");
@@ -239,7 +186,6 @@ async function rawServerCase() {
     assert.deepEqual((await callOn(direct, "merged", {})).result, merged.result);
     assert.equal(spy.count(), 6);
   } finally {
-    spy.restore();
     await direct.close();
     await raw.close();
   }
