@@ -126,6 +126,9 @@ export class McpUpstream implements Upstream {
   readonly #maxIdle: number;
   readonly #connectTimeoutMs: number;
   readonly #checkTools: McpUpstreamOptions["checkTools"];
+  readonly #onLogDropped: McpUpstreamOptions["onLogDropped"];
+  /** Log lines dropped (see {@linkcode McpUpstreamOptions.onLogDropped}). */
+  #logDropped = 0;
   /** Tools `checkTools` refused, by name on the server, with their error. */
   readonly #refused = new Map<string, Error>();
   /** The tools' `x-mcp-header` declarations from the last listing (the lock check's, a retry's). */
@@ -187,6 +190,7 @@ export class McpUpstream implements Upstream {
     );
     this.#connectTimeoutMs = options.connectTimeoutMs ?? 30_000;
     this.#checkTools = options.checkTools;
+    this.#onLogDropped = options.onLogDropped;
   }
 
   async capabilities(signal?: AbortSignal): Promise<UpstreamCapabilities> {
@@ -571,6 +575,7 @@ export class McpUpstream implements Upstream {
         live: this.#live,
         openings: this.#openings,
         capabilities,
+        onLogDropped: () => this.#onLogDropped?.(++this.#logDropped),
       });
       if (!legacy) {
         this.#capabilities ??= (slot.connection.client.getServerCapabilities() ??

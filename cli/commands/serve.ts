@@ -254,6 +254,19 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         ...(checks === undefined ? {} : { checkTools: checks(name) }),
         ...(upstreamConnections === undefined ? {} : { maxConnections: upstreamConnections }),
         ...(perProcess === undefined ? {} : { maxRequestsPerConnection: perProcess }),
+        // Counted, said at the 1st, 10th, 100th ... drop: never one line per drop.
+        onLogDropped: (dropped) => {
+          if (!/^10*$/.test(String(dropped))) return;
+          diagnose(
+            io,
+            redactor,
+            "warning",
+            `upstream server ${JSON.stringify(name)}: ${dropped} log line(s) dropped so far: ` +
+              "calls of several clients (principals) were in flight on its process, and a log " +
+              "line names no call; give the server callsPerProcess: 1 in the manifest to pass " +
+              "on every log line",
+          );
+        },
       });
       upstreams.push(upstream);
       // A stdio server is a process: the runner lists its tools over the

@@ -64,12 +64,17 @@ async function callOn(
   upstream: Upstream,
   name: string,
   args: Record<string, unknown>,
-  extra: { signal?: AbortSignal; timeoutMs?: number; capabilities?: Record<string, unknown> } = {},
+  extra: {
+    signal?: AbortSignal;
+    timeoutMs?: number;
+    capabilities?: Record<string, unknown>;
+    caller?: string;
+  } = {},
 ): Promise<Seen> {
   const seen: Seen = { progress: [], notifications: [] };
   try {
     seen.result = await upstream.request("tools/call", { name, arguments: args }, {
-      caller: "test",
+      caller: extra.caller ?? "test",
       clientCapabilities: extra.capabilities ?? {},
       onProgress: (p) => seen.progress.push(p),
       onNotification: (n) => void seen.notifications.push(n),
@@ -255,23 +260,31 @@ Deno.test("a line over the cap on a shared stdio process fails the call, and the
   }
 });
 
-Deno.test("a log line of a stdio server reaches the call when it is alone on the process, and no call while two share it", async () => {
+Deno.test("a log line of a stdio server reaches the call alone on its process, the oldest call when one principal's share it, and none (counted) when several principals' do", async () => {
   const tag = `log-${crypto.randomUUID()}`;
-  const upstream = mcpUpstream("raw", raw(tag));
+  const dropped: number[] = [];
+  const upstream = mcpUpstream("raw", raw(tag), { onLogDropped: (n) => void dropped.push(n) });
+  const LOG = { method: "notifications/message", params: { level: "info", data: "merged log" } };
   try {
     const alone = await callOn(upstream, "merged", {});
-    assert.deepEqual(alone.notifications, [{
-      method: "notifications/message",
-      params: { level: "info", data: "merged log" },
-    }]);
-    // A call that never answers shares the process: the log line could be either call's.
+    assert.deepEqual(alone.notifications, [LOG]);
+    // One principal's calls share the process: the line goes to it once (its oldest call).
     const hung = callOn(upstream, "hang", {}, { timeoutMs: 1500 });
     await new Promise((r) => setTimeout(r, 200));
-    const shared = await callOn(upstream, "merged", {});
-    assert.deepEqual(shared.result?.content, [{ type: "text", text: "merged answer" }]);
-    assert.deepEqual(shared.notifications, []);
+    const same = await callOn(upstream, "merged", {});
+    assert.deepEqual(same.result?.content, [{ type: "text", text: "merged answer" }]);
+    assert.deepEqual(same.notifications, []);
     assert.equal(await processes(tag), 1, "both calls went to one process");
-    assert.deepEqual((await hung).notifications, []);
+    assert.deepEqual((await hung).notifications, [LOG]);
+    assert.deepEqual(dropped, []);
+    // Another principal's call shares it: the line could be either's, it goes to neither.
+    const theirs = callOn(upstream, "hang", {}, { timeoutMs: 1500, caller: "someone else" });
+    await new Promise((r) => setTimeout(r, 200));
+    const mine = await callOn(upstream, "merged", {});
+    assert.deepEqual(mine.result?.content, [{ type: "text", text: "merged answer" }]);
+    assert.deepEqual(mine.notifications, []);
+    assert.deepEqual((await theirs).notifications, []);
+    assert.deepEqual(dropped, [1]);
   } finally {
     await upstream.close();
   }
