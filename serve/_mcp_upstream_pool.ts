@@ -450,16 +450,11 @@ export class McpUpstream implements Upstream {
     const room = Object.keys(capabilities).length === 0 ? this.#perConnection : 1;
     // Only such a request drains a shared connection, and takes one drained.
     const own = room === 1 && this.#perConnection > 1;
+    // Whether this request counts among those a connection is drained for.
     let drains = false;
-    const drained = (): void => {
-      if (!drains) return;
-      drains = false;
-      this.#drainWaiters--;
-      this.#undrainExtra();
-    };
     while (true) {
       if (this.#closing.signal.aborted) {
-        drained();
+        if (drains) drains = this.#stopDraining();
         throw this.#closing.signal.reason;
       }
       for (let i = this.#slots.length - 1; i >= 0; i--) {
@@ -473,14 +468,14 @@ export class McpUpstream implements Upstream {
         if (pick === undefined || (slot.users ?? 0) < (pick.users ?? 0)) pick = slot;
       }
       if (pick !== undefined) {
-        drained();
+        if (drains) drains = this.#stopDraining();
         pick.users = (pick.users ?? 0) + 1;
         pick.busy = true;
         if (pick.ready !== undefined) await this.#awaitReady(pick, signal);
         return pick;
       }
       if (this.#slots.length < this.#maxConnections) {
-        drained();
+        if (drains) drains = this.#stopDraining();
         break;
       }
       // Requests in flight hold fewer connections than the cap (this one holds
@@ -491,7 +486,7 @@ export class McpUpstream implements Upstream {
       );
       if (idle !== undefined) {
         this.#drop(idle);
-        drained();
+        if (drains) drains = this.#stopDraining();
         break;
       }
       if (own) {
@@ -502,7 +497,7 @@ export class McpUpstream implements Upstream {
       try {
         await this.#freed(signal);
       } catch (error) {
-        drained();
+        if (drains) drains = this.#stopDraining();
         onFull?.();
         throw error;
       }
@@ -544,6 +539,13 @@ export class McpUpstream implements Upstream {
       if (pick === undefined || (slot.users ?? 0) < (pick.users ?? 0)) pick = slot;
     }
     if (pick !== undefined) this.#draining.add(pick);
+  }
+
+  /** A request no longer waits for a connection of its own (false: it no longer drains). */
+  #stopDraining(): false {
+    this.#drainWaiters--;
+    this.#undrainExtra();
+    return false;
   }
 
   /** Lets shared requests join drained connections again beyond the requests waiting for one. */
