@@ -49,6 +49,14 @@ export interface McpUpstreamOptions {
    * (a stdio server's process stops) when their request ends.
    */
   maxIdleConnections?: number;
+  /**
+   * Told each time a log line of a stdio server (`notifications/message`,
+   * which names no request) is dropped, with the count so far: requests of
+   * more than one caller were in flight on its process, and the line may
+   * belong to any of them. Requests of one caller get it once (the oldest in
+   * flight). `maxRequestsPerConnection: 1` keeps every log line.
+   */
+  onLogDropped?: (dropped: number) => void;
   /** Deadline of connecting, in ms (default 30 000). */
   connectTimeoutMs?: number;
   /**

@@ -5,7 +5,10 @@
 // A connection carries one request at a time, except a stdio server's
 // connection for clients that offer none of sampling, elicitation or roots:
 // it carries several at once (JSON-RPC IDs tell their answers apart), and a
-// new process starts only when every open one carries its most.
+// new process starts only when every open one carries its most. A request
+// that needs a connection of its own while every connection is shared and
+// busy drains one: no new request joins it, and once its requests end it is
+// closed for the waiting one (a stream of shared calls never starves it).
 
 import type { McpListedTool, McpServerConfig, McpToolListing } from "../run/mod.ts";
 import {
@@ -113,9 +116,19 @@ export class McpUpstream implements Upstream {
   readonly #perConnection: number;
   /** Requests waiting for a connection to be freed (the pool is at its cap). */
   readonly #freedWaiters = new Set<() => void>();
+  /**
+   * Shared connections no new request joins: each is drained for a request
+   * that needs a connection of its own and waits (one per such request).
+   */
+  readonly #draining = new Set<Slot>();
+  /** Requests needing a connection of their own that wait while every connection is in use. */
+  #drainWaiters = 0;
   readonly #maxIdle: number;
   readonly #connectTimeoutMs: number;
   readonly #checkTools: McpUpstreamOptions["checkTools"];
+  readonly #onLogDropped: McpUpstreamOptions["onLogDropped"];
+  /** Log lines dropped (see {@linkcode McpUpstreamOptions.onLogDropped}). */
+  #logDropped = 0;
   /** Tools `checkTools` refused, by name on the server, with their error. */
   readonly #refused = new Map<string, Error>();
   /** The tools' `x-mcp-header` declarations from the last listing (the lock check's, a retry's). */
@@ -177,6 +190,7 @@ export class McpUpstream implements Upstream {
     );
     this.#connectTimeoutMs = options.connectTimeoutMs ?? 30_000;
     this.#checkTools = options.checkTools;
+    this.#onLogDropped = options.onLogDropped;
   }
 
   async capabilities(signal?: AbortSignal): Promise<UpstreamCapabilities> {
@@ -266,6 +280,8 @@ export class McpUpstream implements Upstream {
       throw error;
     }
     let slot: Slot;
+    // Whether the deadline came while every connection was in use (not while one opened).
+    let full = false;
     try {
       slot = await this.#checkout(
         waitSignal,
@@ -279,9 +295,22 @@ export class McpUpstream implements Upstream {
             this.#legacyCapabilities,
             this.#legacyTools,
           ),
+        undefined,
+        () => full = true,
       );
     } catch (error) {
       shares.release(caller);
+      if (deadline?.aborted && !context.signal?.aborted) {
+        throw new ServeError(
+          "upstream_unavailable",
+          `upstream server ${JSON.stringify(this.name)}: ${
+            full
+              ? `no connection was free within the request's deadline of ${limit} ms (all ${this.#maxConnections} in use; raise maxConnections)`
+              : `the request's deadline of ${limit} ms passed while its connection opened`
+          }`,
+          { cause: error },
+        );
+      }
       throw error;
     }
     const refusal = method === "tools/call" ? this.#refused.get(String(params.name)) : undefined;
@@ -399,14 +428,18 @@ export class McpUpstream implements Upstream {
    * capabilities mirrored from `downstream`, for a request holding a share:
    * an open one (the least busy; one that is opening is waited for), or a
    * new one, closing an idle connection of other capabilities when the pool
-   * is full, else waiting for one to be freed. A new one's tools are checked
-   * (when there is a check), listed by `list` when given.
+   * is full, else waiting for one to be freed (a request that needs a
+   * connection of its own drains a shared one meanwhile, see
+   * {@linkcode #drainOne}). A new one's tools are checked
+   * (when there is a check), listed by `list` when given. `onFull` is told
+   * when a wait for a freed connection ends in the signal's abort.
    */
   async #checkout(
     signal?: AbortSignal,
     downstream?: Readonly<Record<string, unknown>>,
     legacy = false,
     list?: (connection: Connection) => Promise<McpListedTool[]>,
+    onFull?: () => void,
   ): Promise<Slot> {
     signal?.throwIfAborted();
     const capabilities = mirroredCapabilities(downstream);
@@ -415,8 +448,15 @@ export class McpUpstream implements Upstream {
     // The server may ask a client that offers something: its requests go to
     // the one downstream request the connection serves, so it is not shared.
     const room = Object.keys(capabilities).length === 0 ? this.#perConnection : 1;
+    // Only such a request drains a shared connection, and takes one drained.
+    const own = room === 1 && this.#perConnection > 1;
+    // Whether this request counts among those a connection is drained for.
+    let drains = false;
     while (true) {
-      if (this.#closing.signal.aborted) throw this.#closing.signal.reason;
+      if (this.#closing.signal.aborted) {
+        if (drains) drains = this.#stopDraining();
+        throw this.#closing.signal.reason;
+      }
       for (let i = this.#slots.length - 1; i >= 0; i--) {
         const slot = this.#slots[i];
         if (slot.dead && !slot.users) this.#drop(slot);
@@ -424,24 +464,43 @@ export class McpUpstream implements Upstream {
       let pick: Slot | undefined;
       for (const slot of this.#slots) {
         if (slot.dead || slot.key !== key || (slot.users ?? 0) >= room) continue;
+        if (this.#draining.has(slot)) continue;
         if (pick === undefined || (slot.users ?? 0) < (pick.users ?? 0)) pick = slot;
       }
       if (pick !== undefined) {
+        if (drains) drains = this.#stopDraining();
         pick.users = (pick.users ?? 0) + 1;
         pick.busy = true;
         if (pick.ready !== undefined) await this.#awaitReady(pick, signal);
         return pick;
       }
-      if (this.#slots.length < this.#maxConnections) break;
+      if (this.#slots.length < this.#maxConnections) {
+        if (drains) drains = this.#stopDraining();
+        break;
+      }
       // Requests in flight hold fewer connections than the cap (this one holds
       // a share too), or one is freed soon: an idle connection of other
       // capabilities makes room.
-      const idle = this.#slots.find((s) => !s.users && s.ready === undefined);
+      const idle = this.#slots.find((s) =>
+        !s.users && s.ready === undefined && (own || !this.#draining.has(s))
+      );
       if (idle !== undefined) {
         this.#drop(idle);
+        if (drains) drains = this.#stopDraining();
         break;
       }
-      await this.#freed(signal);
+      if (own) {
+        if (!drains) this.#drainWaiters++;
+        drains = true;
+        this.#drainOne();
+      }
+      try {
+        await this.#freed(signal);
+      } catch (error) {
+        if (drains) drains = this.#stopDraining();
+        onFull?.();
+        throw error;
+      }
     }
     const slot: Slot = {
       connection: undefined,
@@ -466,6 +525,39 @@ export class McpUpstream implements Upstream {
     return slot;
   }
 
+  /**
+   * Drains one more shared connection while fewer are drained than requests
+   * wait for a connection of their own: the one carrying the fewest requests
+   * (it is free soonest). None when no shared connection is open (the others
+   * each carry one request and are free when it ends).
+   */
+  #drainOne(): void {
+    if (this.#draining.size >= this.#drainWaiters) return;
+    let pick: Slot | undefined;
+    for (const slot of this.#slots) {
+      if (slot.dead || this.#draining.has(slot) || !slot.key.startsWith("{}")) continue;
+      if (pick === undefined || (slot.users ?? 0) < (pick.users ?? 0)) pick = slot;
+    }
+    if (pick !== undefined) this.#draining.add(pick);
+  }
+
+  /** A request no longer waits for a connection of its own (false: it no longer drains). */
+  #stopDraining(): false {
+    this.#drainWaiters--;
+    this.#undrainExtra();
+    return false;
+  }
+
+  /** Lets shared requests join drained connections again beyond the requests waiting for one. */
+  #undrainExtra(): void {
+    if (this.#draining.size <= this.#drainWaiters) return;
+    for (const slot of this.#draining) {
+      if (this.#draining.size <= this.#drainWaiters) break;
+      this.#draining.delete(slot);
+    }
+    this.#notifyFreed();
+  }
+
   /** Opens and checks the connection of a new slot; a failure drops it. */
   async #open(
     slot: Slot,
@@ -485,6 +577,7 @@ export class McpUpstream implements Upstream {
         live: this.#live,
         openings: this.#openings,
         capabilities,
+        onLogDropped: () => this.#onLogDropped?.(++this.#logDropped),
       });
       if (!legacy) {
         this.#capabilities ??= (slot.connection.client.getServerCapabilities() ??
@@ -593,6 +686,7 @@ export class McpUpstream implements Upstream {
 
   /** Takes a connection out of the pool and closes it (not awaited: close() waits for it). */
   #drop(slot: Slot): void {
+    this.#draining.delete(slot);
     const at = this.#slots.indexOf(slot);
     if (at >= 0) this.#slots.splice(at, 1);
     if (slot.connection !== undefined) void closeConnection(slot.connection);

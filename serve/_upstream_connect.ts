@@ -2,7 +2,9 @@
 // `openConnection`, within the connect deadline, as a client that offers
 // what the downstream client offers of sampling, elicitation and roots (a
 // connection is opened per set of them) and hands them, with logging, to the
-// downstream request the connection serves at that moment.
+// downstream request the connection serves at that moment. A log line names
+// no request: on a connection shared by several, it goes to the oldest one
+// when they are all one principal's, and to none (counted) when not.
 
 import type { McpServerConfig } from "../run/mod.ts";
 import {
@@ -23,9 +25,9 @@ export interface Slot {
   /** Lost, or a request on it was given up on: takes no more requests, closed once free. */
   dead: boolean;
   /**
-   * The downstream request that server-to-client requests and logging go to:
-   * the one request in flight on the connection; none while several share it
-   * (a log line names no request: it is not passed to one it may not belong to).
+   * The downstream request that server-to-client requests go to: the one
+   * request in flight on the connection; none while several share it (see
+   * {@linkcode logRecipient} for log lines).
    */
   context: UpstreamCallContext | undefined;
   /** The client capabilities it declared upstream, as canonical JSON (see {@linkcode capabilityKey}). */
@@ -71,6 +73,11 @@ export interface OpenSlotOptions {
   onListChanged?: (kind: "tools" | "prompts" | "resources") => void;
   /** Told when the connection is lost. */
   onLost?: () => void;
+  /**
+   * Told when a log line of the server was dropped: requests of more than
+   * one principal were in flight on the connection.
+   */
+  onLogDropped?: () => void;
 }
 
 const CLIENT_INFO = { name: "toolfoundation-serve", version: "0.1.0" };
@@ -153,7 +160,12 @@ export async function openSlot(
   openings.add(opening);
   opening.promise = openConnection(name, config, opening, {
     onElicitation: undefined,
-    clientSide: clientSide(slot, options.capabilities, options.onListChanged),
+    clientSide: clientSide(
+      slot,
+      options.capabilities,
+      options.onListChanged,
+      options.onLogDropped,
+    ),
     prior: options.prior,
     onVerdict: options.onVerdict,
     onLive: (connection) => live.add(connection),
@@ -180,6 +192,7 @@ function clientSide(
   slot: Slot,
   capabilities: Record<string, unknown>,
   onListChanged: OpenSlotOptions["onListChanged"],
+  onLogDropped: OpenSlotOptions["onLogDropped"],
 ): ClientSide {
   const requests: ClientSide["requests"] = {};
   for (const [capability, method] of Object.entries(SERVER_REQUESTS)) {
@@ -201,7 +214,9 @@ function clientSide(
     requests,
     notifications: {
       "notifications/message": (params) => {
-        const sent = slot.context?.onNotification?.({ method: "notifications/message", params });
+        const to = logRecipient(slot);
+        if (to === null) return onLogDropped?.();
+        const sent = to?.onNotification?.({ method: "notifications/message", params });
         // The downstream may be gone; the log line belonged to it only.
         void Promise.resolve(sent).catch(() => undefined);
       },
@@ -210,6 +225,26 @@ function clientSide(
       )),
     },
   };
+}
+
+/**
+ * The request a log line of the server goes to (`notifications/message`
+ * names no request): the one in flight on the connection; of several, the
+ * oldest when all are one principal's (the same `caller`: nothing passes
+ * from one principal to another, and the client gets the line once, not once
+ * per call); `null` when they are of several principals (the line is
+ * dropped); undefined when none is in flight.
+ */
+export function logRecipient(slot: Slot): UpstreamCallContext | undefined | null {
+  if (slot.context !== undefined) return slot.context;
+  const contexts = slot.contexts;
+  if (contexts === undefined || contexts.size === 0) return undefined;
+  let oldest: UpstreamCallContext | undefined;
+  for (const context of contexts) {
+    if (oldest === undefined) oldest = context;
+    else if ((context.caller ?? "") !== (oldest.caller ?? "")) return null;
+  }
+  return oldest;
 }
 
 /** The 2026-07-28 envelope key naming the software that answered (the upstream, not `serve`). */

@@ -11,7 +11,9 @@
  * caused them; except that a stdio server's process carries several requests
  * side by side for clients that offer none of sampling, elicitation or roots
  * (see {@linkcode McpUpstreamOptions.maxRequestsPerConnection}), each with
- * its own progress, cancellation and deadline. The cap is shared fairly
+ * its own progress, cancellation and deadline (a log line there goes to one
+ * principal's oldest request, or to none: see
+ * {@linkcode McpUpstreamOptions.onLogDropped}). The cap is shared fairly
  * between downstream callers (see {@linkcode McpUpstreamOptions.callerShare}):
  * calls of one client that hang upstream cannot make another client's call
  * to the same server wait for their deadline.

@@ -1,5 +1,6 @@
 // Private: the meaning checks of server entries the schema cannot express:
-// the transport type against command/url, override names that collide.
+// the transport type against command/url, stdio-only settings, override
+// names that collide.
 
 import type { ManifestIssue } from "./errors.ts";
 
@@ -22,6 +23,13 @@ export function checkServers(servers: Record<string, unknown>, issues: UnplacedI
     }
     if (server.type === "stdio" && server.command === undefined) {
       issues.push({ path: `${at}/type`, message: "type stdio needs a command" });
+    }
+    if (server.callsPerProcess !== undefined && server.url !== undefined) {
+      issues.push({
+        path: `${at}/callsPerProcess`,
+        message:
+          "callsPerProcess applies to a stdio server (command) only: each call to a server at a url has a connection of its own; remove it",
+      });
     }
     const exposed = new Map<string, string>();
     for (const [tool, override] of Object.entries(record(server.tools))) {

@@ -118,6 +118,12 @@ export interface ManifestServer extends ManifestEndpoint {
   tools?: Record<string, ServerToolOverride>;
   /** Deadline of connecting, listing and calls, in milliseconds. */
   timeoutMs?: number;
+  /**
+   * `serve`, stdio servers only: the calls one process carries side by side
+   * (default: `serve --upstream-calls-per-process`, else 16); 1 gives each
+   * call in flight a process of its own.
+   */
+  callsPerProcess?: number;
 }
 
 /** A tool entry: model fields plus exactly one backend. */

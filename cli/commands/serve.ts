@@ -247,10 +247,26 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       // The same resolved entry the runner lists with: variables expanded once.
       const config = serverConfig(manifest, workspace.server(name), { redact });
       const authed = await withServerAuth(manifest, name, config, { env: lookup, redactor });
+      // The server's own `callsPerProcess` wins over the flag (a server that
+      // cannot serve calls side by side says so where it is declared).
+      const perProcess = manifest.servers[name].callsPerProcess ?? callsPerProcess;
       const upstream = serve.mcpUpstream(name, authed, {
         ...(checks === undefined ? {} : { checkTools: checks(name) }),
         ...(upstreamConnections === undefined ? {} : { maxConnections: upstreamConnections }),
-        ...(callsPerProcess === undefined ? {} : { maxRequestsPerConnection: callsPerProcess }),
+        ...(perProcess === undefined ? {} : { maxRequestsPerConnection: perProcess }),
+        // Counted, said at the 1st, 10th, 100th ... drop: never one line per drop.
+        onLogDropped: (dropped) => {
+          if (!/^10*$/.test(String(dropped))) return;
+          diagnose(
+            io,
+            redactor,
+            "warning",
+            `upstream server ${JSON.stringify(name)}: ${dropped} log line(s) dropped so far: ` +
+              "calls of several clients (principals) were in flight on its process, and a log " +
+              "line names no call; give the server callsPerProcess: 1 in the manifest to pass " +
+              "on every log line",
+          );
+        },
       });
       upstreams.push(upstream);
       // A stdio server is a process: the runner lists its tools over the

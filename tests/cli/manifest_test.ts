@@ -137,3 +137,30 @@ Deno.test("inheritEnv is a list of variable names or `all`", async () => {
   });
   assert.equal(m.servers.s.inheritEnv, "all");
 });
+
+Deno.test("a server's callsPerProcess: a whole number from 1 to 1024, for a stdio server only; refused values name their place", async () => {
+  const out = await issues(
+    [
+      "version: 1", //                                              1
+      "servers:", //                                                2
+      "  zero: { command: srv, callsPerProcess: 0 }", //            3
+      "  half: { command: srv, callsPerProcess: 1.5 }", //          4
+      "  word: { command: srv, callsPerProcess: many }", //         5
+      "  huge: { command: srv, callsPerProcess: 5000 }", //         6
+      "  web: { url: 'http://127.0.0.1:1/mcp', callsPerProcess: 2 }", // 7
+    ].join("\n"),
+  );
+  // Each refusal says what is wrong and where; the meaning check also how to fix it.
+  assert.deepEqual(out, [
+    "3:42 /servers/zero/callsPerProcess must be >= 1",
+    "4:42 /servers/half/callsPerProcess must be integer, found number",
+    "5:42 /servers/word/callsPerProcess must be integer, found string",
+    "6:42 /servers/huge/callsPerProcess must be <= 1024",
+    "7:58 /servers/web/callsPerProcess callsPerProcess applies to a stdio server (command) only: each call to a server at a url has a connection of its own; remove it",
+  ]);
+  const m = await parseManifest(
+    "version: 1\nservers:\n  one: { command: srv, callsPerProcess: 1 }\n",
+    { path: "m.yaml" },
+  );
+  assert.equal(m.servers.one.callsPerProcess, 1);
+});

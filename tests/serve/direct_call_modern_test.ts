@@ -15,16 +15,10 @@ import {
 import { mcpBackend, type ToolObjectSchema } from "../../model/mod.ts";
 import { Runner } from "../../run/mod.ts";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import {
-  Gateway,
-  type HttpHandler,
-  serveHttp,
-  type Upstream,
-  type UpstreamCallContext,
-} from "../../serve/mod.ts";
+import { Gateway, type HttpHandler, serveHttp } from "../../serve/mod.ts";
 import { EnvelopeVerdicts, modernCallOf } from "../../serve/_fast_call_modern.ts";
-import { answerOf, handlerPair, type HandlerPairOptions } from "./_direct_pair.ts";
-
+import { answerOf, type HandlerPairOptions } from "./_direct_pair.ts";
+import { type DoubleCase, doublePair, doubleUpstream } from "./_double_upstream.ts";
 const ELICIT = {
   method: "elicitation/create",
   params: {
@@ -56,68 +50,23 @@ const RESULTS: Record<string, Record<string, unknown>> = {
   input_empty: { resultType: "input_required" },
 };
 
-function double(): Upstream & { calls: { name: string; signal?: AbortSignal }[] } {
-  const calls: { name: string; signal?: AbortSignal }[] = [];
-  return {
-    name: "up",
-    calls,
-    capabilities: () => Promise.resolve({ tools: {} }),
-    close: () => Promise.resolve(),
-    async request(method, params, context: UpstreamCallContext) {
-      if (method !== "tools/call") return {};
-      const name = String(params.name);
-      calls.push({ name, signal: context.signal });
-      switch (name) {
-        case "rpc_error":
-          throw Object.assign(new Error("upstream refused"), { code: -32000, data: { why: 1 } });
-        case "not_found":
-          throw Object.assign(new Error("no such resource"), { code: -32002 });
-        case "crash":
-          throw new Error('upstream server "up" failed: the process exited (code 1)');
-        case "asks":
-          // A 2025-style server-to-client request: the gateway's business for a 2026 client.
-          return await context.onRequest!({ method: "elicitation/create", params: ELICIT.params })
-            .then(
-              () => ({ content: [{ type: "text", text: "answered" }] }),
-            );
-        case "hang":
-          await new Promise((_, reject) => {
-            context.signal?.addEventListener("abort", () => reject(context.signal!.reason), {
-              once: true,
-            });
-          });
-          return {};
-        default:
-          return structuredClone(RESULTS[name]);
-      }
-    },
-  };
-}
+/** The cases of the 2026-07-28 era's own: a resource error, a server-to-client request. */
+const CASES: Record<string, DoubleCase> = {
+  not_found: () => Promise.reject(Object.assign(new Error("no such resource"), { code: -32002 })),
+  // A 2025-style server-to-client request: the gateway's business for a 2026 client.
+  asks: async (context) => {
+    await context.onRequest!({ method: "elicitation/create", params: ELICIT.params });
+    return { content: [{ type: "text", text: "answered" }] };
+  },
+};
 
-const NAMES = [
-  ...Object.keys(RESULTS),
-  "rpc_error",
-  "not_found",
-  "crash",
-  "asks",
-  "hang",
-  "checked",
-  "headed",
-];
+/** A tool whose argument `region` goes in an `Mcp-Param-Region` header. */
+const HEADED: Record<string, ToolObjectSchema> = {
+  headed: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } },
+};
 
-async function setup(options: HandlerPairOptions = {}) {
-  const upstream = double();
-  const schemas = Object.fromEntries(
-    NAMES.map((name): [string, ToolObjectSchema] => [
-      name,
-      name === "checked"
-        ? { type: "object", properties: { n: { type: "integer" } }, required: ["n"] }
-        : name === "headed"
-        ? { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } }
-        : { type: "object" },
-    ]),
-  );
-  return { upstream, ...await handlerPair(upstream, schemas, options) };
+function setup(options: HandlerPairOptions = {}) {
+  return doublePair(RESULTS, CASES, options, HEADED);
 }
 
 const REVISION = "2026-07-28";
@@ -405,7 +354,7 @@ Deno.test("the 2026-07-28 direct path takes a call only when the SDK's classifie
 });
 
 Deno.test("the SDK's own client pinned to 2026-07-28 takes the direct path, with and without capabilities", async () => {
-  const upstream = double();
+  const upstream = doubleUpstream(RESULTS, CASES);
   const runner = new Runner();
   runner.registry.add(
     { name: "plain", namespace: "up", inputSchema: { type: "object" } },

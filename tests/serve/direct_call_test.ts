@@ -4,15 +4,15 @@
 // path), and their status, headers and bodies compared.
 
 import assert from "node:assert/strict";
-import type { ToolObjectSchema } from "../../model/mod.ts";
 import {
   classifyInboundRequest,
   isJSONRPCRequest,
   PROTOCOL_VERSION_META_KEY,
   Server,
 } from "@modelcontextprotocol/server";
-import type { HttpHandler, Upstream, UpstreamCallContext } from "../../serve/mod.ts";
-import { answerOf, handlerPair, type HandlerPairOptions } from "./_direct_pair.ts";
+import type { HttpHandler } from "../../serve/mod.ts";
+import { answerOf, type HandlerPairOptions } from "./_direct_pair.ts";
+import { type DoubleCase, doublePair } from "./_double_upstream.ts";
 import { fastCallOf } from "../../serve/_fast_call.ts";
 
 const HUGE = "x".repeat(3 * 1024 * 1024);
@@ -40,68 +40,25 @@ const RESULTS: Record<string, Record<string, unknown>> = {
   secret: { content: [{ type: "text", text: "the key is s3cr3t" }] },
 };
 
-function double(): Upstream & { calls: { name: string; signal?: AbortSignal }[] } {
-  const calls: { name: string; signal?: AbortSignal }[] = [];
-  return {
-    name: "up",
-    calls,
-    capabilities: () => Promise.resolve({ tools: {} }),
-    close: () => Promise.resolve(),
-    async request(method, params, context: UpstreamCallContext) {
-      if (method !== "tools/call") return {};
-      const name = String(params.name);
-      calls.push({ name, signal: context.signal });
-      switch (name) {
-        case "progress":
-          context.onProgress?.({ progress: 1, total: 2 });
-          await new Promise((r) => setTimeout(r, 20));
-          context.onProgress?.({ progress: 2, total: 2, message: "done" });
-          return { content: [{ type: "text", text: "progressed" }] };
-        case "logging":
-          await context.onNotification?.({
-            method: "notifications/message",
-            params: { level: "info", data: "a log line", logger: "up" },
-          });
-          return { content: [{ type: "text", text: "logged" }] };
-        case "rpc_error":
-          throw Object.assign(new Error("upstream refused"), { code: -32000, data: { why: 1 } });
-        case "crash":
-          throw new Error('upstream server "up" failed: the process exited (code 1)');
-        case "hang":
-          await new Promise((_, reject) => {
-            context.signal?.addEventListener("abort", () => reject(context.signal!.reason), {
-              once: true,
-            });
-          });
-          return {};
-        default:
-          return structuredClone(RESULTS[name]);
-      }
-    },
-  };
-}
+/** The cases of the 2025 era's own: progress and logging notifications during a call. */
+const CASES: Record<string, DoubleCase> = {
+  progress: async (context) => {
+    context.onProgress?.({ progress: 1, total: 2 });
+    await new Promise((r) => setTimeout(r, 20));
+    context.onProgress?.({ progress: 2, total: 2, message: "done" });
+    return { content: [{ type: "text", text: "progressed" }] };
+  },
+  logging: async (context) => {
+    await context.onNotification?.({
+      method: "notifications/message",
+      params: { level: "info", data: "a log line", logger: "up" },
+    });
+    return { content: [{ type: "text", text: "logged" }] };
+  },
+};
 
-const NAMES = [
-  ...Object.keys(RESULTS),
-  "progress",
-  "logging",
-  "rpc_error",
-  "crash",
-  "hang",
-  "checked",
-];
-
-async function setup(options: HandlerPairOptions = {}) {
-  const upstream = double();
-  const schemas = Object.fromEntries(
-    NAMES.map((name): [string, ToolObjectSchema] => [
-      name,
-      name === "checked"
-        ? { type: "object", properties: { n: { type: "integer" } }, required: ["n"] }
-        : { type: "object" },
-    ]),
-  );
-  return { upstream, ...await handlerPair(upstream, schemas, options) };
+function setup(options: HandlerPairOptions = {}) {
+  return doublePair(RESULTS, CASES, options);
 }
 
 const HEADERS: Record<string, string> = {

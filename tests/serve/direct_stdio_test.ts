@@ -64,12 +64,17 @@ async function callOn(
   upstream: Upstream,
   name: string,
   args: Record<string, unknown>,
-  extra: { signal?: AbortSignal; timeoutMs?: number; capabilities?: Record<string, unknown> } = {},
+  extra: {
+    signal?: AbortSignal;
+    timeoutMs?: number;
+    capabilities?: Record<string, unknown>;
+    caller?: string;
+  } = {},
 ): Promise<Seen> {
   const seen: Seen = { progress: [], notifications: [] };
   try {
     seen.result = await upstream.request("tools/call", { name, arguments: args }, {
-      caller: "test",
+      caller: extra.caller ?? "test",
       clientCapabilities: extra.capabilities ?? {},
       onProgress: (p) => seen.progress.push(p),
       onNotification: (n) => void seen.notifications.push(n),
@@ -194,6 +199,8 @@ Deno.test("a call timing out on a shared stdio process does not fail the others;
   const tag = `retire-${crypto.randomUUID()}`;
   const upstream = mcpUpstream("raw", raw(tag));
   try {
+    // The process runs first: the deadline below is the call's, not its start's.
+    await callOn(upstream, "echo", {});
     const hang = callOn(upstream, "hang", {}, { timeoutMs: 300 });
     const slow = callOn(upstream, "echo", { text: "slow", ms: 1000 });
     assert.match(String((await hang).error), /upstream server "raw" failed: .*Request timed out/);
@@ -253,23 +260,129 @@ Deno.test("a line over the cap on a shared stdio process fails the call, and the
   }
 });
 
-Deno.test("a log line of a stdio server reaches the call when it is alone on the process, and no call while two share it", async () => {
+Deno.test("a log line of a stdio server reaches the call alone on its process, the oldest call when one principal's share it, and none (counted) when several principals' do", async () => {
   const tag = `log-${crypto.randomUUID()}`;
-  const upstream = mcpUpstream("raw", raw(tag));
+  const dropped: number[] = [];
+  const upstream = mcpUpstream("raw", raw(tag), { onLogDropped: (n) => void dropped.push(n) });
+  const LOG = { method: "notifications/message", params: { level: "info", data: "merged log" } };
   try {
     const alone = await callOn(upstream, "merged", {});
-    assert.deepEqual(alone.notifications, [{
-      method: "notifications/message",
-      params: { level: "info", data: "merged log" },
-    }]);
-    // A call that never answers shares the process: the log line could be either call's.
+    assert.deepEqual(alone.notifications, [LOG]);
+    // One principal's calls share the process: the line goes to it once (its oldest call).
     const hung = callOn(upstream, "hang", {}, { timeoutMs: 1500 });
     await new Promise((r) => setTimeout(r, 200));
-    const shared = await callOn(upstream, "merged", {});
-    assert.deepEqual(shared.result?.content, [{ type: "text", text: "merged answer" }]);
-    assert.deepEqual(shared.notifications, []);
+    const same = await callOn(upstream, "merged", {});
+    assert.deepEqual(same.result?.content, [{ type: "text", text: "merged answer" }]);
+    assert.deepEqual(same.notifications, []);
     assert.equal(await processes(tag), 1, "both calls went to one process");
-    assert.deepEqual((await hung).notifications, []);
+    assert.deepEqual((await hung).notifications, [LOG]);
+    assert.deepEqual(dropped, []);
+    // Another principal's call shares it: the line could be either's, it goes to neither.
+    const theirs = callOn(upstream, "hang", {}, { timeoutMs: 1500, caller: "someone else" });
+    await new Promise((r) => setTimeout(r, 200));
+    const mine = await callOn(upstream, "merged", {});
+    assert.deepEqual(mine.result?.content, [{ type: "text", text: "merged answer" }]);
+    assert.deepEqual(mine.notifications, []);
+    assert.deepEqual((await theirs).notifications, []);
+    assert.deepEqual(dropped, [1]);
+  } finally {
+    await upstream.close();
+  }
+});
+
+/** Two processes of two calls each, all four for one caller. */
+const TWO_BY_TWO: McpUpstreamOptions = {
+  maxConnections: 2,
+  maxRequestsPerConnection: 2,
+  callerShare: 2,
+  reservedConnections: 0,
+};
+
+Deno.test("a client that offers sampling is served while a stream of shared calls keeps every process busy", async () => {
+  const tag = `drain-${crypto.randomUUID()}`;
+  const upstream = mcpUpstream("raw", raw(tag), TWO_BY_TWO);
+  let streaming = true;
+  const failures: string[] = [];
+  // Eight loops of overlapping calls: neither process is ever without one.
+  const stream = Array.from({ length: 8 }, async (_, i) => {
+    await new Promise((r) => setTimeout(r, i * 25));
+    while (streaming) {
+      const seen = await callOn(upstream, "echo", { text: `${i}`, ms: 200 });
+      if (seen.error !== undefined) failures.push(seen.error);
+    }
+  });
+  try {
+    await eventually("two processes run", async () => (await processes(tag)) === 2);
+    const started = performance.now();
+    const own = await callOn(upstream, "echo", { text: "own" }, {
+      capabilities: { sampling: {} },
+      timeoutMs: 10_000,
+    });
+    const waited = performance.now() - started;
+    assert.equal(own.error, undefined, `waited ${Math.round(waited)} ms`);
+    assert.deepEqual(own.result?.content, [{ type: "text", text: '{"text":"own"}' }]);
+  } finally {
+    streaming = false;
+    await Promise.all(stream);
+    await upstream.close();
+  }
+  assert.deepEqual(failures, [], "the shared calls went on");
+});
+
+Deno.test("a client that offers sampling waiting behind shared calls that hang ends at its deadline or cancellation; the process drained for it takes shared calls again", async () => {
+  const tag = `drain-hang-${crypto.randomUUID()}`;
+  const upstream = mcpUpstream("raw", raw(tag), TWO_BY_TWO);
+  try {
+    // Three calls that never answer: two on one process, one on the other.
+    const hung = [0, 1, 2].map(() => callOn(upstream, "hang", {}, { timeoutMs: 4000 }));
+    await eventually("two processes run", async () => (await processes(tag)) === 2);
+    const started = performance.now();
+    const late = await callOn(upstream, "echo", {}, {
+      capabilities: { sampling: {} },
+      timeoutMs: 400,
+    });
+    assert.match(
+      String(late.error),
+      /upstream_unavailable upstream server "raw": no connection was free within the request's deadline of 400 ms \(all 2 in use; raise maxConnections\)/,
+    );
+    assert.ok(performance.now() - started < 3000, "it ended at its deadline");
+    // The process drained for it takes shared calls again.
+    const shared = await callOn(upstream, "echo", { text: "shared" }, { timeoutMs: 1000 });
+    assert.deepEqual(shared.result?.content, [{ type: "text", text: '{"text":"shared"}' }]);
+    const cancel = new AbortController();
+    const cancelled = callOn(upstream, "echo", {}, {
+      capabilities: { sampling: {} },
+      signal: cancel.signal,
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    cancel.abort(new Error("the client cancelled"));
+    assert.match(String((await cancelled).error), /the client cancelled/);
+    const again = await callOn(upstream, "echo", { text: "again" }, { timeoutMs: 1000 });
+    assert.deepEqual(again.result?.content, [{ type: "text", text: '{"text":"again"}' }]);
+    // Once the hung calls end at their deadline, their processes are replaced.
+    for (const seen of await Promise.all(hung)) assert.match(String(seen.error), /timed out/);
+    const after = await callOn(upstream, "echo", { text: "after" }, {
+      capabilities: { sampling: {} },
+      timeoutMs: 5000,
+    });
+    assert.deepEqual(after.result?.content, [{ type: "text", text: '{"text":"after"}' }]);
+  } finally {
+    await upstream.close();
+  }
+});
+
+Deno.test("a request whose deadline passes while its stdio process starts fails naming the server and the phase", async () => {
+  const tag = `opening-${crypto.randomUUID()}`;
+  const upstream = mcpUpstream("raw", raw(tag));
+  try {
+    const early = await callOn(upstream, "echo", {}, { timeoutMs: 1 });
+    assert.equal(
+      early.error,
+      `upstream_unavailable upstream server "raw": the request's deadline of 1 ms passed while its connection opened`,
+    );
+    // The process goes on starting for the next calls.
+    const next = await callOn(upstream, "echo", { text: "next" }, { timeoutMs: 10_000 });
+    assert.deepEqual(next.result?.content, [{ type: "text", text: '{"text":"next"}' }]);
   } finally {
     await upstream.close();
   }
