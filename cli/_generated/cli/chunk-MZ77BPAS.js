@@ -106,7 +106,8 @@ Options:
                            Calls one stdio server process carries side by
                            side, for clients that offer no sampling,
                            elicitation or roots (default 16; 1: a process
-                           per call in flight)
+                           per call in flight; a server's callsPerProcess
+                           in the manifest wins)
   --max-module-processes N Module-tool processes alive at once, all clients
                            together (default 16; beyond it an idle one is
                            stopped, or the call waits within its deadline)
