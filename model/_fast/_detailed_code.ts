@@ -93,8 +93,11 @@ export function compileFailuresCode(
     ? `function valid(v) { st.n = 0; st.evaluations = 0; const o = []; let ok = true; ` +
       `${entry} return ok; }`
     : "undefined";
+  // The reference nesting and evaluation counts are reset only where some code reads them.
+  const counts = budget || generator.code.some((line) => line.includes("st.")) ||
+    entry.includes("st.");
   const source = `${generator.code.join("\n")}\nreturn { failures: function failures(v) { ` +
-    `st.n = 0; st.evaluations = 0; ${
+    `${counts ? "st.n = 0; st.evaluations = 0; " : ""}${
       noted ? "LB.seen = false; " : ""
     }const o = []; let ok = true; ` +
     `${entry} return ${result}; }, valid: ${valid} };`;
