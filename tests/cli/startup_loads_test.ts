@@ -182,6 +182,13 @@ Deno.test("cli.ts runs the bundle: its graph is the bundle's chunks, none of the
   // Every command's chunks (the dynamic imports are followed), and nothing else.
   assert.ok(files.length > 10, files.join("\n"));
   assert.deepEqual(files.filter((m) => !m.endsWith("/cli.ts") && !BUNDLE.test(m)), []);
+  // ... all of them: no chunk is left unreachable (`deno compile` embeds the graph).
+  const chunks = [...Deno.readDirSync(new URL("cli/_generated/cli/", ROOT))]
+    .map((entry) => entry.name).filter((name) => name.endsWith(".js"));
+  assert.deepEqual(
+    chunks.filter((c) => !files.some((m) => m.endsWith(`/_generated/cli/${c}`))),
+    [],
+  );
 });
 
 Deno.test("cli.ts --help sets up no npm resolution; a command that needs a package loads it when it runs", async () => {
