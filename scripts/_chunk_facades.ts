@@ -22,10 +22,8 @@
 // the bundle.
 //
 // The chunks' own static side-effect imports of chunks an earlier import
-// already reaches (about 280 of 650) stay: blanked, they made `--help` build
-// its graph with 8% fewer instructions (callgrind), but `run` of a built-in
-// spent 12% more loading its chunks, which Deno then finds one level at a
-// time instead of all at once.
+// already reaches are blanked afterwards, outside the entry chunks of the
+// commands whose start-up counts most (scripts/_redundant_imports.ts).
 
 import type { BundleFile } from "./_stable_chunk_names.ts";
 

@@ -19,10 +19,18 @@ import { denoBundle } from "./_deno_bundle.ts";
 import { lazyExternals } from "./_lazy_externals.ts";
 import { type BundleFile, stableChunkNames } from "./_stable_chunk_names.ts";
 import { withoutFacades } from "./_chunk_facades.ts";
+import { chunksHolding, withoutRedundantImports } from "./_redundant_imports.ts";
 
 /** The directory the chunks are written to, relative to the repository. */
 export const CLI_BUNDLE_DIR = "cli/_generated/cli";
 const ENTRY = "cli/main.ts";
+/**
+ * The commands whose entry chunks keep their flat list of side-effect imports
+ * (scripts/_redundant_imports.ts): those whose start-up counts most, `run`
+ * and `list` (with `validate`, `convert` and `permissions`, in the same
+ * module).
+ */
+const FLAT_ENTRIES = ["cli/commands/run.ts", "cli/commands/inspect.ts"];
 /** The file that lists the npm packages for `deno compile --include`. */
 const EXTERNALS = "externals.ts";
 
@@ -72,7 +80,10 @@ export async function cliBundle(root: URL): Promise<GeneratedFile[]> {
     const files: GeneratedFile[] = [];
     const packages = new Set<string>();
     const named = await stableChunkNames(written, CLI_BUNDLE_DIR);
-    const { files: chunks, prologues } = withoutFacades(named);
+    const facadeFree = withoutFacades(named);
+    const flat = chunksHolding(facadeFree.files, FLAT_ENTRIES, CLI_BUNDLE_DIR).add("main.js");
+    const chunks = withoutRedundantImports(facadeFree.files, flat).files;
+    const prologues = facadeFree.prologues;
     for (const { name, text } of chunks) {
       const path = `${CLI_BUNDLE_DIR}/${name}`;
       if (name.endsWith(".js.map")) files.push({ path, text: sourceMap(text) });

@@ -182,6 +182,13 @@ Deno.test("cli.ts runs the bundle: its graph is the bundle's chunks, none of the
   // Every command's chunks (the dynamic imports are followed), and nothing else.
   assert.ok(files.length > 10, files.join("\n"));
   assert.deepEqual(files.filter((m) => !m.endsWith("/cli.ts") && !BUNDLE.test(m)), []);
+  // ... all of them: no chunk is left unreachable (`deno compile` embeds the graph).
+  const chunks = [...Deno.readDirSync(new URL("cli/_generated/cli/", ROOT))]
+    .map((entry) => entry.name).filter((name) => name.endsWith(".js"));
+  assert.deepEqual(
+    chunks.filter((c) => !files.some((m) => m.endsWith(`/_generated/cli/${c}`))),
+    [],
+  );
 });
 
 Deno.test("cli.ts --help sets up no npm resolution; a command that needs a package loads it when it runs", async () => {
@@ -241,6 +248,51 @@ Deno.test("the bundle holds no chunk that only imports other chunks (each costs 
     if (code === "") onlyImports.push(entry.name);
   }
   assert.deepEqual(onlyImports, []);
+});
+
+Deno.test("the bundle's chunks import no chunk an earlier import reaches, but main.js and run's and list's entries", () => {
+  // scripts/_redundant_imports.ts: each import costs Deno at every start; the
+  // entries of the commands that start most often keep their flat list.
+  const dir = new URL("cli/_generated/cli/", ROOT);
+  const texts = new Map<string, string>();
+  for (const entry of Deno.readDirSync(dir)) {
+    if (entry.name.endsWith(".js")) {
+      texts.set(entry.name, Deno.readTextFileSync(new URL(entry.name, dir)));
+    }
+  }
+  const STATIC = /(?<![\w$."'`])(?:import|export)\s*([^;"]*?\s*from\s*)?"\.\/([\w.-]+\.js)"/g;
+  const reach = new Map<string, Set<string>>();
+  const reached = (name: string): Set<string> => {
+    if (!reach.has(name)) {
+      const all = new Set<string>();
+      for (const [, , chunk] of texts.get(name)!.matchAll(STATIC)) {
+        all.add(chunk);
+        for (const further of reached(chunk)) all.add(further);
+      }
+      reach.set(name, all);
+    }
+    return reach.get(name)!;
+  };
+  const redundant = new Map<string, number>();
+  for (const [name, text] of texts) {
+    const before = new Set<string>();
+    for (const [whole, bound, chunk] of text.matchAll(STATIC)) {
+      if (bound === undefined && whole.startsWith("import") && before.has(chunk)) {
+        redundant.set(name, (redundant.get(name) ?? 0) + 1);
+      }
+      before.add(chunk);
+      for (const further of reached(chunk)) before.add(further);
+    }
+  }
+  const main = Deno.readTextFileSync(new URL("main.js", dir));
+  // The chunk main.js imports when the command runs.
+  const entry = (command: string) =>
+    new RegExp(`\\["${command}",\\(\\)=>import\\("\\./([\\w.-]+\\.js)"\\)`).exec(main)?.[1];
+  const flat = ["main.js", entry("run"), entry("list")];
+  assert.ok(flat.every((name) => name !== undefined && texts.has(name)), flat.join(", "));
+  assert.deepEqual([...redundant.keys()].filter((name) => !flat.includes(name)), []);
+  // The flat lists are there (the chunk choice is not empty).
+  assert.ok(flat.every((name) => redundant.has(name!)), JSON.stringify([...redundant]));
 });
 
 Deno.test("cli.ts's run of a built-in compiles only chunks of the bundle, no npm package", async () => {
