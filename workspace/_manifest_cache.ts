@@ -54,11 +54,18 @@ function denoDir(): string | undefined {
   return env("HOME")?.concat("/.cache/deno") ?? undefined;
 }
 
-/** The folder of parsed manifests, when this process may read and write it. */
-export function manifestCacheDir(): string | undefined {
-  const base = denoDir();
-  if (base === undefined) return undefined;
-  const dir = `${base}/toolfoundation/manifests`;
+/**
+ * The folder of parsed manifests, when this process may read and write it:
+ * `folder` when given, none when it is `false`, else the one in Deno's cache folder.
+ */
+export function manifestCacheDir(folder?: string | false): string | undefined {
+  if (folder === false) return undefined;
+  let dir = folder;
+  if (dir === undefined) {
+    const base = denoDir();
+    if (base === undefined) return undefined;
+    dir = `${base}/toolfoundation/manifests`;
+  }
   return granted({ name: "read", path: dir }) && granted({ name: "write", path: dir })
     ? dir
     : undefined;
@@ -139,8 +146,9 @@ function jsonSafe(value: unknown, depth = 0): boolean {
 export async function readCachedManifest(
   text: string,
   maxDepth: number,
+  folder?: string | false,
 ): Promise<SubsetDocument | undefined> {
-  const dir = manifestCacheDir();
+  const dir = manifestCacheDir(folder);
   if (dir === undefined) return undefined;
   try {
     const entry = JSON.parse(await Deno.readTextFile(`${dir}/${await entryName(text, maxDepth)}`));
@@ -163,8 +171,9 @@ export async function writeCachedManifest(
   maxDepth: number,
   value: unknown,
   root: PlacedNode | undefined,
+  folder?: string | false,
 ): Promise<void> {
-  const dir = manifestCacheDir();
+  const dir = manifestCacheDir(folder);
   if (dir === undefined || root === undefined || value === null || typeof value !== "object") {
     return;
   }

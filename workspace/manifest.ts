@@ -71,10 +71,18 @@ export interface ParseManifestOptions {
   maxDepth?: number;
   /** The workspace of a configuration file, for `${workspaceFolder}` (default: its directory's parent). */
   workspace?: string;
+  /**
+   * Where a manifest outside the YAML subset is kept once parsed, keyed by a
+   * hash of its text, so the next start does not parse it again: a folder, or
+   * `false` for none. Default: `toolfoundation/manifests` in Deno's cache
+   * folder (`DENO_DIR`, else the platform's). Used only when this process may
+   * already read and write the folder (never prompts); else skipped silently.
+   */
+  cache?: string | false;
 }
 
 /** Options of {@linkcode loadManifest}. */
-export type LoadManifestOptions = Pick<ParseManifestOptions, "maxBytes" | "maxDepth">;
+export type LoadManifestOptions = Pick<ParseManifestOptions, "maxBytes" | "maxDepth" | "cache">;
 
 // npm:yaml (bundled at build time by scripts/gen.ts: one module, not its
 // CommonJS build) and the positions read from its documents load only for a
@@ -187,7 +195,8 @@ export async function parseManifest(
   const size = utf8Length(text, maxBytes);
   if (size > maxBytes) throw tooLarge(file, size, maxBytes);
   // Most manifests: the subset parser (no I/O), else a parse kept from an earlier run.
-  const read = parseYamlSubset(text, maxDepth) ?? await readCachedManifest(text, maxDepth);
+  const read = parseYamlSubset(text, maxDepth) ??
+    await readCachedManifest(text, maxDepth, options.cache);
   if (read !== undefined) {
     const { root } = read;
     return checkManifest(
@@ -250,7 +259,7 @@ export async function parseManifest(
         : `cannot read the YAML: ${(cause as Error)?.message ?? cause}`,
     }], { cause });
   }
-  await writeCachedManifest(text, maxDepth, value, placedNodes(doc, counter));
+  await writeCachedManifest(text, maxDepth, value, placedNodes(doc, counter), options.cache);
   return checkManifest(
     value,
     yaml.isMap(doc.contents),

@@ -33,16 +33,16 @@ const INVALID = [
   "",
 ].join("\n");
 
-/** Runs `task` with DENO_DIR set to a new temporary folder; returns the cache's entry folder too. */
+/**
+ * Runs `task` with a new temporary folder as the cache's entry folder. The
+ * folder is passed as parseManifest's `cache` option, not through DENO_DIR:
+ * test modules running in parallel share the process's environment.
+ */
 async function withCache(task: (entries: string) => Promise<void>): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "tf-cache-" });
-  const before = Deno.env.get("DENO_DIR");
-  Deno.env.set("DENO_DIR", dir);
   try {
     await task(`${dir}/toolfoundation/manifests`);
   } finally {
-    if (before === undefined) Deno.env.delete("DENO_DIR");
-    else Deno.env.set("DENO_DIR", before);
     await Deno.remove(dir, { recursive: true });
   }
 }
@@ -57,9 +57,9 @@ async function files(dir: string): Promise<string[]> {
 }
 
 /** What parsing gives, as comparable data: the manifest (its places included) or the problems. */
-async function outcome(text: string): Promise<unknown> {
+async function outcome(text: string, cache: string | false): Promise<unknown> {
   try {
-    const m = await parseManifest(text, { path: "/tmp/tools.yaml" });
+    const m = await parseManifest(text, { path: "/tmp/tools.yaml", cache });
     const places = ["", "/tools", "/tools/0", "/tools/1/description", "/tools/9", "/nope"]
       .flatMap((p) => [m.locate!(p), m.locate!(p, true)]);
     return { tools: m.tools.map((t) => [t.id, t.tool.description]), places };
@@ -71,11 +71,11 @@ async function outcome(text: string): Promise<unknown> {
 
 Deno.test("a manifest outside the YAML subset is kept on a miss and read back on a hit", async () => {
   await withCache(async (entries) => {
-    const cold = await outcome(MANIFEST);
+    const cold = await outcome(MANIFEST, entries);
     const written = await files(entries);
     assert.equal(written.length, 1, written.join(", "));
     assert.match(written[0], /^[0-9a-f]{64}\.json$/);
-    assert.deepEqual(await outcome(MANIFEST), cold);
+    assert.deepEqual(await outcome(MANIFEST, entries), cold);
     // A hit reads the entry: change the kept value and the result changes with it.
     const file = `${entries}/${written[0]}`;
     const entry = JSON.parse(await Deno.readTextFile(file));
@@ -85,16 +85,16 @@ Deno.test("a manifest outside the YAML subset is kept on a miss and read back on
     assert.equal(entry.parser, config.imports.yaml.replace(/^npm:(.+)@/, "$1 "));
     entry.value.tools[1].description = "from the cache";
     await Deno.writeTextFile(file, JSON.stringify(entry));
-    const hit = await outcome(MANIFEST) as { tools: unknown[] };
+    const hit = await outcome(MANIFEST, entries) as { tools: unknown[] };
     assert.deepEqual(hit.tools[1], ["util:wait", "from the cache"]);
   });
 });
 
 Deno.test("problems of a manifest read from the cache are placed as npm:yaml places them", async () => {
   await withCache(async (entries) => {
-    const cold = await outcome(INVALID);
+    const cold = await outcome(INVALID, entries);
     assert.equal((await files(entries)).length, 1);
-    const warm = await outcome(INVALID);
+    const warm = await outcome(INVALID, entries);
     assert.deepEqual(warm, cold);
     assert.ok(Array.isArray(warm) && warm.length >= 2, JSON.stringify(warm));
   });
@@ -102,7 +102,7 @@ Deno.test("problems of a manifest read from the cache are placed as npm:yaml pla
 
 Deno.test("a garbage, truncated or misshapen cache entry is a miss and is written again", async () => {
   await withCache(async (entries) => {
-    const cold = await outcome(MANIFEST);
+    const cold = await outcome(MANIFEST, entries);
     const [name] = await files(entries);
     const file = `${entries}/${name}`;
     const good = await Deno.readTextFile(file);
@@ -116,7 +116,7 @@ Deno.test("a garbage, truncated or misshapen cache entry is a miss and is writte
     ];
     for (const text of broken) {
       await Deno.writeTextFile(file, text);
-      assert.deepEqual(await outcome(MANIFEST), cold, text.slice(0, 40));
+      assert.deepEqual(await outcome(MANIFEST, entries), cold, text.slice(0, 40));
       assert.equal(await Deno.readTextFile(file), good, "the entry was not written again");
     }
     assert.deepEqual(await files(entries), [name]);
@@ -127,6 +127,7 @@ Deno.test("a manifest in the YAML subset leaves no cache entry", async () => {
   await withCache(async (entries) => {
     await outcome(
       "version: 1\ntools:\n  - { name: calculate, namespace: math, builtin: calculate }\n",
+      entries,
     );
     assert.deepEqual(await files(entries), []);
   });
@@ -135,18 +136,33 @@ Deno.test("a manifest in the YAML subset leaves no cache entry", async () => {
 Deno.test("a cache folder that cannot be written is skipped without an error", async () => {
   await withCache(async (entries) => {
     // The folder's place is taken by a file: creating it fails.
-    await Deno.mkdir(`${entries}/..`, { recursive: true });
+    await Deno.mkdir(entries.slice(0, entries.lastIndexOf("/")), { recursive: true });
     await Deno.writeTextFile(entries, "not a folder");
-    const first = await outcome(MANIFEST);
-    const second = await outcome(MANIFEST);
+    const first = await outcome(MANIFEST, entries);
+    const second = await outcome(MANIFEST, entries);
     assert.deepEqual(second, first);
     assert.equal(await Deno.readTextFile(entries), "not a folder");
   });
 });
 
+Deno.test("cache: false keeps nothing and reads nothing back", async () => {
+  await withCache(async (entries) => {
+    const kept = await outcome(MANIFEST, entries);
+    const [name] = await files(entries);
+    const entry = JSON.parse(await Deno.readTextFile(`${entries}/${name}`));
+    entry.value.tools[1].description = "from the cache";
+    await Deno.writeTextFile(`${entries}/${name}`, JSON.stringify(entry));
+    // Not read: the manifest's own text is parsed again.
+    assert.deepEqual(await outcome(MANIFEST, false), kept);
+    await Deno.remove(`${entries}/${name}`);
+    assert.deepEqual(await outcome(MANIFEST, false), kept);
+    assert.deepEqual(await files(entries), []);
+  });
+});
+
 Deno.test("concurrent writers of one entry leave one whole entry and no temporary file", async () => {
   await withCache(async (entries) => {
-    const all = await Promise.all(Array.from({ length: 12 }, () => outcome(MANIFEST)));
+    const all = await Promise.all(Array.from({ length: 12 }, () => outcome(MANIFEST, entries)));
     for (const o of all) assert.deepEqual(o, all[0]);
     const names = await files(entries);
     assert.equal(names.length, 1, names.join(", "));
