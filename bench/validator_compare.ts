@@ -37,7 +37,7 @@ const fastPath = !Deno.args.includes("--fast-path=off");
 const baselineDir = Deno.args.find((a) => a.startsWith("--baseline="))?.slice("--baseline=".length);
 const REPEAT = quick ? 3 : 5;
 const BUDGET_MS = quick ? 150 : 400;
-const WARM_CALLS = quick ? 100 : 500;
+const WARM_CALLS = quick ? 100 : 2000;
 
 type AjvValidate = ((value: unknown) => boolean) & { errors?: { message?: string }[] | null };
 type AjvInstance = { compile(schema: unknown): AjvValidate };
@@ -128,7 +128,12 @@ function paired(
   // Warm up both until each schema's checker has run WARM_CALLS times (a
   // gateway's steady state: generated code tiers up per function) and for at
   // least BUDGET_MS / 4; then rounds so that one measurement takes about
-  // BUDGET_MS / REPEAT.
+  // BUDGET_MS / REPEAT. V8 compiles the optimized code of a few hundred
+  // schemas' functions on a background thread, which a loaded machine starves:
+  // after 500 calls per schema, hundreds of them (the failures code made on
+  // the second failures read above all) were still compiled during the
+  // measured rounds (`--v8-flags=--trace-opt`), and the failures row measured
+  // code half optimized.
   for (const f of base === undefined ? [ours, theirs] : [ours, base, theirs]) {
     const until = performance.now() + BUDGET_MS / 4;
     for (let done = 0; done < WARM_CALLS || performance.now() < until; done += perSchema) f();

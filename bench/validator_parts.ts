@@ -4,15 +4,25 @@
 // then the walk of the refused value, the generated failures code alone
 // (called directly), the three in a row, and the public read
 // (`check(value).failures` and their messages). Each figure is the median of
-// per-repetition ratios to ajv, the parts interleaved (as in
-// bench/validator_compare.ts; process CPU time would count the engine's
-// background threads, whose work spills from one part into the next). Only the
+// per-repetition ratios to ajv, the parts interleaved, their order rotated
+// from one repetition to the next, each timed in the process's CPU time (all
+// threads: the garbage collector's helper threads included). Only the
 // schemas whose plan has a walk, no patterns and generated failures code
 // are measured (the commonest case).
 //
 //   deno run --allow-read --allow-env bench/validator_parts.ts [--repeat=N] [--tree=<checkout>]
+//     [--warm=N] [--clock=wall] [--order=fixed]
 //
 // `--tree` measures another checkout's validator (its model/) instead.
+// `--warm` is the number of untimed rounds of each part first (2000): with
+// 150, ajv's validate functions were still being compiled by V8's optimizing
+// tiers during the timed rounds (about 120 compiles, `--v8-flags=--trace-opt`)
+// and ajv's time came out about 2.5x its steady one, the read's ratio to it
+// about 0.6-0.7 of the true one. `--clock=wall` times each part by the wall
+// clock, `--order=fixed` measures the parts in the same order every
+// repetition (ajv's right after the public read): how this bench measured
+// before, for comparison.
+import process from "node:process";
 import Ajv from "ajv";
 import Ajv2020 from "ajv/dist/2020.js";
 import { corpus } from "./_validator_corpus.ts";
@@ -129,19 +139,30 @@ const parts: [string, () => void][] = [
   }],
 ];
 
+const wall = Deno.args.includes("--clock=wall");
+const fixed = Deno.args.includes("--order=fixed");
+/** Milliseconds: the process's CPU time (user and system, every thread), or the wall clock's. */
+const clock = wall ? () => performance.now() : () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
 const ROUNDS = 20;
-for (const [, run] of parts) for (let i = 0; i < 150; i++) run();
+const WARM = Number(Deno.args.find((a) => a.startsWith("--warm="))?.slice(7) ?? 2000);
+for (const [, run] of parts) for (let i = 0; i < WARM; i++) run();
 const times = parts.map((): number[] => []);
 for (let r = 0; r < repeat; r++) {
-  parts.forEach(([, run], i) => {
-    const start = performance.now();
-    for (let k = 0; k < ROUNDS; k++) run();
-    times[i].push((performance.now() - start) * 1000 / (ROUNDS * pairs.length));
-  });
+  for (let n = 0; n < parts.length; n++) {
+    // Rotated: each part follows each other part in turn.
+    const i = fixed ? n : (n + r) % parts.length;
+    const start = clock();
+    for (let k = 0; k < ROUNDS; k++) parts[i][1]();
+    times[i].push((clock() - start) * 1000 / (ROUNDS * pairs.length));
+  }
 }
 const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 console.log(
-  `### where a failures read goes: ${pairs.length} pairs, alternating, ${repeat} repetitions`,
+  `### where a failures read goes: ${pairs.length} pairs, alternating, ${repeat} repetitions, ` +
+    `${wall ? "wall clock" : "process CPU time"}, ${fixed ? "fixed" : "rotated"} order`,
 );
 console.log("");
 console.log("| part | µs/call (median) | x ajv (median of per-repetition ratios) |");
