@@ -327,36 +327,43 @@ function pointedAtMerged(
   name: string,
 ): { text: string; map?: string } {
   const edits: Array<{ start: number; end: number; text: string }> = [];
-  let imported = false;
+  // Every import of a merged chunk becomes one import of the merged chunk
+  // (the first, with all their bindings): Deno's graph costs by the import.
+  const imports: Array<{ start: number; end: number; text: string }> = [];
+  const bindings: string[] = [];
   for (const match of text.matchAll(STATIC)) {
     const [whole, keyword, clause, chunk] = match;
     if (!members.includes(chunk)) continue;
     const start = match.index!;
     const end = start + whole.length;
-    if (clause === undefined) {
-      const replacement = keyword === "export" || imported
-        ? " ".repeat(whole.length)
-        : `import"./${name}";`;
-      edits.push({ start, end, text: replacement });
-    } else if (clause.startsWith("{")) {
-      const items = clause.slice(1, -1).split(",").map((item) => item.trim()).filter((i) =>
-        i !== ""
-      )
-        .map((item) => {
-          const [from, as = from] = item.split(/\s+as\s+/);
-          const merged = renamed.get(`${chunk}\0${from}`);
-          if (merged === undefined) {
-            throw new Error(`${file} imports ${from} from ${chunk}, which does not export it`);
-          }
-          return `${merged} as ${as}`;
-        });
-      edits.push({ start, end, text: `${keyword}{${items.join(",")}}from"./${name}";` });
-    } else {
+    if (clause !== undefined && !clause.startsWith("{")) {
       throw new Error(
         `${file} imports ${chunk} as a namespace (${whole}): not supported when merging`,
       );
     }
-    imported = true;
+    const items = (clause ?? "{}").slice(1, -1).split(",").map((item) => item.trim())
+      .filter((item) => item !== "")
+      .map((item) => {
+        const [from, as = from] = item.split(/\s+as\s+/);
+        const merged = renamed.get(`${chunk}\0${from}`);
+        if (merged === undefined) {
+          throw new Error(`${file} imports ${from} from ${chunk}, which does not export it`);
+        }
+        return `${merged} as ${as}`;
+      });
+    if (keyword === "export") {
+      edits.push({ start, end, text: `export{${items.join(",")}}from"./${name}";` });
+    } else {
+      bindings.push(...items);
+      const edit = { start, end, text: "" };
+      imports.push(edit);
+      edits.push(edit);
+    }
+  }
+  if (imports.length > 0) {
+    imports[0].text = bindings.length === 0
+      ? `import"./${name}";`
+      : `import{${bindings.join(",")}}from"./${name}";`;
   }
   if (text.match(DYNAMIC)?.some((found) => members.some((m) => found.includes(`"./${m}"`)))) {
     throw new Error(
