@@ -20,6 +20,7 @@ import { lazyExternals } from "./_lazy_externals.ts";
 import { type BundleFile, stableChunkNames } from "./_stable_chunk_names.ts";
 import { withoutFacades } from "./_chunk_facades.ts";
 import { chunksHolding, withoutRedundantImports } from "./_redundant_imports.ts";
+import { withStartChunk } from "./_start_chunk.ts";
 
 /** The directory the chunks are written to, relative to the repository. */
 export const CLI_BUNDLE_DIR = "cli/_generated/cli";
@@ -80,7 +81,13 @@ export async function cliBundle(root: URL): Promise<GeneratedFile[]> {
     const files: GeneratedFile[] = [];
     const packages = new Set<string>();
     const named = await stableChunkNames(written, CLI_BUNDLE_DIR);
-    const facadeFree = withoutFacades(named);
+    // The chunks main.js needs before any command, as one (scripts/_start_chunk.ts).
+    const started = await withStartChunk(named, "main.js", {
+      root,
+      scratch: `${scratch}/start`,
+      externals,
+    });
+    const facadeFree = withoutFacades(started.files);
     const flat = chunksHolding(facadeFree.files, FLAT_ENTRIES, CLI_BUNDLE_DIR).add("main.js");
     const chunks = withoutRedundantImports(facadeFree.files, flat).files;
     const prologues = facadeFree.prologues;
