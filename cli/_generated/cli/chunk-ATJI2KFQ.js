@@ -5,5 +5,5 @@
 // after changing any source the CLI imports; tests/cli/startup_manifest_check_test.ts
 // fails while these files are stale.
 
-import{a as s}from"./chunk-C72D4U3U.js";function i(o,n){if(n.startsWith("/")||/^[A-Za-z]:[\\/]/.test(n))return n;let r=o==="."?n:`${o}/${n}`,t=[];for(let e of r.split("/"))e==="."||e===""&&t.length>0||(e===".."&&t.length>0&&t[t.length-1]!==".."?t.pop():t.push(e));return t.join("/")||"."}s(i,"resolvePath");export{i as a};
+import{am as s}from"./start-YW44R4KB.js";function i(o,n){if(n.startsWith("/")||/^[A-Za-z]:[\\/]/.test(n))return n;let r=o==="."?n:`${o}/${n}`,t=[];for(let e of r.split("/"))e==="."||e===""&&t.length>0||(e===".."&&t.length>0&&t[t.length-1]!==".."?t.pop():t.push(e));return t.join("/")||"."}s(i,"resolvePath");export{i as a};
 //# sourceMappingURL=chunk-ATJI2KFQ.js.map

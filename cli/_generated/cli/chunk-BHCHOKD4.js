@@ -5,7 +5,7 @@
 // after changing any source the CLI imports; tests/cli/startup_manifest_check_test.ts
 // fails while these files are stale.
 
-import{c as g,d as y}from"./chunk-6L6LPQAH.js";import{a as o}from"./chunk-C72D4U3U.js";function S(e){if(e.length<=8){for(let t=1;t<e.length;t++)for(let r=0;r<t;r++)if(P(e[r],e[t]))return e.filter((i,s)=>{for(let c=0;c<s;c++)if(P(e[c],i))return!1;return!0});return e}let n=new Set;return e.filter(t=>{let r=T(t);return n.has(r)?!1:(n.add(r),!0)})}o(S,"distinctFailures");function T(e){return`${e.instanceLocation}
+import{x as g,y as y,am as o}from"./start-YW44R4KB.js";function S(e){if(e.length<=8){for(let t=1;t<e.length;t++)for(let r=0;r<t;r++)if(P(e[r],e[t]))return e.filter((i,s)=>{for(let c=0;c<s;c++)if(P(e[c],i))return!1;return!0});return e}let n=new Set;return e.filter(t=>{let r=T(t);return n.has(r)?!1:(n.add(r),!0)})}o(S,"distinctFailures");function T(e){return`${e.instanceLocation}
 ${e.keywordLocation}
 ${e.message}`}o(T,"failureKey");function P(e,n){if(e.instanceLocation===n.instanceLocation&&e.keywordLocation===n.keywordLocation&&e.message===n.message)return!0;let t=o(r=>r.instanceLocation.length+r.keywordLocation.length+r.message.length,"length");return t(e)===t(n)&&(e.instanceLocation.length!==n.instanceLocation.length||e.keywordLocation.length!==n.keywordLocation.length)&&I(e)&&I(n)&&T(e)===T(n)}o(P,"sameKey");function I(e){return e.instanceLocation.includes(`
 `)||e.keywordLocation.includes(`

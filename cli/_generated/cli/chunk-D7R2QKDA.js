@@ -5,5 +5,5 @@
 // after changing any source the CLI imports; tests/cli/startup_manifest_check_test.ts
 // fails while these files are stale.
 
-import{a as c}from"./chunk-C72D4U3U.js";var i=["log","info","debug","warn","error","trace"];function a(r){let s=i.map(o=>[o,console[o]]);for(let[o,n]of s)console[o]=(...t)=>{let l=t.map(e=>typeof e=="string"?e:Deno.inspect(e)).join(" ");n.call(console,r.redact(l))};return{[Symbol.dispose](){for(let[o,n]of s)console[o]=n}}}c(a,"scrubConsole");export{a};
+import{am as c}from"./start-YW44R4KB.js";var i=["log","info","debug","warn","error","trace"];function a(r){let s=i.map(o=>[o,console[o]]);for(let[o,n]of s)console[o]=(...t)=>{let l=t.map(e=>typeof e=="string"?e:Deno.inspect(e)).join(" ");n.call(console,r.redact(l))};return{[Symbol.dispose](){for(let[o,n]of s)console[o]=n}}}c(a,"scrubConsole");export{a};
 //# sourceMappingURL=chunk-D7R2QKDA.js.map

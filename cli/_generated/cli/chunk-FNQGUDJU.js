@@ -5,5 +5,5 @@
 // after changing any source the CLI imports; tests/cli/startup_manifest_check_test.ts
 // fails while these files are stale.
 
-import{d as o,e as s}from"./chunk-TJPGXSKO.js";import{a as t}from"./chunk-C72D4U3U.js";function g(r,v,e){let n=r.servers[v],{tools:c,include:l,exclude:d,annotations:u,...a}=n;return{...n,...o(a,{env:e.env??(i=>Deno.env.get(i)),redactor:e.redactor,inputs:r.inputs,ask:s,given:e.given})}}t(g,"resolvedServer");export{g as a};
+import{d as o,e as s}from"./chunk-TJPGXSKO.js";import{am as t}from"./start-YW44R4KB.js";function g(r,v,e){let n=r.servers[v],{tools:c,include:l,exclude:d,annotations:u,...a}=n;return{...n,...o(a,{env:e.env??(i=>Deno.env.get(i)),redactor:e.redactor,inputs:r.inputs,ask:s,given:e.given})}}t(g,"resolvedServer");export{g as a};
 //# sourceMappingURL=chunk-FNQGUDJU.js.map

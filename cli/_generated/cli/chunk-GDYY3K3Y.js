@@ -5,5 +5,5 @@
 // after changing any source the CLI imports; tests/cli/startup_manifest_check_test.ts
 // fails while these files are stale.
 
-import{a as r}from"./chunk-C72D4U3U.js";function e(t){return typeof t=="object"&&t!==null&&!Array.isArray(t)}r(e,"isNonArrayObject");function n(t){if(!e(t))return!1;let o=Object.getPrototypeOf(t);return o===Object.prototype||o===null}r(n,"isPlainObject");export{e as a,n as b};
+import{am as r}from"./start-YW44R4KB.js";function e(t){return typeof t=="object"&&t!==null&&!Array.isArray(t)}r(e,"isNonArrayObject");function n(t){if(!e(t))return!1;let o=Object.getPrototypeOf(t);return o===Object.prototype||o===null}r(n,"isPlainObject");export{e as a,n as b};
 //# sourceMappingURL=chunk-GDYY3K3Y.js.map

@@ -5,5 +5,5 @@
 // after changing any source the CLI imports; tests/cli/startup_manifest_check_test.ts
 // fails while these files are stale.
 
-import{a as n}from"./chunk-C72D4U3U.js";var e="\x1B",l=new RegExp(`${e}\\[[0-?]*[ -/]*[@-~]|${e}\\][^\\x07${e}]*(?:\\x07|${e}\\\\)|${e}[@-Z\\\\^_]`,"g"),$=new RegExp(`${e}(?:\\[[0-?]*[ -/]*|\\][^\\x07${e}]*${e}?)?$`),x=class{static{n(this,"AnsiStripper")}#e="";push(c){let t=this.#e+c;this.#e="";let s=$.exec(t);return s!==null&&s.index<t.length&&(this.#e=t.slice(s.index),t=t.slice(0,s.index)),t.replace(l,"")}flush(){return this.#e="",""}};export{x as a};
+import{am as n}from"./start-YW44R4KB.js";var e="\x1B",l=new RegExp(`${e}\\[[0-?]*[ -/]*[@-~]|${e}\\][^\\x07${e}]*(?:\\x07|${e}\\\\)|${e}[@-Z\\\\^_]`,"g"),$=new RegExp(`${e}(?:\\[[0-?]*[ -/]*|\\][^\\x07${e}]*${e}?)?$`),x=class{static{n(this,"AnsiStripper")}#e="";push(c){let t=this.#e+c;this.#e="";let s=$.exec(t);return s!==null&&s.index<t.length&&(this.#e=t.slice(s.index),t=t.slice(0,s.index)),t.replace(l,"")}flush(){return this.#e="",""}};export{x as a};
 //# sourceMappingURL=chunk-M22BTDSE.js.map

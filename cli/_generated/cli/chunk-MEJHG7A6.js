@@ -5,5 +5,5 @@
 // after changing any source the CLI imports; tests/cli/startup_manifest_check_test.ts
 // fails while these files are stale.
 
-import{a as e}from"./chunk-C72D4U3U.js";function o(){return import.meta.url.includes("/deno-compile-")?"deno":Deno.execPath()}e(o,"moduleToolDeno");export{o as a};
+import{am as e}from"./start-YW44R4KB.js";function o(){return import.meta.url.includes("/deno-compile-")?"deno":Deno.execPath()}e(o,"moduleToolDeno");export{o as a};
 //# sourceMappingURL=chunk-MEJHG7A6.js.map

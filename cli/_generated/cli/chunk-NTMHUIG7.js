@@ -5,5 +5,5 @@
 // after changing any source the CLI imports; tests/cli/startup_manifest_check_test.ts
 // fails while these files are stale.
 
-import{g as n}from"./chunk-Y6WPCA7U.js";import{a as r}from"./chunk-C72D4U3U.js";var t=class extends n{static{r(this,"AuthError")}server;constructor(u,s,e){super(u,s,e),this.server=e?.server}};export{t as a};
+import{J as n,am as r}from"./start-YW44R4KB.js";var t=class extends n{static{r(this,"AuthError")}server;constructor(u,s,e){super(u,s,e),this.server=e?.server}};export{t as a};
 //# sourceMappingURL=chunk-NTMHUIG7.js.map

@@ -5,5 +5,5 @@
 // after changing any source the CLI imports; tests/cli/startup_manifest_check_test.ts
 // fails while these files are stale.
 
-import{a as f}from"./chunk-BWFXRXWW.js";import{g as t,h as a}from"./chunk-MWJOIZ7I.js";import{g as c}from"./chunk-JIF5Y4WO.js";import{a as n}from"./chunk-C72D4U3U.js";function g(m,s,e){return async i=>{let p=i.map(o=>f(o)),d=await t(m.servers[e],p),r=new Map;for(let o of d.changed)r.set(o.name,new c([{server:e,tool:o.name,changes:o.differences.map(a)}],s));return r}}n(g,"lockCheck");export{g as a};
+import{a as f}from"./chunk-BWFXRXWW.js";import{g as t,h as a}from"./chunk-MWJOIZ7I.js";import{u as c,am as n}from"./start-YW44R4KB.js";function g(m,s,e){return async i=>{let p=i.map(o=>f(o)),d=await t(m.servers[e],p),r=new Map;for(let o of d.changed)r.set(o.name,new c([{server:e,tool:o.name,changes:o.differences.map(a)}],s));return r}}n(g,"lockCheck");export{g as a};
 //# sourceMappingURL=chunk-Y6ANH5E2.js.map
