@@ -15,6 +15,7 @@
 
 import { ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import { completedResult } from "../run/mcp/connection.ts";
+import { needsBase64 } from "../run/mcp/param_headers.ts";
 
 /** The protocol revision whose requests carry the `_meta` envelope. */
 export const MODERN_REVISION = "2026-07-28";
@@ -74,17 +75,6 @@ export function envelopedParams(
   return { ...params, _meta: { ...envelope, ...(params._meta as object | undefined) } };
 }
 
-/** Whether a header value goes as it is (else the SDK sends it Base64-encoded). */
-function plainHeaderValue(text: string): boolean {
-  if (text === "" || text !== text.trim()) return false;
-  if (text.startsWith("=?base64?") && text.endsWith("?=")) return false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c !== 9 && (c < 32 || c > 126)) return false;
-  }
-  return true;
-}
-
 /**
  * Adds the body-derived headers of a `tools/call` with `params` (already
  * enveloped) and the caller's `extra` headers, as the SDK's transport does;
@@ -100,7 +90,7 @@ export function addModernHeaders(
     headers["mcp-protocol-version"] = version;
     headers["mcp-method"] = "tools/call";
     if (typeof params.name === "string") {
-      if (!plainHeaderValue(params.name)) return false;
+      if (needsBase64(params.name)) return false;
       headers["mcp-name"] = params.name;
     }
   }

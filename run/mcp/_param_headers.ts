@@ -146,7 +146,8 @@ export function scanHeaderDeclarations(inputSchema: unknown): HeaderScan {
 const SENTINEL_START = "=?base64?";
 const SENTINEL_END = "?=";
 
-function needsBase64(text: string): boolean {
+/** Whether a header value is sent Base64-encoded (else as it is): the SDK's rule. */
+export function needsBase64(text: string): boolean {
   if (text === "" || text !== text.trim()) return true;
   if (text.startsWith(SENTINEL_START) && text.endsWith(SENTINEL_END)) return true;
   for (let i = 0; i < text.length; i++) {

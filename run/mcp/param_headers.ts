@@ -26,6 +26,7 @@ export {
   type HeaderDeclaration,
   type HeaderScan,
   HeaderValueError,
+  needsBase64,
   paramHeaders,
   scanHeaderDeclarations,
 } from "./_param_headers.ts";

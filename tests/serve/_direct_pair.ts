@@ -4,6 +4,7 @@
 
 import { mcpBackend, type ToolObjectSchema } from "../../model/mod.ts";
 import { Runner } from "../../run/mod.ts";
+import { Server } from "@modelcontextprotocol/server";
 import { createHttpHandler, Gateway, type HttpHandler, type Upstream } from "../../serve/mod.ts";
 
 /** Options of {@linkcode handlerPair}. */
@@ -82,5 +83,29 @@ export async function answerOf(
     status: response.status,
     headers: [...response.headers].filter(([k]) => k !== "content-length"),
     body: await response.text(),
+  };
+}
+
+/** How many SDK servers were connected since {@linkcode countConnects}; disposing it stops counting. */
+export interface ConnectCount extends Disposable {
+  /** SDK servers connected so far (the SDK's path connects one per request; the direct path none). */
+  readonly count: number;
+}
+
+/** Counts the SDK servers connected in this process until the result is disposed (`using`). */
+export function countConnects(): ConnectCount {
+  const connect = Server.prototype.connect;
+  let count = 0;
+  Server.prototype.connect = function (this: Server, ...args: Parameters<Server["connect"]>) {
+    count++;
+    return connect.apply(this, args);
+  };
+  return {
+    get count() {
+      return count;
+    },
+    [Symbol.dispose]() {
+      Server.prototype.connect = connect;
+    },
   };
 }

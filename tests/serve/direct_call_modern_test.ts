@@ -10,14 +10,13 @@ import {
   CLIENT_INFO_META_KEY,
   LOG_LEVEL_META_KEY,
   PROTOCOL_VERSION_META_KEY,
-  Server,
 } from "@modelcontextprotocol/server";
 import { mcpBackend, type ToolObjectSchema } from "../../model/mod.ts";
 import { Runner } from "../../run/mod.ts";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { Gateway, type HttpHandler, serveHttp } from "../../serve/mod.ts";
 import { EnvelopeVerdicts, modernCallOf } from "../../serve/_fast_call_modern.ts";
-import { answerOf, type HandlerPairOptions } from "./_direct_pair.ts";
+import { answerOf, countConnects, type HandlerPairOptions } from "./_direct_pair.ts";
 import { type DoubleCase, doublePair, doubleUpstream } from "./_double_upstream.ts";
 const ELICIT = {
   method: "elicitation/create",
@@ -282,23 +281,17 @@ Deno.test("with --sessions a 2026-07-28 call on the direct path answers with the
 
 Deno.test("a plain 2026-07-28 call with a plain result connects no SDK server; another outcome is replayed through one", async () => {
   const env = await setup();
-  const connect = Server.prototype.connect;
-  let connected = 0;
-  Server.prototype.connect = function (this: Server, ...args: Parameters<Server["connect"]>) {
-    connected++;
-    return connect.apply(this, args);
-  };
+  using connects = countConnects();
   try {
     await answer(env.direct, post(JSON.stringify(call("plain")), headersOf(call("plain"))));
-    assert.equal(connected, 0);
+    assert.equal(connects.count, 0);
     await answer(env.direct, post(JSON.stringify(call("image")), headersOf(call("image"))));
-    assert.equal(connected, 1);
+    assert.equal(connects.count, 1);
     await answer(env.sdk, post(JSON.stringify(call("plain")), headersOf(call("plain"))));
-    assert.equal(connected, 2);
+    assert.equal(connects.count, 2);
     // The replay does not call the tool a second time.
     assert.equal(env.upstream.calls.filter((c) => c.name === "image").length, 1);
   } finally {
-    Server.prototype.connect = connect;
     await env.close();
   }
 });
@@ -362,12 +355,7 @@ Deno.test("the SDK's own client pinned to 2026-07-28 takes the direct path, with
   );
   const gateway = await Gateway.create(runner, { upstreams: [upstream] });
   const serving = await serveHttp(gateway, { port: 0 });
-  const connect = Server.prototype.connect;
-  let connected = 0;
-  Server.prototype.connect = function (this: Server, ...args: Parameters<Server["connect"]>) {
-    connected++;
-    return connect.apply(this, args);
-  };
+  using connects = countConnects();
   try {
     for (const capabilities of [{}, { elicitation: { form: {} }, sampling: {} }]) {
       const client = new Client({ name: "probe", version: "1.0.0" }, {
@@ -376,16 +364,15 @@ Deno.test("the SDK's own client pinned to 2026-07-28 takes the direct path, with
       });
       await client.connect(new StreamableHTTPClientTransport(new URL(serving.url)));
       try {
-        const before = connected;
+        const before = connects.count;
         const result = await client.callTool({ name: "plain", arguments: {} });
         assert.deepEqual(result.content, [{ type: "text", text: "hello" }]);
-        assert.equal(connected - before, 0, "an SDK server answered the call");
+        assert.equal(connects.count - before, 0, "an SDK server answered the call");
       } finally {
         await client.close();
       }
     }
   } finally {
-    Server.prototype.connect = connect;
     await serving.close();
     await gateway.close();
   }

@@ -8,10 +8,9 @@ import {
   classifyInboundRequest,
   isJSONRPCRequest,
   PROTOCOL_VERSION_META_KEY,
-  Server,
 } from "@modelcontextprotocol/server";
 import type { HttpHandler } from "../../serve/mod.ts";
-import { answerOf, type HandlerPairOptions } from "./_direct_pair.ts";
+import { answerOf, countConnects, type HandlerPairOptions } from "./_direct_pair.ts";
 import { type DoubleCase, doublePair } from "./_double_upstream.ts";
 import { fastCallOf } from "../../serve/_fast_call.ts";
 
@@ -195,19 +194,13 @@ Deno.test("a call that hangs upstream ends at its deadline with the SDK path's t
 
 Deno.test("a plain 2025-era call is answered without an SDK server; the SDK path connects one", async () => {
   const env = await setup();
-  const connect = Server.prototype.connect;
-  let connected = 0;
-  Server.prototype.connect = function (this: Server, ...args: Parameters<Server["connect"]>) {
-    connected++;
-    return connect.apply(this, args);
-  };
+  using connects = countConnects();
   try {
     await answer(env.direct, post(JSON.stringify(call("plain"))));
-    assert.equal(connected, 0);
+    assert.equal(connects.count, 0);
     await answer(env.sdk, post(JSON.stringify(call("plain"))));
-    assert.equal(connected, 1);
+    assert.equal(connects.count, 1);
   } finally {
-    Server.prototype.connect = connect;
     await env.close();
   }
 });
