@@ -64,6 +64,10 @@ const SELF = "\0serve";
  * either is then served over it.
  */
 const NOTHING: Readonly<Record<string, unknown>> = {};
+/** The key of a connection that declared no client capability (see {@linkcode capabilityKey}). */
+const SHARED_KEY = capabilityKey({});
+/** What a checkout's wait ends with when a new connection is to be opened. */
+const ROOM_MADE: unique symbol = Symbol("room made");
 
 /**
  * The names of the tools a 2025 connection lists; undefined when the list
@@ -191,6 +195,15 @@ export class McpUpstream implements Upstream {
     this.#connectTimeoutMs = options.connectTimeoutMs ?? 30_000;
     this.#checkTools = options.checkTools;
     this.#onLogDropped = options.onLogDropped;
+  }
+
+  /**
+   * Requests waiting for a connection of their own while every connection
+   * is in use, and the shared connections drained for them (diagnostics;
+   * both 0 once no such request waits).
+   */
+  get drains(): { waiting: number; drained: number } {
+    return { waiting: this.#drainWaiters, drained: this.#draining.size };
   }
 
   async capabilities(signal?: AbortSignal): Promise<UpstreamCapabilities> {
@@ -452,55 +465,38 @@ export class McpUpstream implements Upstream {
     const own = room === 1 && this.#perConnection > 1;
     // Whether this request counts among those a connection is drained for.
     let drains = false;
-    while (true) {
-      if (this.#closing.signal.aborted) {
-        if (drains) drains = this.#stopDraining();
-        throw this.#closing.signal.reason;
+    let taken: Slot | typeof ROOM_MADE;
+    try {
+      while (true) {
+        if (this.#closing.signal.aborted) throw this.#closing.signal.reason;
+        const found = this.#take(key, room, own);
+        if (found !== undefined) {
+          taken = found;
+          break;
+        }
+        if (own) {
+          if (!drains) this.#drainWaiters++;
+          drains = true;
+          this.#drainOne();
+        }
+        try {
+          await this.#freed(signal);
+        } catch (error) {
+          onFull?.();
+          throw error;
+        }
       }
-      for (let i = this.#slots.length - 1; i >= 0; i--) {
-        const slot = this.#slots[i];
-        if (slot.dead && !slot.users) this.#drop(slot);
-      }
-      let pick: Slot | undefined;
-      for (const slot of this.#slots) {
-        if (slot.dead || slot.key !== key || (slot.users ?? 0) >= room) continue;
-        if (this.#draining.has(slot)) continue;
-        if (pick === undefined || (slot.users ?? 0) < (pick.users ?? 0)) pick = slot;
-      }
-      if (pick !== undefined) {
-        if (drains) drains = this.#stopDraining();
-        pick.users = (pick.users ?? 0) + 1;
-        pick.busy = true;
-        if (pick.ready !== undefined) await this.#awaitReady(pick, signal);
-        return pick;
-      }
-      if (this.#slots.length < this.#maxConnections) {
-        if (drains) drains = this.#stopDraining();
-        break;
-      }
-      // Requests in flight hold fewer connections than the cap (this one holds
-      // a share too), or one is freed soon: an idle connection of other
-      // capabilities makes room.
-      const idle = this.#slots.find((s) =>
-        !s.users && s.ready === undefined && (own || !this.#draining.has(s))
-      );
-      if (idle !== undefined) {
-        this.#drop(idle);
-        if (drains) drains = this.#stopDraining();
-        break;
-      }
-      if (own) {
-        if (!drains) this.#drainWaiters++;
-        drains = true;
-        this.#drainOne();
-      }
-      try {
-        await this.#freed(signal);
-      } catch (error) {
-        if (drains) drains = this.#stopDraining();
-        onFull?.();
-        throw error;
-      }
+    } finally {
+      // However the wait ends (taken, room made, the signal's abort, the
+      // pool closed), this request is no longer one a connection is drained
+      // for: before the connection it takes or opens is awaited, and with no
+      // await between the choice and the new slot (no other request sees the
+      // pool in between).
+      if (drains) this.#stopDraining();
+    }
+    if (taken !== ROOM_MADE) {
+      if (taken.ready !== undefined) await this.#awaitReady(taken, signal);
+      return taken;
     }
     const slot: Slot = {
       connection: undefined,
@@ -526,16 +522,61 @@ export class McpUpstream implements Upstream {
   }
 
   /**
+   * Takes an open connection of `key` with room for one more request (the
+   * least busy one not drained), or makes room for a new one (below the cap,
+   * or an idle connection of other capabilities closed: `ROOM_MADE`), else
+   * undefined (the request waits for one to be freed). `own`: the request
+   * needs a connection of its own, and may close a drained one.
+   */
+  #take(key: string, room: number, own: boolean): Slot | typeof ROOM_MADE | undefined {
+    for (let i = this.#slots.length - 1; i >= 0; i--) {
+      const slot = this.#slots[i];
+      if (slot.dead && !slot.users) this.#drop(slot);
+    }
+    let pick: Slot | undefined;
+    for (const slot of this.#slots) {
+      if (slot.dead || slot.key !== key || (slot.users ?? 0) >= room) continue;
+      if (this.#draining.has(slot)) continue;
+      if (pick === undefined || (slot.users ?? 0) < (pick.users ?? 0)) pick = slot;
+    }
+    if (pick !== undefined) {
+      pick.users = (pick.users ?? 0) + 1;
+      pick.busy = true;
+      return pick;
+    }
+    if (this.#slots.length < this.#maxConnections) return ROOM_MADE;
+    // Requests in flight hold fewer connections than the cap (this one holds
+    // a share too), or one is freed soon: an idle connection of other
+    // capabilities makes room.
+    const idle = this.#slots.find((s) =>
+      !s.users && s.ready === undefined && (own || !this.#draining.has(s))
+    );
+    if (idle === undefined) return undefined;
+    this.#drop(idle);
+    return ROOM_MADE;
+  }
+
+  /**
+   * Whether requests share the slot's connection: it declared no client
+   * capability (either era's: a 2025 connection's key only adds a suffix),
+   * on a pool whose connections carry several requests.
+   */
+  #isShared(slot: Slot): boolean {
+    return this.#perConnection > 1 && slot.key.startsWith(SHARED_KEY);
+  }
+
+  /**
    * Drains one more shared connection while fewer are drained than requests
    * wait for a connection of their own: the one carrying the fewest requests
-   * (it is free soonest). None when no shared connection is open (the others
-   * each carry one request and are free when it ends).
+   * (it is free soonest), the one opened first of those carrying as few.
+   * None when no shared connection is open (the others each carry one
+   * request and are free when it ends).
    */
   #drainOne(): void {
     if (this.#draining.size >= this.#drainWaiters) return;
     let pick: Slot | undefined;
     for (const slot of this.#slots) {
-      if (slot.dead || this.#draining.has(slot) || !slot.key.startsWith("{}")) continue;
+      if (slot.dead || this.#draining.has(slot) || !this.#isShared(slot)) continue;
       if (pick === undefined || (slot.users ?? 0) < (pick.users ?? 0)) pick = slot;
     }
     if (pick !== undefined) this.#draining.add(pick);
@@ -666,9 +707,7 @@ export class McpUpstream implements Upstream {
         if (idle.length > this.#maxIdle) this.#trimLater();
       }
     }
-    // Shared connections are those that declared no client capability.
-    (this.#perConnection > 1 && slot.key.startsWith("{}") ? this.#sharedShares : this.#shares)
-      .release(caller);
+    (this.#isShared(slot) ? this.#sharedShares : this.#shares).release(caller);
     this.#notifyFreed();
   }
 

@@ -9,6 +9,7 @@ import type { McpServerConfig } from "../../run/mod.ts";
 import { StdioTransport } from "../../run/mcp/_stdio.ts";
 import { mcpUpstream, type Upstream, type UpstreamNotification } from "../../serve/mod.ts";
 import { useStdioDirect } from "../../serve/_fast_stdio.ts";
+import type { McpUpstream as Pool } from "../../serve/_mcp_upstream_pool.ts";
 import type { McpUpstreamOptions } from "../../serve/_mcp_upstream_options.ts";
 import { ROOT } from "./_helpers.ts";
 import { descendants, SERVE_UPSTREAM, SERVE_UPSTREAM_CASES } from "./_upstream_helpers.ts";
@@ -383,6 +384,106 @@ Deno.test("a request whose deadline passes while its stdio process starts fails 
     // The process goes on starting for the next calls.
     const next = await callOn(upstream, "echo", { text: "next" }, { timeoutMs: 10_000 });
     assert.deepEqual(next.result?.content, [{ type: "text", text: '{"text":"next"}' }]);
+  } finally {
+    await upstream.close();
+  }
+});
+
+/** The pool's drain bookkeeping: no request waits for a connection of its own, none is drained. */
+function assertNoDrain(upstream: Upstream, when: string): void {
+  assert.deepEqual((upstream as Pool).drains, { waiting: 0, drained: 0 }, when);
+}
+
+Deno.test("a client that offers sampling leaves no process drained however its wait for one ends: deadline, cancellation, the pool closed, a process freed", async () => {
+  const tag = `drain-exits-${crypto.randomUUID()}`;
+  // Three calls that never answer (two on one process, one on the other) until their deadline.
+  const hang = (upstream: Upstream, ms: number) =>
+    [0, 1, 2].map(() => callOn(upstream, "hang", {}, { timeoutMs: ms }));
+  const waitsDrained = async (upstream: Upstream) =>
+    await eventually(
+      "a process is drained for it",
+      () => Promise.resolve((upstream as Pool).drains.drained === 1),
+    );
+  let upstream = mcpUpstream("raw", raw(tag), TWO_BY_TWO);
+  try {
+    const hung = hang(upstream, 8000);
+    await eventually("two processes run", async () => (await processes(tag)) === 2);
+    // Its deadline passes.
+    const late = callOn(upstream, "echo", {}, { capabilities: { sampling: {} }, timeoutMs: 600 });
+    await waitsDrained(upstream);
+    assert.match(String((await late).error), /no connection was free within/);
+    assertNoDrain(upstream, "after its deadline");
+    // Its client cancels it.
+    const cancel = new AbortController();
+    const cancelled = callOn(upstream, "echo", {}, {
+      capabilities: { sampling: {} },
+      signal: cancel.signal,
+    });
+    await waitsDrained(upstream);
+    cancel.abort(new Error("the client cancelled"));
+    assert.match(String((await cancelled).error), /the client cancelled/);
+    assertNoDrain(upstream, "after its cancellation");
+    // The pool closes.
+    const closed = callOn(upstream, "echo", {}, { capabilities: { sampling: {} } });
+    await waitsDrained(upstream);
+    await upstream.close();
+    assert.match(String((await closed).error), /was closed/);
+    assertNoDrain(upstream, "after close()");
+    await Promise.all(hung);
+  } finally {
+    await upstream.close();
+  }
+  // A process is freed (the hung calls reach their deadline): it gets one of its own.
+  upstream = mcpUpstream("raw", raw(tag), TWO_BY_TWO);
+  try {
+    const hung = hang(upstream, 1500);
+    await eventually("two processes run", async () => (await processes(tag)) === 2);
+    const own = callOn(upstream, "echo", { text: "own" }, {
+      capabilities: { sampling: {} },
+      timeoutMs: 10_000,
+    });
+    await waitsDrained(upstream);
+    assert.deepEqual((await own).result?.content, [{ type: "text", text: '{"text":"own"}' }]);
+    assertNoDrain(upstream, "after it was served");
+    await Promise.all(hung);
+  } finally {
+    await upstream.close();
+  }
+});
+
+Deno.test("a process is drained for a client that offers sampling only among those shared calls use, the least busy first, whatever other processes run", async () => {
+  const tag = `drain-keys-${crypto.randomUUID()}`;
+  const upstream = mcpUpstream("raw", raw(tag), {
+    maxConnections: 3,
+    maxRequestsPerConnection: 2,
+    callerShare: 3,
+    reservedConnections: 0,
+  });
+  try {
+    // A process of a client offering roots first, then two shared ones carrying two calls and one.
+    const hung = [
+      callOn(upstream, "hang", {}, { capabilities: { roots: {} }, timeoutMs: 1500 }),
+    ];
+    await eventually("one process runs", async () => (await processes(tag)) === 1);
+    hung.push(...[0, 1, 2].map(() => callOn(upstream, "hang", {}, { timeoutMs: 4000 })));
+    await eventually("three processes run", async () => (await processes(tag)) === 3);
+    const own = callOn(upstream, "echo", { text: "own" }, {
+      capabilities: { sampling: {} },
+      timeoutMs: 10_000,
+    });
+    await eventually(
+      "a process is drained for it",
+      () => Promise.resolve((upstream as Pool).drains.drained === 1),
+    );
+    // The shared process carrying one call is the one drained: a shared call finds none to
+    // join (the other carries its most), where it would join that one had the roots client's
+    // process or the busier shared one been drained.
+    const shared = await callOn(upstream, "echo", { text: "shared" }, { timeoutMs: 500 });
+    assert.match(String(shared.error), /no connection was free within/);
+    // The roots client's call ends at its deadline: its process makes room for this one.
+    assert.deepEqual((await own).result?.content, [{ type: "text", text: '{"text":"own"}' }]);
+    assertNoDrain(upstream, "after it was served");
+    await Promise.all(hung);
   } finally {
     await upstream.close();
   }
