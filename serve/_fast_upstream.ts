@@ -37,16 +37,12 @@ import {
   refusalOf,
 } from "./_fast_upstream_modern.ts";
 
-/** How many calls the direct path handed to the SDK's path in this process (tests read it). */
-export const handedBack: { count: number } = { count: 0 };
-
 /** The call was not delivered (the server ran nothing): send it the SDK's way. */
 export class Undelivered extends Error {
   /** Creates the instance. */
   constructor(reason: string) {
     super(`not sent directly: ${reason}`);
     this.name = "Undelivered";
-    handedBack.count++;
   }
 }
 

@@ -131,6 +131,8 @@ export class McpUpstream implements Upstream {
   readonly #connectTimeoutMs: number;
   readonly #checkTools: McpUpstreamOptions["checkTools"];
   readonly #onLogDropped: McpUpstreamOptions["onLogDropped"];
+  /** Tool calls the direct path handed to the SDK's client (see {@linkcode handedBack}). */
+  readonly #handedBack = { count: 0 };
   /** Log lines dropped (see {@linkcode McpUpstreamOptions.onLogDropped}). */
   #logDropped = 0;
   /** Tools `checkTools` refused, by name on the server, with their error. */
@@ -195,6 +197,16 @@ export class McpUpstream implements Upstream {
     this.#connectTimeoutMs = options.connectTimeoutMs ?? 30_000;
     this.#checkTools = options.checkTools;
     this.#onLogDropped = options.onLogDropped;
+  }
+
+  /**
+   * How many tool calls the direct path of an HTTP upstream began and
+   * handed to the SDK's client instead, refused before the server ran them
+   * (a refused or missing token, a redirect, a session the server forgot):
+   * each was sent a second time (diagnostics).
+   */
+  get handedBack(): number {
+    return this.#handedBack.count;
   }
 
   /**
@@ -505,6 +517,7 @@ export class McpUpstream implements Upstream {
       context: undefined,
       key,
       users: 1,
+      handedBack: this.#handedBack,
     };
     this.#slots.push(slot);
     // A shared connection outlives the request that opened it: only the

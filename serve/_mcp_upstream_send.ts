@@ -84,6 +84,7 @@ export async function sendOnSlot(
       } catch (error) {
         // Refused before the server ran it: the SDK sends it (and handles the refusal).
         if (!(error instanceof Undelivered)) throw error;
+        if (slot.handedBack !== undefined) slot.handedBack.count++;
       }
     }
     if (method === "tools/call" && stdioDirectCapable(connection)) {

@@ -38,6 +38,11 @@ export interface Slot {
   users?: number;
   /** Settles once the connection is open and checked (requests that join an opening wait for it). */
   ready?: Promise<void>;
+  /**
+   * The pool's count of tool calls the direct path handed to the SDK's
+   * client (refused before the server ran them), shared by its slots.
+   */
+  handedBack?: { count: number };
 }
 
 /** Puts a downstream request on the slot (see {@linkcode Slot.context}). */

@@ -4,7 +4,8 @@
 // test body with the direct path on or off.
 
 import type { Upstream, UpstreamNotification } from "../../serve/mod.ts";
-import { directOptions, directPosts, handedBack } from "../../serve/_fast_upstream.ts";
+import { directOptions, directPosts } from "../../serve/_fast_upstream.ts";
+import type { McpUpstream as Pool } from "../../serve/_mcp_upstream_pool.ts";
 import { ROOT } from "./_helpers.ts";
 
 /** A fixture server over HTTP: its URL and process. */
@@ -76,11 +77,15 @@ export async function callOn(
   return seen;
 }
 
-/** Counts the tool calls posted by the direct path, and those it handed to the SDK's path, from now on. */
-export function spyOnDirectPosts(): { count(): number; handedBack(): number } {
+/**
+ * Counts the tool calls posted by the direct path, and those it handed to
+ * the SDK's path on `upstream` (an `mcpUpstream`), from now on.
+ */
+export function spyOnDirectPosts(upstream: Upstream): { count(): number; handedBack(): number } {
   const before = directPosts;
-  const back = handedBack.count;
-  return { count: () => directPosts - before, handedBack: () => handedBack.count - back };
+  const pool = upstream as Pool;
+  const back = pool.handedBack;
+  return { count: () => directPosts - before, handedBack: () => pool.handedBack - back };
 }
 
 /** Runs `body` with the direct path on or off, over our HTTP/1.1 client or `fetch`. */

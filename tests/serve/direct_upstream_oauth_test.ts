@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { MemoryTokenStore, StoreOAuthProvider } from "../../run/auth/mod.ts";
 import type { McpServerConfig } from "../../run/mod.ts";
 import { mcpUpstream } from "../../serve/mod.ts";
+import { Undelivered } from "../../serve/_fast_upstream.ts";
 import { startOAuthFixture } from "../run/auth/_oauth_servers.ts";
 import { startDpopFixture } from "../run/auth/_dpop_servers.ts";
 import { callOn, spyOnDirectPosts, withDirect } from "./_direct_upstream.ts";
@@ -29,7 +30,7 @@ for (const ownClient of [true, false]) {
     };
     const direct = mcpUpstream("secured", config);
     const sdk = mcpUpstream("secured", config);
-    const spy = spyOnDirectPosts();
+    const spy = spyOnDirectPosts(direct);
     const on = (enabled: boolean, upstream = enabled ? direct : sdk) =>
       withDirect({ enabled, ownClient }, () => callOn(upstream, "whoami", {}));
     try {
@@ -47,6 +48,9 @@ for (const ownClient of [true, false]) {
       assert.match(JSON.stringify(refreshed.result), new RegExp(`token ${fx.issued[1]}`));
       assert.equal(spy.count(), 2);
       assert.equal(spy.handedBack(), 1, "the 401 was not handed to the SDK's path");
+      // Counted by the upstream that handed it back, not by making the error.
+      void new Undelivered("made, not thrown");
+      assert.equal(spy.handedBack(), 1, "an Undelivered made elsewhere was counted");
       // Direct again, with the new token; the SDK's path says the same.
       const again = await on(true);
       assert.equal(spy.count(), 3);
@@ -81,7 +85,7 @@ Deno.test("a call to an upstream whose tokens are DPoP-bound is sent by the SDK'
     authProvider: provider,
     protocol: "legacy",
   });
-  const spy = spyOnDirectPosts();
+  const spy = spyOnDirectPosts(upstream);
   try {
     const seen = await callOn(upstream, "whoami", {});
     assert.equal(seen.error, undefined, JSON.stringify(seen));

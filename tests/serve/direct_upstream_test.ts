@@ -30,7 +30,7 @@ async function sameAsSdkCase() {
   const http: McpServerConfig = { transport: "http", url: fixture.url, protocol: "legacy" };
   const direct = mcpUpstream("up", http);
   const sdk = mcpUpstream("up", SERVE_UPSTREAM);
-  const spy = spyOnDirectPosts();
+  const spy = spyOnDirectPosts(direct);
   try {
     for (const [name, args] of CASES) {
       const a = await callOn(direct, name, args);
@@ -166,7 +166,7 @@ for (const ownClient of [true, false]) {
 async function rawServerCase() {
   const raw = rawServer();
   const direct = mcpUpstream("raw", { transport: "http", url: raw.url, protocol: "legacy" });
-  const spy = spyOnDirectPosts();
+  const spy = spyOnDirectPosts(direct);
   try {
     const split = await callOn(direct, "split", {});
     const merged = await callOn(direct, "merged", {});
