@@ -15,6 +15,7 @@ import type { McpCallResult } from "../run/mod.ts";
 import { type CallContext, type Gateway, GatewayProtocolError } from "./gateway.ts";
 import { keepAlive } from "./_keep_alive.ts";
 import { isPlainObject, isRequestId, plainCallOf } from "./_plain_call.ts";
+import { LEGACY_PLAIN, plainToolResult } from "./_plain_result.ts";
 import { inSpan, markToolError } from "./_telemetry.ts";
 
 /** A `tools/call` the direct path answers. */
@@ -108,7 +109,7 @@ export function fastCallOf(
 export function wireResult(
   result: Record<string, unknown>,
 ): { result: Record<string, unknown> } | { error: { code: number; message: string } } {
-  const plain = plainResult(result);
+  const plain = plainToolResult(result, LEGACY_PLAIN);
   if (plain !== undefined) return { result: plain };
   const normalized = result.content === undefined &&
       !FOREIGN_RESULT_KEYS.some((key) => key in result)
@@ -124,38 +125,6 @@ export function wireResult(
     };
   }
   return { result: parsed.data as Record<string, unknown> };
-}
-
-/** The result itself in schema key order, when it is of the plain shape the schema passes unchanged. */
-export function plainResult(result: Record<string, unknown>): Record<string, unknown> | undefined {
-  const { content, structuredContent, isError } = result;
-  let keys = 0;
-  if (!Array.isArray(content)) return undefined;
-  keys++;
-  for (const block of content) {
-    if (!isPlainObject(block) || block.type !== "text" || typeof block.text !== "string") {
-      return undefined;
-    }
-    let n = 0;
-    for (const _ in block) n++;
-    if (n !== 2) return undefined;
-  }
-  if (structuredContent !== undefined) {
-    if (!isPlainObject(structuredContent)) return undefined;
-    keys++;
-  }
-  if (isError !== undefined) {
-    if (typeof isError !== "boolean") return undefined;
-    keys++;
-  }
-  let n = 0;
-  for (const _ in result) n++;
-  if (n !== keys) return undefined;
-  return {
-    content,
-    ...(structuredContent === undefined ? {} : { structuredContent }),
-    ...(isError === undefined ? {} : { isError }),
-  };
 }
 
 /** The JSON-RPC error the SDK sends for a failure of the handler (message and data scrubbed). */

@@ -25,8 +25,8 @@ import {
 import type { McpCallResult } from "../run/mod.ts";
 import type { CallContext, Gateway } from "./gateway.ts";
 import { createMcpServer, protocolError } from "./_mcp_server.ts";
-import { plainResult } from "./_fast_call.ts";
 import { isPlainObject, onlyKeys, plainCallOf } from "./_plain_call.ts";
+import { LEGACY_PLAIN, plainToolResult } from "./_plain_result.ts";
 import { inSpan, markToolError } from "./_telemetry.ts";
 
 /** The protocol revision the direct path answers. */
@@ -207,7 +207,7 @@ export async function answerModernCall(
     return new Response(null, { status: GONE_STATUS });
   }
   if ("result" in outcome && outcome.result.resultType === undefined) {
-    const plain = plainResult(outcome.result);
+    const plain = plainToolResult(outcome.result, LEGACY_PLAIN);
     if (plain !== undefined) {
       const json = JSON.stringify({
         result: {

@@ -16,6 +16,7 @@
 import { ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import { completedResult } from "../run/mcp/connection.ts";
 import { needsBase64 } from "../run/mcp/param_headers.ts";
+import { MODERN_PLAIN, plainToolResult } from "./_plain_result.ts";
 
 /** The protocol revision whose requests carry the `_meta` envelope. */
 export const MODERN_REVISION = "2026-07-28";
@@ -112,60 +113,8 @@ export function followUpHeaders(headers: Record<string, string>): Record<string,
   return out;
 }
 
-const SERVER_INFO = "io.modelcontextprotocol/serverInfo";
-
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/**
- * A complete result of the common plain shape (text blocks, structured
- * content, an error flag, the server's info with a name and version) as the
- * client's codec would return it (its keys in the schema's order); undefined
- * for any other shape (the codec reads it then). A test compares both.
- */
-export function plainModernResult(raw: unknown): Record<string, unknown> | undefined {
-  if (!isPlainObject(raw) || raw.resultType !== "complete") return undefined;
-  const { content, structuredContent, isError, _meta } = raw;
-  let keys = 2;
-  if (!Array.isArray(content)) return undefined;
-  for (const block of content) {
-    if (!isPlainObject(block) || typeof block.text !== "string" || block.type !== "text") {
-      return undefined;
-    }
-    let n = 0;
-    for (const key in block) if (n++ === 0 && key !== "type") return undefined;
-    if (n !== 2) return undefined;
-  }
-  if (structuredContent !== undefined) {
-    if (!isPlainObject(structuredContent)) return undefined;
-    keys++;
-  }
-  if (isError !== undefined) {
-    if (typeof isError !== "boolean") return undefined;
-    keys++;
-  }
-  if (_meta !== undefined) {
-    if (!isPlainObject(_meta)) return undefined;
-    let n = 0;
-    for (const _ in _meta) n++;
-    const info = _meta[SERVER_INFO];
-    if (n !== 1 || !isPlainObject(info)) return undefined;
-    if (typeof info.name !== "string" || typeof info.version !== "string") return undefined;
-    let m = 0;
-    for (const _ in info) m++;
-    if (m !== 2) return undefined;
-    keys++;
-  }
-  let n = 0;
-  for (const _ in raw) n++;
-  if (n !== keys) return undefined;
-  return {
-    ...(_meta === undefined ? {} : { _meta }),
-    content,
-    ...(structuredContent === undefined ? {} : { structuredContent }),
-    ...(isError === undefined ? {} : { isError }),
-  };
 }
 
 /** The result of a 2026-07-28 response, decoded and checked by the client's codec. */
@@ -182,7 +131,8 @@ export function modernResult(
   const raw = isPlainObject(message.result)
     ? completedResult("tools/call", message.result)
     : message.result;
-  const plain = plainModernResult(raw);
+  // The common plain shape as the codec would return it (a test compares both).
+  const plain = plainToolResult(raw, MODERN_PLAIN);
   if (plain !== undefined) return plain;
   const codec = client._wireCodec();
   const decoded = codec.decodeResult("tools/call", raw);
