@@ -52,8 +52,6 @@ const SDK_STATUSES = new Set([300, 301, 302, 303, 307, 308, 400, 401, 403, 404, 
 /** Statuses whose Retry-After is reported (as run/mcp's HTTP bodies do). */
 const RETRY_AFTER_STATUS = new Set([429, 502, 503, 504]);
 let nextId = 0;
-/** How many calls the direct path has posted in this process (tests read it). */
-export let directPosts = 0;
 /**
  * Whether a plain-HTTP upstream is posted to over our own HTTP/1.1 client
  * (tests turn it off to run the `fetch` path an `https:` upstream takes),
@@ -231,7 +229,8 @@ function acceptOf(configured: string | undefined): string {
  * Sends `tools/call` with `params` over the connection's session and
  * returns its result, as the SDK's client would; progress of the call is
  * asked for under `progressToken` when the caller takes it; `extra` headers
- * (a call's `Mcp-Param-*`) go on a 2026-07-28 request.
+ * (a call's `Mcp-Param-*`) go on a 2026-07-28 request; `tally.posted`
+ * counts the calls posted.
  *
  * @throws {Undelivered} when the server answered with what only the SDK handles; nothing ran.
  */
@@ -243,6 +242,7 @@ export async function directCall(
   signal: AbortSignal,
   progressToken?: string,
   extra?: Record<string, string>,
+  tally?: { posted: number },
 ): Promise<Record<string, unknown>> {
   const http = config as McpServerConfig & { transport: "http" };
   const transport = connection.transport as unknown as HttpTransport;
@@ -303,7 +303,7 @@ export async function directCall(
     );
   };
   let response: Answer;
-  directPosts++;
+  if (tally !== undefined) tally.posted++;
   try {
     // Key order as the SDK's client builds the message.
     response = await post(

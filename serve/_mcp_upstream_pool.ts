@@ -32,7 +32,13 @@ import type { McpUpstreamOptions } from "./_mcp_upstream_options.ts";
 import { sendOnSlot } from "./_mcp_upstream_send.ts";
 import { callWithHeaders, ToolHeaderScans } from "./_mcp_upstream_headers.ts";
 import { announcedLists, type ListKind, watchLists } from "./_mcp_upstream_watch.ts";
-import { capabilityKey, mirroredCapabilities, openSlot, type Slot } from "./_upstream_connect.ts";
+import {
+  capabilityKey,
+  type DirectTally,
+  mirroredCapabilities,
+  openSlot,
+  type Slot,
+} from "./_upstream_connect.ts";
 import { upstreamFailure } from "./_upstream_errors.ts";
 import { ConnectionShares, shareLimits } from "./_upstream_share.ts";
 import type {
@@ -131,8 +137,8 @@ export class McpUpstream implements Upstream {
   readonly #connectTimeoutMs: number;
   readonly #checkTools: McpUpstreamOptions["checkTools"];
   readonly #onLogDropped: McpUpstreamOptions["onLogDropped"];
-  /** Tool calls the direct path handed to the SDK's client (see {@linkcode handedBack}). */
-  readonly #handedBack = { count: 0 };
+  /** What the direct path did on this pool's connections (see {@linkcode direct}). */
+  readonly #direct: DirectTally = { posted: 0, handedBack: 0 };
   /** Log lines dropped (see {@linkcode McpUpstreamOptions.onLogDropped}). */
   #logDropped = 0;
   /** Tools `checkTools` refused, by name on the server, with their error. */
@@ -199,14 +205,9 @@ export class McpUpstream implements Upstream {
     this.#onLogDropped = options.onLogDropped;
   }
 
-  /**
-   * How many tool calls the direct path of an HTTP upstream began and
-   * handed to the SDK's client instead, refused before the server ran them
-   * (a refused or missing token, a redirect, a session the server forgot):
-   * each was sent a second time (diagnostics).
-   */
-  get handedBack(): number {
-    return this.#handedBack.count;
+  /** The tool calls the direct path of an HTTP upstream posted, and handed to the SDK's client. */
+  get direct(): DirectTally {
+    return { ...this.#direct };
   }
 
   /**
@@ -517,7 +518,7 @@ export class McpUpstream implements Upstream {
       context: undefined,
       key,
       users: 1,
-      handedBack: this.#handedBack,
+      direct: this.#direct,
     };
     this.#slots.push(slot);
     // A shared connection outlives the request that opened it: only the

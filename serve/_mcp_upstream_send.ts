@@ -79,12 +79,21 @@ export async function sendOnSlot(
         : AbortSignal.any([stop.signal, AbortSignal.timeout(timeout)]);
       try {
         return withoutServerInfo(
-          await directCall(config, connection, params, context, signal, token, headers),
+          await directCall(
+            config,
+            connection,
+            params,
+            context,
+            signal,
+            token,
+            headers,
+            slot.direct,
+          ),
         );
       } catch (error) {
         // Refused before the server ran it: the SDK sends it (and handles the refusal).
         if (!(error instanceof Undelivered)) throw error;
-        if (slot.handedBack !== undefined) slot.handedBack.count++;
+        if (slot.direct !== undefined) slot.direct.handedBack++;
       }
     }
     if (method === "tools/call" && stdioDirectCapable(connection)) {

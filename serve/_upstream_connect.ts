@@ -38,11 +38,20 @@ export interface Slot {
   users?: number;
   /** Settles once the connection is open and checked (requests that join an opening wait for it). */
   ready?: Promise<void>;
+  /** What the direct path did on the pool's connections (shared by its slots). */
+  direct?: DirectTally;
+}
+
+/** What the direct path of an HTTP upstream did, counted per pool (diagnostics; tests read it). */
+export interface DirectTally {
+  /** Tool calls it posted. */
+  posted: number;
   /**
-   * The pool's count of tool calls the direct path handed to the SDK's
-   * client (refused before the server ran them), shared by its slots.
+   * Tool calls it began and handed to the SDK's client instead, refused
+   * before the server ran them (a refused or missing token, a redirect, a
+   * session the server forgot): each was sent a second time.
    */
-  handedBack?: { count: number };
+  handedBack: number;
 }
 
 /** Puts a downstream request on the slot (see {@linkcode Slot.context}). */

@@ -4,7 +4,7 @@
 // test body with the direct path on or off.
 
 import type { Upstream, UpstreamNotification } from "../../serve/mod.ts";
-import { directOptions, directPosts } from "../../serve/_fast_upstream.ts";
+import { directOptions } from "../../serve/_fast_upstream.ts";
 import type { McpUpstream as Pool } from "../../serve/_mcp_upstream_pool.ts";
 import { ROOT } from "./_helpers.ts";
 
@@ -78,14 +78,16 @@ export async function callOn(
 }
 
 /**
- * Counts the tool calls posted by the direct path, and those it handed to
- * the SDK's path on `upstream` (an `mcpUpstream`), from now on.
+ * Counts the tool calls the direct path of `upstream` (an `mcpUpstream`)
+ * posted, and those it handed to the SDK's path, from now on.
  */
 export function spyOnDirectPosts(upstream: Upstream): { count(): number; handedBack(): number } {
-  const before = directPosts;
   const pool = upstream as Pool;
-  const back = pool.handedBack;
-  return { count: () => directPosts - before, handedBack: () => pool.handedBack - back };
+  const before = pool.direct;
+  return {
+    count: () => pool.direct.posted - before.posted,
+    handedBack: () => pool.direct.handedBack - before.handedBack,
+  };
 }
 
 /** Runs `body` with the direct path on or off, over our HTTP/1.1 client or `fetch`. */
