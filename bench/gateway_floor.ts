@@ -321,7 +321,8 @@ async function startStdioLeg(path: string): Promise<Forward> {
     jsonrpc: "2.0",
     method: "initialize",
     params: {
-      protocolVersion: "2025-06-18",
+      // What serve's SDK client asks for: the fixture then serves both the same way.
+      protocolVersion: option("stdio-protocol", "2025-11-25"),
       capabilities: {},
       clientInfo: { name: "gateway-floor", version: "1.0.0" },
     },
