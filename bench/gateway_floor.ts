@@ -27,7 +27,9 @@
 // fixture): `--proxy=stdio --upstream=<fixture.ts>` (`Deno.serve`) and
 // `--proxy=stdio-listen` (the raw `Deno.listen` server) start the fixture as
 // their child, initialize it once, and write each request as one line under
-// an ID of their own, answering with the matching line (`startStdioLeg`).
+// an ID of their own, answering with the matching line (`startStdioLeg`);
+// `--stdio-protocol=` is the version they initialize it with (default
+// 2025-11-25, what serve's SDK client asks for).
 // Linux only (CPU from /proc).
 
 import { HttpSession } from "./_mcp_http.ts";
