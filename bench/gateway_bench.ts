@@ -26,7 +26,13 @@
 // "floor: fetch" and "floor: own client" (serve/_http1_client.ts), the CPU a
 // gateway on Deno's HTTP server cannot go below, and "floor: raw listen" (a
 // minimal HTTP/1.1 server on `Deno.listen` in front of our client: the floor
-// without Deno's HTTP stack on either leg). `--era=2026` makes the
+// without Deno's HTTP stack on either leg), and "floor: nginx" (bench/_nginx.ts:
+// a native reverse proxy, one worker, upstream keep-alive; skipped with a
+// line when nginx is not installed); in front of the stdio upstream, "floor:
+// stdio serve" and "floor: stdio raw listen" (the same fixture as the
+// forwarder's child, each request written as one line, the matching line
+// answered). Every gateway row also gives the calls per second one core of
+// its CPU would carry (1000 / CPU ms per call). `--era=2026` makes the
 // clients of every serve target speak MCP 2026-07-28 (no initialize, the
 // envelope in each request); `--era=both` keeps the 2025-era targets and adds
 // each serve target again with 2026-07-28 clients ("... [2026]").
@@ -39,6 +45,7 @@ import { HttpSession, type Outcome } from "./_mcp_http.ts";
 import { cpuMs, descendantsOf, rssBytes } from "./_cpu.ts";
 import { type RunningServe, startServe } from "./_load_serve.ts";
 import { sessionMemory as retainedPerSession } from "./_session_memory.ts";
+import { findNginx, startNginx } from "./_nginx.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const UPSTREAM_PROTOCOL_OPTION = Deno.args.find((a) => a.startsWith("--upstream-protocol="));
@@ -268,8 +275,8 @@ function report(scenario: string, targets: Target[], rows: Map<string, Row>): st
   const lines = [
     `### ${scenario}`,
     "",
-    "| target | clients | calls/s | p50 ms | p99 ms | gateway CPU ms/call | upstream CPU ms/call | gateway / upstream CPU | upstream processes | errors |",
-    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    "| target | clients | calls/s | p50 ms | p99 ms | gateway CPU ms/call | upstream CPU ms/call | gateway / upstream CPU | gateway calls/s per core | upstream processes | errors |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
   ];
   for (const level of LEVELS) {
     for (const target of targets) {
@@ -282,8 +289,8 @@ function report(scenario: string, targets: Target[], rows: Map<string, Row>): st
           f(percentile(row.latencies, 0.5))
         } | ${f(percentile(row.latencies, 0.99))} | ${
           target.gateway().length === 0 && row.gatewayMs === 0 ? "-" : f(gw)
-        } | ${f(up)} | ${
-          target.gateway().length === 0 ? "-" : f(gw / up)
+        } | ${f(up)} | ${target.gateway().length === 0 ? "-" : f(gw / up)} | ${
+          target.gateway().length === 0 ? "-" : f(1000 / gw, 0)
         } | ${row.processes} | ${row.errors} |`,
       );
     }
@@ -348,6 +355,9 @@ function report(scenario: string, targets: Target[], rows: Map<string, Row>): st
       "floor: fetch",
       "floor: own client",
       "floor: raw listen",
+      "floor: nginx",
+      "floor: stdio serve",
+      "floor: stdio raw listen",
     ]
   ) {
     const all = sum(name);
@@ -355,8 +365,18 @@ function report(scenario: string, targets: Target[], rows: Map<string, Row>): st
     lines.push(
       `- ${name}: gateway CPU / upstream CPU per call, all client counts: ${
         f(all.gatewayMs / all.upstreamMs)
-      }x`,
+      }x (${f(1000 * all.calls / all.gatewayMs, 0)} calls/s per core)`,
     );
+    // A floor's upstream may spend less per call than serve's (a stdio
+    // fixture carrying every call in one process): its CPU against serve's
+    // upstream's too.
+    if (name.startsWith("floor: ") && stateless !== undefined) {
+      lines.push(
+        `- ${name}: gateway CPU per call / serve's upstream CPU per call, all client counts: ${
+          f((all.gatewayMs / all.calls) / (stateless.upstreamMs / stateless.calls))
+        }x`,
+      );
+    }
     const one = rows.get(`${name}\0${1}`);
     if (direct !== undefined && one !== undefined) {
       const d = percentile(direct.latencies, 0.5);
@@ -524,6 +544,18 @@ try {
           upstream: () => [upstream.pid],
         });
       }
+      const nginx = findNginx();
+      if (nginx === undefined) console.error("floor: nginx is not installed, its target skipped");
+      else {
+        const proxy = await startNginx(nginx, upstream.url);
+        procs.push(proxy);
+        targets.push({
+          name: "floor: nginx",
+          url: proxy.url,
+          gateway: () => [proxy.pid, ...descendantsOf(proxy.pid)],
+          upstream: () => [upstream.pid],
+        });
+      }
     }
     if (PEERS) {
       const port = freePort();
@@ -579,6 +611,32 @@ try {
         serveTarget("serve @baseline", base.stateless),
         serveTarget("serve --sessions @baseline", base.sessions),
       );
+    }
+    if (FLOOR) {
+      for (
+        const [mode, name] of [
+          ["stdio", "floor: stdio serve"],
+          ["stdio-listen", "floor: stdio raw listen"],
+        ]
+      ) {
+        const floor = await startUpstream([
+          Deno.execPath(),
+          "run",
+          "-A",
+          "--quiet",
+          `${ROOT}bench/gateway_floor.ts`,
+          `--proxy=${mode}`,
+          `--upstream=${UPSTREAM}`,
+        ]);
+        procs.push(floor);
+        targets.push({
+          name,
+          url: floor.url,
+          gateway: () => [floor.pid],
+          // The fixture is the forwarder's child.
+          upstream: () => descendantsOf(floor.pid),
+        });
+      }
     }
     if (PEERS) {
       const port = freePort();
