@@ -1,8 +1,9 @@
 // Private: the CompiledSchema a DefaultValidator hands out. The answer comes
 // from the fast path when the schema has one, else from Hyperjump's FLAG
-// output; the failures and their messages, computed only when they are read,
-// come from the fast path's exact copy of Hyperjump's DETAILED output when it
-// has one for the schema, else from Hyperjump's DETAILED output itself.
+// output; the failures and their messages come from the fast path's exact
+// copy of Hyperjump's DETAILED output when it has one for the schema (its
+// generated code, made at the first refusal, writes them with the answer),
+// else from Hyperjump's DETAILED output itself, computed when they are read.
 
 import {
   EvaluationDepthError,
@@ -97,6 +98,11 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
   let fastFailures: ((instance: unknown) => ValidationFailure[]) | undefined;
   // The generated failures code once made: what `fastFailures` then calls.
   let fastCode: (() => ((instance: unknown) => ValidationFailure[]) | undefined) | undefined;
+  // Makes the generated failures code (at the first refusal); undefined once
+  // asked, or when the plan has none.
+  let makeCode: (() => ((instance: unknown) => ValidationFailure[]) | undefined) | undefined;
+  // The generated failures code an invalid answer runs at once (see `invalid`).
+  let eagerCode: ((instance: unknown) => ValidationFailure[]) | undefined;
   // Whether the fast check accepting a value proves it JSON within maxDepth.
   let proves = false;
   // With `proves`: the document's own walk, true for a value JSON within maxDepth.
@@ -106,6 +112,7 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
     fastPatterns = plan.patterns ?? false;
     fastFailures = plan.failures;
     fastCode = plan.failuresCode;
+    makeCode = plan.makeFailures;
     proves = plan.jsonLevels !== undefined && plan.jsonLevels <= maxDepth;
     if (proves && plan.json !== undefined) json = plan.json;
   };
@@ -157,6 +164,35 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
       }
     }
     return hyperjumpFailures(instance, given ?? {});
+  };
+  /**
+   * The answer for a JSON value the fast check refused: its failures written
+   * at once by the generated code (made at the first refusal), a plain
+   * `{ valid: false, failures }`. Where there is no such code, or it throws
+   * (a bail on a deep `$ref` chain, an exhausted stack: Hyperjump's to say,
+   * with its errors, when read), the failures are computed when read.
+   */
+  const invalid = (instance: unknown, record: PatternRecord | undefined): CheckResult => {
+    let code = eagerCode;
+    if (code === undefined) {
+      if (makeCode === undefined) return lazyInvalid(failuresOf, instance, record);
+      const make = makeCode;
+      makeCode = undefined;
+      code = make();
+      if (code === undefined) return lazyInvalid(failuresOf, instance, record);
+      eagerCode = fastFailures = code;
+      fastCode = undefined;
+    }
+    try {
+      if (!fastPatterns) return { valid: false, failures: code(instance) };
+      const run = code;
+      return {
+        valid: false,
+        failures: recorded(record ?? {}, () => withPatternMemo(() => run(instance))),
+      };
+    } catch {
+      return lazyInvalid(failuresOf, instance, record);
+    }
   };
   const slow = (instance: unknown): CheckResult => {
     const record: PatternRecord = {};
@@ -210,12 +246,12 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
       } catch (error) {
         return thrown(instance, error);
       }
-      return answer === true ? VALID : lazyInvalid(failuresOf, instance, undefined);
+      return answer === true ? VALID : invalid(instance, undefined);
     }
     const record: PatternRecord = {};
     const answer = attempt(instance, record);
     if (answer === true) return VALID;
-    if (answer === false) return lazyInvalid(failuresOf, instance, record);
+    if (answer === false) return invalid(instance, record);
     return thrown(instance, answer.error);
   };
   /**
@@ -232,7 +268,7 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
   ): CheckResult => {
     const bad = json(instance) ? undefined : instanceProblem(instance, maxDepth);
     if (bad !== undefined) return problem(bad);
-    if (answer === false) return lazyInvalid(failuresOf, instance, record);
+    if (answer === false) return invalid(instance, record);
     return thrown(instance, (answer as { error: unknown }).error);
   };
   const check = (instance: unknown): CheckResult => {

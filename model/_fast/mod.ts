@@ -53,6 +53,12 @@ export interface FastPlanned {
    * (the same answers, one call less), else undefined.
    */
   failuresCode?: () => ((instance: unknown) => ValidationFailure[]) | undefined;
+  /**
+   * With `failures`: makes the generated code now if it is not yet made
+   * (then `failuresCode` gives it), and returns it; undefined where code
+   * cannot be generated (the units then give the failures).
+   */
+  makeFailures?: () => ((instance: unknown) => ValidationFailure[]) | undefined;
   /** Why `failures` is undefined. */
   failuresReason?: string;
   /**
@@ -75,6 +81,7 @@ export type FastPlan =
     json?: undefined;
     failures?: undefined;
     failuresCode?: undefined;
+    makeFailures?: undefined;
     failuresReason?: undefined;
     standalone?: undefined;
     reason: string;
@@ -104,6 +111,7 @@ export function planFastPath(schema: unknown, options: SupportOptions): FastPlan
   }
   let failures: FastPlanned["failures"];
   let failuresCode: FastPlanned["failuresCode"];
+  let makeFailures: FastPlanned["makeFailures"];
   let failuresReason: string | undefined;
   let bounded = false;
   try {
@@ -111,6 +119,7 @@ export function planFastPath(schema: unknown, options: SupportOptions): FastPlan
     bounded = detailed.bounded && !options.fansOut;
     failures = detailed.failures;
     failuresCode = detailed.made;
+    makeFailures = detailed.generated;
     // References that fan out: Hyperjump evaluates them with a budget, which
     // only an evaluation of every subschema Hyperjump evaluates can count
     // exactly (the check stops early): that evaluation answers, by the
@@ -139,6 +148,7 @@ export function planFastPath(schema: unknown, options: SupportOptions): FastPlan
     },
     failures,
     ...(failuresCode === undefined ? {} : { failuresCode }),
+    ...(makeFailures === undefined ? {} : { makeFailures }),
     ...(failuresReason === undefined ? {} : { failuresReason }),
     standalone: failures !== undefined && bounded,
   };
