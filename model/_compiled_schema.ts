@@ -24,6 +24,10 @@ import { allMembersEnumerable, type InstanceProblem } from "./_json.ts";
 import { isPlainObject } from "./plain_object.ts";
 import { lazyInvalid, lazyValidationError } from "./_lazy_failures.ts";
 import type { FastPlan } from "./_fast/mod.ts";
+import { REFUSAL_THREW } from "./_fast/_refusal.ts";
+
+/** A generated refusal function (see _fast/_refusal.ts). */
+type Refusal = (instance: unknown) => ValidationFailure[] | null;
 import type { JsonSchema } from "./tool.ts";
 
 /** Everything a compiled schema is made of. */
@@ -103,6 +107,11 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
   let makeCode: (() => ((instance: unknown) => ValidationFailure[]) | undefined) | undefined;
   // The generated failures code an invalid answer runs at once (see `invalid`).
   let eagerCode: ((instance: unknown) => ValidationFailure[]) | undefined;
+  // Makes the generated refusal function (the walk, then the failures, in
+  // one function: see _fast/_refusal.ts); undefined once asked, or without one.
+  let makeRefusal: (() => Refusal | undefined) | undefined;
+  // The refusal function once made; null where none can be.
+  let refusal: Refusal | null | undefined;
   // Whether the fast check accepting a value proves it JSON within maxDepth.
   let proves = false;
   // With `proves`: the document's own walk, true for a value JSON within maxDepth.
@@ -113,6 +122,7 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
     fastFailures = plan.failures;
     fastCode = plan.failuresCode;
     makeCode = plan.makeFailures;
+    makeRefusal = plan.makeRefusal;
     proves = plan.jsonLevels !== undefined && plan.jsonLevels <= maxDepth;
     if (proves && plan.json !== undefined) json = plan.json;
   };
@@ -271,6 +281,36 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
     if (answer === false) return invalid(instance, record);
     return thrown(instance, (answer as { error: unknown }).error);
   };
+  /**
+   * `refused` for a value the fast check answered false, by the refusal
+   * function: the walk and the failures in one call. The same answers: a
+   * value the walk does not prove JSON gets the located check (its failure
+   * or the depth error; else its failures as below); failures code that
+   * throws leaves the failures to be computed when read.
+   */
+  const refusedOnce = (
+    run: Refusal,
+    instance: unknown,
+    record: PatternRecord | undefined,
+  ): CheckResult => {
+    const failures = fastPatterns
+      ? recorded(record ?? {}, () => withPatternMemo(() => run(instance)))
+      : run(instance);
+    if (failures === null) {
+      const bad = instanceProblem(instance, maxDepth);
+      if (bad !== undefined) return problem(bad);
+      return invalid(instance, record);
+    }
+    if (failures === REFUSAL_THREW) return lazyInvalid(failuresOf, instance, record);
+    return { valid: false, failures };
+  };
+  /** The refusal function, made at the first refusal; null where there is none. */
+  const refusalOf = (): Refusal | null => {
+    if (refusal !== undefined) return refusal;
+    const make = makeRefusal;
+    makeRefusal = undefined;
+    return refusal = make?.() ?? null;
+  };
   const check = (instance: unknown): CheckResult => {
     if (planFast !== undefined) {
       const plan = planFast();
@@ -285,11 +325,18 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
       } catch (error) {
         return refused(instance, { error }, undefined);
       }
-      return answer === true ? VALID : refused(instance, answer, undefined);
+      if (answer === true) return VALID;
+      const run = refusal ?? refusalOf();
+      return run === null
+        ? refused(instance, answer, undefined)
+        : refusedOnce(run, instance, undefined);
     }
     const record: PatternRecord = {};
     const answer = attempt(instance, record);
-    return answer === true ? VALID : refused(instance, answer, record);
+    if (answer === true) return VALID;
+    if (answer !== false) return refused(instance, answer, record);
+    const run = refusal ?? refusalOf();
+    return run === null ? refused(instance, answer, record) : refusedOnce(run, instance, record);
   };
   return {
     dialect,
