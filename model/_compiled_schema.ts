@@ -25,10 +25,10 @@ import { isPlainObject } from "./plain_object.ts";
 import { lazyInvalid, lazyValidationError } from "./_lazy_failures.ts";
 import type { FastPlan } from "./_fast/mod.ts";
 import { REFUSAL_THREW } from "./_fast/_refusal.ts";
+import type { JsonSchema } from "./tool.ts";
 
 /** A generated refusal function (see _fast/_refusal.ts). */
 type Refusal = (instance: unknown) => ValidationFailure[] | null;
-import type { JsonSchema } from "./tool.ts";
 
 /** Everything a compiled schema is made of. */
 export interface CompiledSchemaParts {
