@@ -1,8 +1,9 @@
 // Private: the CompiledSchema a DefaultValidator hands out. The answer comes
 // from the fast path when the schema has one, else from Hyperjump's FLAG
-// output; the failures and their messages, computed only when they are read,
-// come from the fast path's exact copy of Hyperjump's DETAILED output when it
-// has one for the schema, else from Hyperjump's DETAILED output itself.
+// output; the failures and their messages come from the fast path's exact
+// copy of Hyperjump's DETAILED output when it has one for the schema (its
+// generated code, made at the first refusal, writes them with the answer),
+// else from Hyperjump's DETAILED output itself, computed when they are read.
 
 import {
   EvaluationDepthError,
@@ -23,7 +24,11 @@ import { allMembersEnumerable, type InstanceProblem } from "./_json.ts";
 import { isPlainObject } from "./plain_object.ts";
 import { lazyInvalid, lazyValidationError } from "./_lazy_failures.ts";
 import type { FastPlan } from "./_fast/mod.ts";
+import { REFUSAL_THREW } from "./_fast/_refusal.ts";
 import type { JsonSchema } from "./tool.ts";
+
+/** A generated refusal function (see _fast/_refusal.ts). */
+type Refusal = (instance: unknown) => ValidationFailure[] | null;
 
 /** Everything a compiled schema is made of. */
 export interface CompiledSchemaParts {
@@ -97,6 +102,16 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
   let fastFailures: ((instance: unknown) => ValidationFailure[]) | undefined;
   // The generated failures code once made: what `fastFailures` then calls.
   let fastCode: (() => ((instance: unknown) => ValidationFailure[]) | undefined) | undefined;
+  // Makes the generated failures code (at the first refusal); undefined once
+  // asked, or when the plan has none.
+  let makeCode: (() => ((instance: unknown) => ValidationFailure[]) | undefined) | undefined;
+  // The generated failures code an invalid answer runs at once (see `invalid`).
+  let eagerCode: ((instance: unknown) => ValidationFailure[]) | undefined;
+  // Makes the generated refusal function (the walk, then the failures, in
+  // one function: see _fast/_refusal.ts); undefined once asked, or without one.
+  let makeRefusal: (() => Refusal | undefined) | undefined;
+  // The refusal function once made; null where none can be.
+  let refusal: Refusal | null | undefined;
   // Whether the fast check accepting a value proves it JSON within maxDepth.
   let proves = false;
   // With `proves`: the document's own walk, true for a value JSON within maxDepth.
@@ -106,6 +121,8 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
     fastPatterns = plan.patterns ?? false;
     fastFailures = plan.failures;
     fastCode = plan.failuresCode;
+    makeCode = plan.makeFailures;
+    makeRefusal = plan.makeRefusal;
     proves = plan.jsonLevels !== undefined && plan.jsonLevels <= maxDepth;
     if (proves && plan.json !== undefined) json = plan.json;
   };
@@ -157,6 +174,35 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
       }
     }
     return hyperjumpFailures(instance, given ?? {});
+  };
+  /**
+   * The answer for a JSON value the fast check refused: its failures written
+   * at once by the generated code (made at the first refusal), a plain
+   * `{ valid: false, failures }`. Where there is no such code, or it throws
+   * (a bail on a deep `$ref` chain, an exhausted stack: Hyperjump's to say,
+   * with its errors, when read), the failures are computed when read.
+   */
+  const invalid = (instance: unknown, record: PatternRecord | undefined): CheckResult => {
+    let code = eagerCode;
+    if (code === undefined) {
+      if (makeCode === undefined) return lazyInvalid(failuresOf, instance, record);
+      const make = makeCode;
+      makeCode = undefined;
+      code = make();
+      if (code === undefined) return lazyInvalid(failuresOf, instance, record);
+      eagerCode = fastFailures = code;
+      fastCode = undefined;
+    }
+    try {
+      if (!fastPatterns) return { valid: false, failures: code(instance) };
+      const run = code;
+      return {
+        valid: false,
+        failures: recorded(record ?? {}, () => withPatternMemo(() => run(instance))),
+      };
+    } catch {
+      return lazyInvalid(failuresOf, instance, record);
+    }
   };
   const slow = (instance: unknown): CheckResult => {
     const record: PatternRecord = {};
@@ -210,12 +256,12 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
       } catch (error) {
         return thrown(instance, error);
       }
-      return answer === true ? VALID : lazyInvalid(failuresOf, instance, undefined);
+      return answer === true ? VALID : invalid(instance, undefined);
     }
     const record: PatternRecord = {};
     const answer = attempt(instance, record);
     if (answer === true) return VALID;
-    if (answer === false) return lazyInvalid(failuresOf, instance, record);
+    if (answer === false) return invalid(instance, record);
     return thrown(instance, answer.error);
   };
   /**
@@ -232,8 +278,38 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
   ): CheckResult => {
     const bad = json(instance) ? undefined : instanceProblem(instance, maxDepth);
     if (bad !== undefined) return problem(bad);
-    if (answer === false) return lazyInvalid(failuresOf, instance, record);
+    if (answer === false) return invalid(instance, record);
     return thrown(instance, (answer as { error: unknown }).error);
+  };
+  /**
+   * `refused` for a value the fast check answered false, by the refusal
+   * function: the walk and the failures in one call. The same answers: a
+   * value the walk does not prove JSON gets the located check (its failure
+   * or the depth error; else its failures as below); failures code that
+   * throws leaves the failures to be computed when read.
+   */
+  const refusedOnce = (
+    run: Refusal,
+    instance: unknown,
+    record: PatternRecord | undefined,
+  ): CheckResult => {
+    const failures = fastPatterns
+      ? recorded(record ?? {}, () => withPatternMemo(() => run(instance)))
+      : run(instance);
+    if (failures === null) {
+      const bad = instanceProblem(instance, maxDepth);
+      if (bad !== undefined) return problem(bad);
+      return invalid(instance, record);
+    }
+    if (failures === REFUSAL_THREW) return lazyInvalid(failuresOf, instance, record);
+    return { valid: false, failures };
+  };
+  /** The refusal function, made at the first refusal; null where there is none. */
+  const refusalOf = (): Refusal | null => {
+    if (refusal !== undefined) return refusal;
+    const make = makeRefusal;
+    makeRefusal = undefined;
+    return refusal = make?.() ?? null;
   };
   const check = (instance: unknown): CheckResult => {
     if (planFast !== undefined) {
@@ -249,11 +325,18 @@ export function compiledSchema(parts: CompiledSchemaParts): CompiledSchema {
       } catch (error) {
         return refused(instance, { error }, undefined);
       }
-      return answer === true ? VALID : refused(instance, answer, undefined);
+      if (answer === true) return VALID;
+      const run = refusal ?? refusalOf();
+      return run === null
+        ? refused(instance, answer, undefined)
+        : refusedOnce(run, instance, undefined);
     }
     const record: PatternRecord = {};
     const answer = attempt(instance, record);
-    return answer === true ? VALID : refused(instance, answer, record);
+    if (answer === true) return VALID;
+    if (answer !== false) return refused(instance, answer, record);
+    const run = refusal ?? refusalOf();
+    return run === null ? refused(instance, answer, record) : refusedOnce(run, instance, record);
   };
   return {
     dialect,

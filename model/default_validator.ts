@@ -47,8 +47,10 @@ export interface DefaultValidatorOptions {
    * Answer valid/invalid with plain JavaScript checks compiled from the schema
    * when it uses only keywords they answer exactly as Hyperjump does (default
    * `true`), with the failures Hyperjump's detailed output would give, built
-   * the same way; `false` sends every check to Hyperjump. Either way failures
-   * and messages are computed only when they are read, and are the same.
+   * the same way; `false` sends every check to Hyperjump. Either way the
+   * failures and messages are the same: with the fast path they are written
+   * with an invalid answer (one pass of generated code, made at the schema's
+   * first refusal), where Hyperjump gives them they are computed when read.
    */
   fastPath?: boolean;
 }
@@ -70,8 +72,11 @@ export { DEFAULT_MAX_DEPTH };
  *   only keywords that code answers exactly as Hyperjump does (`fastPath`);
  *   any other schema is answered by Hyperjump whole. The failures (and
  *   messages) are those of Hyperjump's detailed output, rebuilt by the fast
- *   path where it can do so exactly, computed when `failures` (or an error's
- *   `message`/`failures`) is first read, not when the value is checked;
+ *   path where it can do so exactly: there they are written with an invalid
+ *   answer (as ajv with `allErrors` writes its errors), by code generated
+ *   per schema at its first refusal; where Hyperjump gives them, they are
+ *   computed when `failures` (or an error's `message`/`failures`) is first
+ *   read, not when the value is checked;
  * - Hyperjump (and re2js) load only when a schema needs them: a schema the
  *   fast path answers alone, that certainly passes its meta-schema, is
  *   compiled without them.

@@ -55,6 +55,12 @@ export interface CompiledDocument {
    * model/_instance_check.ts's, with this document's type feedback).
    */
   json?: (value: unknown) => boolean;
+  /**
+   * With `jsonLevels`: the source of an expression whose value is a fresh
+   * copy of `json` (the same walk), for other generated code to run in its
+   * own scope.
+   */
+  walkSource?: string;
 }
 
 /**
@@ -86,8 +92,9 @@ export function compileDocument(
   const walk = cover === undefined
     ? ""
     : WALKER.replaceAll("MAX_DEPTH", literal(cover)) + (names.length > 0 ? rootWalk(names) : "");
+  const walkEntry = names.length > 0 ? "j" : "(x) => w(x, 0)";
   const body = `${generator.code.join("\n")}\nreturn [function check(v) {\n${reset}${entry}\n}, ` +
-    `${cover === undefined ? "undefined" : names.length > 0 ? "j" : "(x) => w(x, 0)"}];`;
+    `${cover === undefined ? "undefined" : walkEntry}];`;
   const source = `${walk}${body}`;
   if (source.length > MAX_SOURCE) throw new Unsupported("a schema too large to generate code for");
   const state = { n: 0 };
@@ -107,5 +114,10 @@ export function compileDocument(
     // e.g. code generation disallowed by the host (a content security policy).
     throw new Unsupported(`generated code that does not run (${(error as Error)?.message})`);
   }
-  return { check, patterns: generator.patterns, jsonLevels: cover, ...(json ? { json } : {}) };
+  return {
+    check,
+    patterns: generator.patterns,
+    jsonLevels: cover,
+    ...(json ? { json, walkSource: `(() => {\n${walk}return ${walkEntry};\n})()` } : {}),
+  };
 }

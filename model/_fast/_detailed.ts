@@ -64,6 +64,12 @@ export interface CompiledDetailed {
   counting: () => ((instance: unknown) => boolean) | undefined;
   /** The generated code of the failures once made (what `failures` then calls), else undefined. */
   made: () => ((instance: unknown) => ValidationFailure[]) | undefined;
+  /**
+   * With a walk: the generated refusal function (the walk, then the
+   * failures: see _refusal.ts), the failures' code made now when it was not
+   * yet; undefined without a walk or where code cannot be generated.
+   */
+  refusal: () => ((instance: unknown) => ValidationFailure[] | null) | undefined;
 }
 
 /** The base URI Hyperjump gives the root (its `$id`, else `rootUri`), or Unsupported. */
@@ -89,6 +95,7 @@ export function compileDetailed(
   dialect: Dialect,
   rootUri: string,
   budget = false,
+  walk?: string,
 ): CompiledDetailed {
   const base = baseOf(root, rootUri);
   const lookup = (uri: string): unknown => uri === base || uri === rootUri ? root : undefined;
@@ -111,11 +118,17 @@ export function compileDetailed(
   // generated, the units give the failures.
   let code: ((instance: unknown) => ValidationFailure[]) | null | undefined;
   let counting: ((instance: unknown) => boolean) | undefined;
+  let refusal: ((instance: unknown) => ValidationFailure[] | null) | undefined;
   let reads = 0;
   const generated = () => {
     if (code === undefined) {
       try {
-        ({ failures: code, valid: counting } = compileFailuresCode(root, compiler, budget));
+        ({ failures: code, valid: counting, refuse: refusal } = compileFailuresCode(
+          root,
+          compiler,
+          budget,
+          walk,
+        ));
       } catch {
         code = null; // Unsupported, or code generation disallowed by the host
       }
@@ -139,6 +152,10 @@ export function compileDetailed(
       return counting;
     },
     made: () => code ?? undefined,
+    refusal: () => {
+      generated();
+      return refusal;
+    },
     failures: (instance) => {
       if (code) return code(instance);
       // The first read takes the units (making the code costs several of

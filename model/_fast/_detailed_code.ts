@@ -29,6 +29,7 @@ import { FailureTemplate, lineBreaks } from "./_detailed_failures.ts";
 import { distinctFailures } from "../_distinct_failures.ts";
 import { FailureCode } from "./_detailed_code_generator.ts";
 import type { UnitsCompiler } from "./_detailed_code_support.ts";
+import { REFUSAL_THREW, refusalSource } from "./_refusal.ts";
 
 /** Largest generated source accepted (beyond, the units give the failures). */
 const MAX_SOURCE = 2_000_000;
@@ -57,6 +58,13 @@ export interface FailuresCode {
    * {@linkcode FastPathBail}.
    */
   valid?: (instance: unknown) => boolean;
+  /**
+   * With a walk (see `compileFailuresCode`): the failures of a value the
+   * check refused, in the same function as the walk that proves it JSON
+   * within the depth limit; `null` when the walk does not, REFUSAL_THREW
+   * when the failures code threw (see _refusal.ts).
+   */
+  refuse?: (instance: unknown) => ValidationFailure[] | null;
 }
 
 /**
@@ -68,6 +76,7 @@ export function compileFailuresCode(
   root: unknown,
   compiler: UnitsCompiler,
   budget = false,
+  walk?: string,
 ): FailuresCode {
   const generator = new FailureCode(compiler, budget);
   // The root written in place (its pointer known: see FailureCode's `entry`).
@@ -96,11 +105,11 @@ export function compileFailuresCode(
   // The reference nesting and evaluation counts are reset only where some code reads them.
   const counts = budget || generator.code.some((line) => line.includes("st.")) ||
     entry.includes("st.");
+  const body = `${counts ? "st.n = 0; st.evaluations = 0; " : ""}${
+    noted ? "LB.seen = false; " : ""
+  }const o = []; let ok = true; ${entry} return ${result};`;
   const source = `${generator.code.join("\n")}\nreturn { failures: function failures(v) { ` +
-    `${counts ? "st.n = 0; st.evaluations = 0; " : ""}${
-      noted ? "LB.seen = false; " : ""
-    }const o = []; let ok = true; ` +
-    `${entry} return ${result}; }, valid: ${valid} };`;
+    `${body} }, valid: ${valid}, refuse: ${refusalSource(walk, body)} };`;
   if (source.length > MAX_SOURCE) throw new Unsupported("a schema too large to generate code for");
   const templates: (FailureTemplate | undefined)[] = generator.templates.map(() => undefined);
   const template = (i: number): FailureTemplate => {
@@ -122,6 +131,7 @@ export function compileFailuresCode(
       "D",
       "LB",
       "OP",
+      "RT",
       source,
     )(
       generator.constants,
@@ -136,11 +146,16 @@ export function compileFailuresCode(
       distinctFailures,
       lineBreaks,
       Object.prototype,
+      REFUSAL_THREW,
     );
   } catch (error) {
     throw new Unsupported(`generated code that does not run (${(error as Error)?.message})`);
   }
-  return made.valid === undefined ? { failures: made.failures } : made;
+  return {
+    failures: made.failures,
+    ...(made.valid === undefined ? {} : { valid: made.valid }),
+    ...(made.refuse === undefined ? {} : { refuse: made.refuse }),
+  };
 }
 
 /** Annotations whose text no failure quotes. */

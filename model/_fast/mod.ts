@@ -53,6 +53,19 @@ export interface FastPlanned {
    * (the same answers, one call less), else undefined.
    */
   failuresCode?: () => ((instance: unknown) => ValidationFailure[]) | undefined;
+  /**
+   * With `failures`: makes the generated code now if it is not yet made
+   * (then `failuresCode` gives it), and returns it; undefined where code
+   * cannot be generated (the units then give the failures).
+   */
+  makeFailures?: () => ((instance: unknown) => ValidationFailure[]) | undefined;
+  /**
+   * With `failures` and `json`: makes the generated code now if it is not
+   * yet made, and returns its refusal function: `json` then the failures in
+   * one function (`null` when `json` is false; see _refusal.ts for a throw
+   * of the failures code); undefined where code cannot be generated.
+   */
+  makeRefusal?: () => ((instance: unknown) => ValidationFailure[] | null) | undefined;
   /** Why `failures` is undefined. */
   failuresReason?: string;
   /**
@@ -75,6 +88,8 @@ export type FastPlan =
     json?: undefined;
     failures?: undefined;
     failuresCode?: undefined;
+    makeFailures?: undefined;
+    makeRefusal?: undefined;
     failuresReason?: undefined;
     standalone?: undefined;
     reason: string;
@@ -92,8 +107,9 @@ export function planFastPath(schema: unknown, options: SupportOptions): FastPlan
   let patterns: boolean;
   let jsonLevels: number | undefined;
   let json: ((instance: unknown) => boolean) | undefined;
+  let walkSource: string | undefined;
   try {
-    ({ check, patterns, jsonLevels, json } = compileDocument(
+    ({ check, patterns, jsonLevels, json, walkSource } = compileDocument(
       schema as never,
       dialect,
       options.maxDepth ?? DEFAULT_MAX_DEPTH,
@@ -104,13 +120,19 @@ export function planFastPath(schema: unknown, options: SupportOptions): FastPlan
   }
   let failures: FastPlanned["failures"];
   let failuresCode: FastPlanned["failuresCode"];
+  let makeFailures: FastPlanned["makeFailures"];
+  let makeRefusal: FastPlanned["makeRefusal"];
   let failuresReason: string | undefined;
   let bounded = false;
   try {
-    const detailed = compileDetailed(schema as never, dialect, ROOT_URI, options.fansOut);
+    // With fanning-out references no walk is used (the check is the failures code's).
+    const walk = options.fansOut ? undefined : walkSource;
+    const detailed = compileDetailed(schema as never, dialect, ROOT_URI, options.fansOut, walk);
     bounded = detailed.bounded && !options.fansOut;
     failures = detailed.failures;
     failuresCode = detailed.made;
+    makeFailures = detailed.generated;
+    if (walk !== undefined) makeRefusal = detailed.refusal;
     // References that fan out: Hyperjump evaluates them with a budget, which
     // only an evaluation of every subschema Hyperjump evaluates can count
     // exactly (the check stops early): that evaluation answers, by the
@@ -139,6 +161,8 @@ export function planFastPath(schema: unknown, options: SupportOptions): FastPlan
     },
     failures,
     ...(failuresCode === undefined ? {} : { failuresCode }),
+    ...(makeFailures === undefined ? {} : { makeFailures }),
+    ...(makeRefusal === undefined ? {} : { makeRefusal }),
     ...(failuresReason === undefined ? {} : { failuresReason }),
     standalone: failures !== undefined && bounded,
   };

@@ -1,10 +1,11 @@
 // The fast path's failures: exactly those from Hyperjump's DETAILED output
 // (through the same toFailures) on every real MCP tool schema of the bench
 // corpus with invalid values derived from it, which schemas get them and which
-// do not, `standalone`, laziness, and a compiled schema without Hyperjump.
+// do not, `standalone`, failures written with the answer, and a compiled
+// schema without Hyperjump.
 import assert from "node:assert/strict";
 import { isDeepStrictEqual } from "node:util";
-import { DefaultValidator, SchemaValidationError } from "../../model/mod.ts";
+import { type CheckResult, DefaultValidator, SchemaValidationError } from "../../model/mod.ts";
 import { type FastPlan, MAX_REF_NESTING, planFastPath } from "../../model/_fast/mod.ts";
 import { BUDGET_START } from "../../model/_fast/_detailed.ts";
 import { compiledSchema } from "../../model/_compiled_schema.ts";
@@ -131,7 +132,7 @@ Deno.test("schemas whose references fan out: answered by the exact evaluation, w
   assert.equal(planned.check(wide), undefined);
 });
 
-Deno.test("failures are computed when read, once, and not for the answer alone", () => {
+Deno.test("an invalid answer carries its failures, written once by code made at the first refusal", () => {
   const schema = {
     type: "object",
     properties: { a: {}, b: {} },
@@ -139,10 +140,15 @@ Deno.test("failures are computed when read, once, and not for the answer alone",
     additionalProperties: false,
   };
   const base = plan(schema);
+  let makes = 0;
   let runs = 0;
   const counted = {
     ...base,
-    failures: (value: unknown) => (runs++, base.failures!(value)),
+    makeFailures: () => {
+      makes++;
+      const code = base.makeFailures!()!;
+      return (value: unknown) => (runs++, code(value));
+    },
   } as FastPlan;
   const compiled = compiledSchema({
     schema,
@@ -154,9 +160,14 @@ Deno.test("failures are computed when read, once, and not for the answer alone",
     formatAssertion: false,
     maxDepth: 64,
   });
+  assert.equal(compiled.check({ a: 1, b: 2 }).valid, true);
+  assert.equal(makes, 0, "a valid value makes no failures code");
   const result = compiled.check({ c: 1 });
   assert.equal(result.valid, false);
-  assert.equal(runs, 0);
+  assert.deepEqual([makes, runs], [1, 1], "made at the first refusal, run with the answer");
+  // A plain result: its failures an own data property, read without any more work.
+  assert.deepEqual(Object.keys(result), ["valid", "failures"]);
+  assert.ok("value" in Object.getOwnPropertyDescriptor(result, "failures")!);
   assert.deepEqual(
     (result as { failures: { message: string }[] }).failures.map((f) => f.message),
     [
@@ -165,10 +176,48 @@ Deno.test("failures are computed when read, once, and not for the answer alone",
       "must NOT have additional property 'c'",
     ],
   );
-  (result as { failures: unknown }).failures;
   assert.equal(runs, 1);
+  assert.equal(compiled.check({ d: 1 }).valid, false);
+  assert.deepEqual([makes, runs], [1, 2], "made once");
   assert.equal(compiled.check({ a: 1, b: 2 }).valid, true);
-  assert.equal(runs, 1);
+  assert.equal(runs, 2);
+});
+
+Deno.test("an invalid answer whose generated failures code throws leaves them to be read", () => {
+  const schema = { type: "object", required: ["a"] };
+  const base = plan(schema);
+  let calls = 0;
+  const throwing = {
+    ...base,
+    // The first run throws (as a bail on a deep $ref chain would): the
+    // failures are then computed when read, by the same code.
+    makeFailures: () => {
+      const code = base.makeFailures!()!;
+      return (value: unknown) => {
+        if (calls++ === 0) throw new RangeError("stack");
+        return code(value);
+      };
+    },
+  } as FastPlan;
+  const compiled = compiledSchema({
+    schema,
+    dialect: D2020,
+    evaluate: undefined,
+    planFast: undefined,
+    plan: throwing,
+    trusted: new Map(),
+    formatAssertion: false,
+    maxDepth: 64,
+  });
+  const result = compiled.check({});
+  assert.equal(result.valid, false);
+  assert.equal(calls, 1);
+  assert.equal(Object.getOwnPropertyDescriptor(result, "failures"), undefined, "not computed yet");
+  assert.deepEqual(
+    (result as { failures: { message: string }[] }).failures.map((f) => f.message),
+    ["must have required property 'a'"],
+  );
+  assert.equal(calls, 2);
 });
 
 Deno.test("a compiled schema without Hyperjump answers, fails and throws as one with it", async () => {
@@ -194,8 +243,14 @@ Deno.test("a compiled schema without Hyperjump answers, fails and throws as one 
     maxDepth: 4,
   });
   const values = [{ n: 1 }, { n: 0, tags: ["z"] }, {}, { n: 2, f: () => 1 }, [[[[[1]]]]]];
+  // The same answer and failures (Hyperjump's result computes them when read).
+  const answer = (result: CheckResult) =>
+    result.valid ? result : { valid: false, failures: result.failures };
   for (const value of values) {
-    assert.deepEqual(outcome(() => alone.check(value)), outcome(() => withHyperjump.check(value)));
+    assert.deepEqual(
+      outcome(() => answer(alone.check(value))),
+      outcome(() => answer(withHyperjump.check(value))),
+    );
   }
   const asserted = outcome(() => alone.assert({ n: 0 }, "input")) as unknown;
   assert.ok(typeof asserted === "string" && asserted.startsWith("threw SchemaValidationError"));

@@ -1,5 +1,5 @@
 // The validator's fast path: which schemas take it (and which fall back whole
-// to Hyperjump), and failures/messages computed only when read.
+// to Hyperjump), and when failures/messages are computed.
 import assert from "node:assert/strict";
 import { DefaultValidator, SchemaValidationError } from "../../model/mod.ts";
 import { MAX_REF_NESTING, planFastPath } from "../../model/_fast/mod.ts";
@@ -107,28 +107,44 @@ const PATTERN_SCHEMA = {
   properties: { s: { type: "string", pattern: "^a+$" }, n: { type: "integer" } },
 };
 
-Deno.test("an invalid value's failures are computed only when read, then kept", async () => {
-  for (const fastPath of [true, false]) {
-    const compiled = await new DefaultValidator({ fastPath }).compile(PATTERN_SCHEMA);
-    compiled.check({ s: "aa", n: 1 });
-    const before = patternRuns();
-    const result = compiled.check({ s: "aab", n: 1.5 });
-    assert.equal(result.valid, false);
-    assert.equal(patternRuns() - before, 1, "only the answer's pass ran the pattern");
-    assert.equal(result.valid === false && result.failures.length, 2);
-    assert.equal(patternRuns() - before, 2, "the failures' pass ran when they were read");
-    const failures = result.valid === false ? result.failures : [];
-    assert.equal(result.valid === false && result.failures, failures, "computed once");
-    assert.deepEqual(failures.map((f) => f.message), [
-      'must match pattern "^a+$"',
-      "must be integer, found number",
-    ]);
-    assert.deepEqual(JSON.parse(JSON.stringify(result)), { valid: false, failures });
-  }
+Deno.test("with the fast path, an invalid answer holds its failures, computed with it", async () => {
+  const compiled = await new DefaultValidator().compile(PATTERN_SCHEMA);
+  compiled.check({ s: "aa", n: 1 });
+  compiled.check({ s: "b", n: 1 }); // the failures code is made at the first refusal
+  const before = patternRuns();
+  const result = compiled.check({ s: "aab", n: 1.5 });
+  assert.equal(result.valid, false);
+  assert.equal(patternRuns() - before, 2, "the answer's pass and the failures' pass");
+  const failures = result.valid === false ? result.failures : [];
+  assert.equal(patternRuns() - before, 2, "nothing more when read");
+  assert.deepEqual(failures.map((f) => f.message), [
+    'must match pattern "^a+$"',
+    "must be integer, found number",
+  ]);
+  assert.deepEqual(Object.keys(result), ["valid", "failures"]);
+  assert.deepEqual(JSON.parse(JSON.stringify(result)), { valid: false, failures });
 });
 
-Deno.test("a thrown SchemaValidationError builds its message and failures on first read", async () => {
-  const validator = new DefaultValidator();
+Deno.test("without the fast path, an invalid value's failures are computed only when read, then kept", async () => {
+  const compiled = await new DefaultValidator({ fastPath: false }).compile(PATTERN_SCHEMA);
+  compiled.check({ s: "aa", n: 1 });
+  const before = patternRuns();
+  const result = compiled.check({ s: "aab", n: 1.5 });
+  assert.equal(result.valid, false);
+  assert.equal(patternRuns() - before, 1, "only the answer's pass ran the pattern");
+  assert.equal(result.valid === false && result.failures.length, 2);
+  assert.equal(patternRuns() - before, 2, "the failures' pass ran when they were read");
+  const failures = result.valid === false ? result.failures : [];
+  assert.equal(result.valid === false && result.failures, failures, "computed once");
+  assert.deepEqual(failures.map((f) => f.message), [
+    'must match pattern "^a+$"',
+    "must be integer, found number",
+  ]);
+  assert.deepEqual(JSON.parse(JSON.stringify(result)), { valid: false, failures });
+});
+
+Deno.test("a thrown SchemaValidationError of Hyperjump's builds its message and failures on first read", async () => {
+  const validator = new DefaultValidator({ fastPath: false });
   const compiled = await validator.compile(PATTERN_SCHEMA);
   const before = patternRuns();
   let error: unknown;
@@ -153,6 +169,25 @@ Deno.test("a thrown SchemaValidationError builds its message and failures on fir
     instance: { s: "b" },
   });
   assert.equal(error.message, eager.message);
+  assert.deepEqual(Object.keys(error).sort(), Object.keys(eager).sort());
+});
+
+Deno.test("a thrown SchemaValidationError of the fast path equals the one built eagerly", async () => {
+  const compiled = await new DefaultValidator().compile(PATTERN_SCHEMA);
+  let error: unknown;
+  try {
+    compiled.assert({ s: "b" }, 'input of tool "t"');
+  } catch (e) {
+    error = e;
+  }
+  assert.ok(error instanceof SchemaValidationError);
+  assert.equal(error.message, 'input of tool "t" is invalid: /s: must match pattern "^a+$"');
+  const eager = new SchemaValidationError(error.failures, {
+    subject: 'input of tool "t"',
+    instance: { s: "b" },
+  });
+  assert.equal(error.message, eager.message);
+  assert.deepEqual(error.failures, eager.failures);
   assert.deepEqual(Object.keys(error).sort(), Object.keys(eager).sort());
 });
 
