@@ -36,6 +36,9 @@ export class FailureTemplate {
   #checked: string | undefined;
   /** `required`'s message for each name, made on first use. */
   #required: Map<string, string> | undefined;
+  /** The last extra member's name `extra` quoted, and its message. */
+  #extraName: string | number | undefined;
+  #extraMessage = "";
   /** The last message `branches` made, and what it was made of. */
   #joined: JoinedMessage | undefined;
 
@@ -136,7 +139,12 @@ export class FailureTemplate {
       if (name.includes("\n")) lineBreaks.seen = true;
     }
     this.#wellFormed(pointer);
-    out.push(this.#failure(pointer, extraMessage(this.keyword, String(name))));
+    // The message names the member alone: the last one's is reused.
+    if (name !== this.#extraName) {
+      this.#extraMessage = extraMessage(this.keyword, String(name));
+      this.#extraName = name;
+    }
+    out.push(this.#failure(pointer, this.#extraMessage));
   }
 
   /**
