@@ -233,7 +233,10 @@ export class FailureCode implements FailureWriter {
   emit(keyword: string, url: string): string {
     if (this.#known && (keyword === "type" || plainMessage(keyword))) {
       const literal = this.#literal(keyword, url);
-      if (literal !== undefined) return `if (o !== null) o.push(${literal});`;
+      // An indexed store rather than `push`: V8's optimizing compiler calls
+      // the push builtin here (about a fifth of the code's own time), where
+      // it writes the store in place.
+      if (literal !== undefined) return `if (o !== null) o[o.length] = ${literal};`;
     }
     const i = this.template(keyword, url);
     const method = !this.#known

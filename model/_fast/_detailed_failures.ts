@@ -36,6 +36,11 @@ export class FailureTemplate {
   #checked: string | undefined;
   /** `required`'s message for each name, made on first use. */
   #required: Map<string, string> | undefined;
+  /** The last extra member's name `extra` quoted, and its message. */
+  #extraName: string | number | undefined;
+  #extraMessage = "";
+  /** The last message `branches` made, and what it was made of. */
+  #joined: JoinedMessage | undefined;
 
   constructor(keyword: string, site: KeywordSite) {
     this.keywordLocation = site.keywordLocation;
@@ -134,7 +139,12 @@ export class FailureTemplate {
       if (name.includes("\n")) lineBreaks.seen = true;
     }
     this.#wellFormed(pointer);
-    out.push(this.#failure(pointer, extraMessage(this.keyword, String(name))));
+    // The message names the member alone: the last one's is reused.
+    if (name !== this.#extraName) {
+      this.#extraMessage = extraMessage(this.keyword, String(name));
+      this.#extraName = name;
+    }
+    out.push(this.#failure(pointer, this.#extraMessage));
   }
 
   /**
@@ -157,6 +167,15 @@ export class FailureTemplate {
     this.#wellFormed(pointer);
     const named = pointer.charCodeAt(0) === 42;
     const own = named ? pointer.slice(1) : pointer;
+    // The message is made of the branches' failures' locations and messages
+    // alone: the same ones as last time (commonly: the code writes them as
+    // literals) give the same message, without joining the texts again.
+    const last = this.#joined;
+    if (marks === undefined && last !== undefined && last.same(named, own, out, mark, ends, keys)) {
+      out.length = mark;
+      out.push(this.#failure(own, last.message));
+      return;
+    }
     const texts = (start: number, end: number) => {
       let text = "";
       for (let j = start; j < end; j++) {
@@ -201,9 +220,13 @@ export class FailureTemplate {
         joined = (joined === undefined ? "" : `${joined}; `) + `[${key}] ${text}`;
       }
     }
+    const joinedMessage = branchJoined(this.keyword, joined);
+    const message = named ? "property name " + joinedMessage : joinedMessage;
+    if (marks === undefined) {
+      this.#joined = new JoinedMessage(named, own, out, mark, ends, keys, message);
+    }
     out.length = mark;
-    const message = branchJoined(this.keyword, joined);
-    out.push(this.#failure(own, named ? "property name " + message : message));
+    out.push(this.#failure(own, message));
   }
 
   /**
@@ -227,6 +250,61 @@ export class FailureTemplate {
       keyword: this.keyword,
       message,
     };
+  }
+}
+
+/**
+ * A message `branches` made (without marks), with what it was made of: the
+ * failure's pointer, where each branch's failures ended (from the mark), the
+ * keys, and each failure's instance location and message.
+ */
+class JoinedMessage {
+  readonly #named: boolean;
+  readonly #own: string;
+  readonly #ends: number[];
+  readonly #keys: readonly (string | undefined)[] | undefined;
+  readonly #fields: string[] = [];
+  readonly message: string;
+
+  constructor(
+    named: boolean,
+    own: string,
+    out: readonly ValidationFailure[],
+    mark: number,
+    ends: readonly number[],
+    keys: readonly (string | undefined)[] | undefined,
+    message: string,
+  ) {
+    this.#named = named;
+    this.#own = own;
+    this.#ends = ends.map((end) => end - mark);
+    this.#keys = keys;
+    for (let j = mark; j < out.length; j++) {
+      this.#fields.push(out[j].instanceLocation, out[j].message);
+    }
+    this.message = message;
+  }
+
+  /** Whether the same failures at the same places make the message now. */
+  same(
+    named: boolean,
+    own: string,
+    out: readonly ValidationFailure[],
+    mark: number,
+    ends: readonly number[],
+    keys: readonly (string | undefined)[] | undefined,
+  ): boolean {
+    const fields = this.#fields;
+    if (
+      named !== this.#named || own !== this.#own || keys !== this.#keys ||
+      ends.length !== this.#ends.length || (out.length - mark) * 2 !== fields.length
+    ) return false;
+    for (let i = 0; i < ends.length; i++) if (ends[i] - mark !== this.#ends[i]) return false;
+    for (let j = mark, k = 0; j < out.length; j++, k += 2) {
+      const f = out[j];
+      if (f.instanceLocation !== fields[k] || f.message !== fields[k + 1]) return false;
+    }
+    return true;
   }
 }
 

@@ -203,6 +203,46 @@ Deno.test("the generated failures: branches, property names, extra members, depe
   }
 });
 
+Deno.test("the generated failures of branches read after read: each message made of this read's failures", () => {
+  // A branches failure's message is reused while its branches' failures are
+  // the same as the last read's: values whose branch failures differ only in
+  // their messages, or only in their places, alternate here.
+  const schema = {
+    $schema: D2020,
+    properties: {
+      v: { anyOf: [{ type: "string" }, { type: "null" }] },
+      w: { oneOf: [{ type: "integer" }, { type: "integer", multipleOf: 2 }] },
+    },
+  };
+  const d = detailed(schema, D2020);
+  assert.ok(d !== undefined);
+  const values = [
+    { v: 1, w: 1.5 },
+    { v: true, w: "x" },
+    { v: 1, w: 1.5 },
+    { v: "long", w: 4 },
+    { v: [], w: 4 },
+    { v: 0.5, w: 3 },
+    { v: 1, w: 1.5 },
+  ];
+  for (let round = 0; round < 2; round++) compare(d, values, "alternating values");
+  const messages = values.map((v) => d.failures(v).map((f) => f.message).join(" | "));
+  assert.equal(new Set(messages).size, 5, messages.join("\n"));
+  assert.equal(messages[2], messages[0]);
+  // The same failures, split differently between the branches.
+  const split = detailed({
+    $schema: D2020,
+    anyOf: [
+      { type: "integer", if: { minimum: 0 }, then: { type: "integer" } },
+      { type: "integer", if: { maximum: 0 }, then: { type: "integer" } },
+      { type: "integer" },
+    ],
+  }, D2020);
+  assert.ok(split !== undefined);
+  compare(split, [1.5, -1.5, 1.5, -1.5], "the same failures in other branches");
+  assert.notEqual(split.failures(1.5)[0].message, split.failures(-1.5)[0].message);
+});
+
 Deno.test("the generated failures throw where the units throw: a lone surrogate, a bail", () => {
   // A member name with a lone surrogate: its location cannot be URI-encoded.
   const named = detailed({ additionalProperties: { type: "string" } }, D2020)!;
