@@ -75,3 +75,62 @@ Deno.test("the refusal function returns null for a value its walk does not prove
   const fanning = planFastPath(OPEN, { dialect: D2020, formatAssertion: false, fansOut: true });
   assert.equal(fanning.makeRefusal, undefined);
 });
+
+Deno.test("a refused object whose named or other members are not JSON: the answers and failures without the fast path", async () => {
+  const fast = await new DefaultValidator({ maxDepth: 4 }).compile(OPEN);
+  const slow = await new DefaultValidator({ maxDepth: 4, fastPath: false }).compile(OPEN);
+  const deep = { a: { b: { c: { d: 1 } } } };
+  const inherited = Object.assign(Object.create({ extra: 1 }), { n: 0 });
+  class Box {
+    n = 0;
+  }
+  const hidden = { n: 0 };
+  Object.defineProperty(hidden, "secret", { value: NaN, enumerable: false });
+  const values: unknown[] = [
+    { n: 0, tags: [], extra: 1 }, // every member JSON
+    { n: 0, tags: [1, [2, { a: 3 }]] }, // a named container holding containers
+    { n: 0, extra: undefined }, // a named own member that is not JSON
+    { n: 0, extra: 10n },
+    { n: 0, extra: Symbol("s") },
+    { n: 0, tags: [1, undefined] }, // not JSON inside a named container
+    { n: 0, tags: [deep] }, // too deep inside a named container
+    { n: "x", extra: deep },
+    hidden, // a member no keyword names, not enumerable
+    inherited, // not a plain object
+    new Box(),
+    { n: 0, constructor: 1, toString: "x" }, // own members named like Object.prototype's
+  ];
+  for (const value of values) {
+    assert.deepEqual(outcome(fast.check, value), outcome(slow.check, value), Deno.inspect(value));
+  }
+  const counted = { n: 0 };
+  Object.defineProperty(counted, "extra", {
+    get() {
+      throw new RangeError("read once too often");
+    },
+    enumerable: true,
+  });
+  assert.throws(() => fast.check(counted), /read once too often/);
+  assert.throws(() => slow.check(counted), /read once too often/);
+});
+
+Deno.test("a proxy whose traps throw: a refusal throws what the walk throws, its get trap first", async () => {
+  const fast = await new DefaultValidator().compile(OPEN);
+  const slow = await new DefaultValidator({ fastPath: false }).compile(OPEN);
+  fast.check({ n: 0 }); // the refusal function made
+  const value = new Proxy({ n: 0 }, {
+    get(target, name) {
+      // The check refuses at `n` and reads no further; the walk reads `extra`.
+      if (name === "n") return 0;
+      if (name === "extra") throw new TypeError("the get trap");
+      return Reflect.get(target, name);
+    },
+    getPrototypeOf() {
+      throw new TypeError("the getPrototypeOf trap");
+    },
+  });
+  // The walk reads the named members before it tests the prototype (the
+  // located check without the fast path tests the prototype first).
+  assert.equal(outcome(fast.check, value), "threw TypeError: the get trap");
+  assert.equal(outcome(slow.check, value), "threw TypeError: the getPrototypeOf trap");
+});
