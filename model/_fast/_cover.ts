@@ -39,26 +39,43 @@ const NAMED_LIMIT = 32;
  * The walk of a whole value (`j(x)`, what `w(x, 0)` answers), as generated
  * source after WALKER, for a root whose values are expected to be objects
  * holding some of `names`: each such member is read by its name (one read,
- * where walking every own name reads each by a key), counted when it is the
- * object's own (as the proving code counts, _compile_objects.ts) and tested
- * in place when a primitive; when the object holds no other own name, that
- * is the whole walk, else `w` walks it all. A value it finds not JSON is
- * then checked by the located check (model/_instance_check.ts), so that
- * only its true answer matters, which is `w`'s.
+ * where walking every own name reads each by a key), counted and marked
+ * (bit i of `f`) when it is the object's own (as the proving code counts,
+ * _compile_objects.ts) and tested in place when a primitive; when the object
+ * holds no other own name, that is the whole walk. Else its own names are
+ * walked in their order (as `w` walks them) except those a read proved: a
+ * named own member not marked was read as `undefined`, which is not JSON. A
+ * value it finds not JSON is then checked by the located check
+ * (model/_instance_check.ts), so that only its true answer matters, which
+ * is `w`'s.
  */
 export function rootWalk(names: readonly string[]): string {
-  const reads = names.slice(0, NAMED_LIMIT).map((name) => {
+  const read = names.slice(0, NAMED_LIMIT);
+  const reads = read.map((name, i) => {
     const quoted = JSON.stringify(name);
     return `{ const x = v[${quoted}]; if (x !== undefined && (!(${quoted} in OP) || ` +
-      `hasOwn(v, ${quoted}))) { n++; if (!(typeof x === "string" || typeof x === "boolean" || ` +
-      `(typeof x === "number" ? Number.isFinite(x) : x === null || w(x, 1)))) return false; } }`;
+      `hasOwn(v, ${quoted}))) { n++; f |= ${1 << i}; if (!(typeof x === "string" || ` +
+      `typeof x === "boolean" || (typeof x === "number" ? Number.isFinite(x) : x === null || ` +
+      `w(x, 1)))) return false; } }`;
   });
+  const cases = read.map((name, i) =>
+    `case ${JSON.stringify(name)}: if ((f & ${1 << i}) === 0) return false; break;`
+  );
   return `function j(v) {
 if (typeof v !== "object" || v === null || Array.isArray(v)) return w(v, 0);
-let n = 0;
+let n = 0, f = 0;
 ${reads.join("\n")}
 { const o = Object.getPrototypeOf(v); if (o !== OP && o !== null) return false; }
-return n === Object.getOwnPropertyNames(v).length || w(v, 0);
+const ks = Object.getOwnPropertyNames(v);
+if (n === ks.length) return true;
+for (let i = 0; i < ks.length; i++) {
+const k = ks[i];
+switch (k) {
+${cases.join("\n")}
+default: if (!w(v[k], 1)) return false;
+}
+}
+return true;
 }
 `;
 }

@@ -134,3 +134,75 @@ Deno.test("a proxy whose traps throw: a refusal throws what the walk throws, its
   assert.equal(outcome(fast.check, value), "threw TypeError: the get trap");
   assert.equal(outcome(slow.check, value), "threw TypeError: the getPrototypeOf trap");
 });
+
+/** A closed schema: a member it does not name is refused, and walked. */
+const CLOSED = {
+  type: "object",
+  properties: {
+    n: { type: "integer" },
+    tags: { type: "array" },
+    toString: { type: "string" },
+    note: {},
+  },
+  required: ["n"],
+  additionalProperties: false,
+};
+
+Deno.test("stray members beside named ones: the walk skips only the named members it proved JSON", async () => {
+  const fast = await new DefaultValidator({ maxDepth: 4 }).compile(CLOSED);
+  const slow = await new DefaultValidator({ maxDepth: 4, fastPath: false }).compile(CLOSED);
+  const deep = { a: { b: { c: { d: 1 } } } };
+  const proto = { n: 1 };
+  Object.defineProperty(proto, "__proto__", { value: NaN, enumerable: true });
+  const hidden = { n: 1, tags: [] };
+  Object.defineProperty(hidden, "secret", { value: undefined, enumerable: false });
+  const values: unknown[] = [
+    { n: 1, extra: 1 }, // one stray member, JSON: its failure
+    { n: 1, tags: [], extra: 1, other: "x" }, // two, in their order
+    { other: "x", n: 1, extra: 1 },
+    { n: 1, extra: NaN }, // a stray member that is not JSON
+    { n: 1, tags: [], extra: 1, other: undefined }, // the second stray member not JSON
+    { other: () => 1, n: 1, extra: 1 },
+    { n: 1, note: "a", extra: deep }, // a stray member too deep
+    { n: 1, extra: 1, other: [deep] },
+    { n: 1, constructor: undefined }, // strays named like Object.prototype's
+    { n: 1, valueOf: NaN, hasOwnProperty: 1 },
+    proto,
+    { n: 1, toString: "s", constructor: 1n }, // a named one of those, and a stray one
+    hidden, // a stray member not enumerable, not JSON
+    { n: 1, note: undefined, extra: 1 }, // a named own member read as undefined, and a stray
+    { extra: 1, note: undefined, n: 1 },
+    { n: 1, tags: [1, [2]], note: { a: [null] }, toString: "s", x: true, y: null, z: [1] },
+  ];
+  for (const value of values) {
+    assert.deepEqual(outcome(fast.check, value), outcome(slow.check, value), Deno.inspect(value));
+  }
+  assert.throws(() => fast.check({ n: 1, note: "a", extra: deep }), InstanceDepthError);
+  const nan = fast.check({ n: 1, extra: 1, other: NaN });
+  assert.deepEqual(nan.valid === false && nan.failures.map((f) => f.instanceLocation), ["/other"]);
+  const late = { n: 1, extra: 1 };
+  Object.defineProperty(late, "other", {
+    get() {
+      throw new RangeError("a stray member's getter");
+    },
+    enumerable: true,
+  });
+  assert.throws(() => fast.check(late), /a stray member's getter/);
+  assert.throws(() => slow.check(late), /a stray member's getter/);
+});
+
+Deno.test("more named members than the walk reads by name: the others are walked", async () => {
+  const properties: Record<string, unknown> = {};
+  for (let i = 0; i < 40; i++) properties[`p${i}`] = { type: "string" };
+  const schema = { type: "object", properties, additionalProperties: false };
+  const fast = await new DefaultValidator().compile(schema);
+  const slow = await new DefaultValidator({ fastPath: false }).compile(schema);
+  const values: unknown[] = [
+    { p0: "a", p39: NaN, extra: 1 }, // a named member past those read by name, not JSON
+    { p0: "a", p39: "b", extra: 1 },
+    { p31: "a", p32: undefined, extra: 1 },
+  ];
+  for (const value of values) {
+    assert.deepEqual(outcome(fast.check, value), outcome(slow.check, value), Deno.inspect(value));
+  }
+});
