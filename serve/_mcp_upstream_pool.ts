@@ -452,7 +452,7 @@ export class McpUpstream implements Upstream {
   /**
    * A connection with room for one more request that declared the client
    * capabilities mirrored from `downstream`, for a request holding a share:
-   * an open one (the least busy; one that is opening is waited for), or a
+   * an open one (the busiest with room; one that is opening is waited for), or a
    * new one, closing an idle connection of other capabilities when the pool
    * is full, else waiting for one to be freed (a request that needs a
    * connection of its own drains a shared one meanwhile, see
@@ -537,7 +537,7 @@ export class McpUpstream implements Upstream {
 
   /**
    * Takes an open connection of `key` with room for one more request (the
-   * least busy one not drained), or makes room for a new one (below the cap,
+   * busiest one not drained, the first opened of those as busy), or makes room for a new one (below the cap,
    * or an idle connection of other capabilities closed: `ROOM_MADE`), else
    * undefined (the request waits for one to be freed). `own`: the request
    * needs a connection of its own, and may close a drained one.
@@ -547,11 +547,16 @@ export class McpUpstream implements Upstream {
       const slot = this.#slots[i];
       if (slot.dead && !slot.users) this.#drop(slot);
     }
+    // The busiest open one with room (one still opening only when none is
+    // open): calls are packed onto as few processes as carry them, so a
+    // process opened for a burst stays idle after it rather than taking every
+    // other call (a stdio server woken for each of its lines spends more per
+    // call than one that reads several at a time).
     let pick: Slot | undefined;
     for (const slot of this.#slots) {
       if (slot.dead || slot.key !== key || (slot.users ?? 0) >= room) continue;
       if (this.#draining.has(slot)) continue;
-      if (pick === undefined || (slot.users ?? 0) < (pick.users ?? 0)) pick = slot;
+      if (pick === undefined || busier(slot, pick)) pick = slot;
     }
     if (pick !== undefined) {
       pick.users = (pick.users ?? 0) + 1;
@@ -745,4 +750,10 @@ export class McpUpstream implements Upstream {
     if (slot.connection !== undefined) void closeConnection(slot.connection);
     this.#notifyFreed();
   }
+}
+
+/** Whether `a` is the better pick than `b`: open where `b` still opens, else carrying more. */
+function busier(a: Slot, b: Slot): boolean {
+  if ((a.ready === undefined) !== (b.ready === undefined)) return a.ready === undefined;
+  return (a.users ?? 0) > (b.users ?? 0);
 }

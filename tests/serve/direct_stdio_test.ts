@@ -488,3 +488,34 @@ Deno.test("a process is drained for a client that offers sampling only among tho
     await upstream.close();
   }
 });
+
+Deno.test("calls after a burst that opened a second stdio process are packed onto one of them, not spread over both", async () => {
+  const tag = `pack-${crypto.randomUUID()}`;
+  const upstream = mcpUpstream("raw", raw(tag), TWO_BY_TWO);
+  const original = StdioTransport.prototype.send;
+  const pids: (number | undefined)[] = [];
+  StdioTransport.prototype.send = function (message) {
+    if ((message as { method?: unknown }).method === "tools/call") pids.push(this.pid);
+    return original.call(this, message);
+  };
+  try {
+    // Three at once: the first process carries two, a second one opens for the third.
+    const burst = await Promise.all(
+      Array.from({ length: 3 }, (_, i) => callOn(upstream, "echo", { text: `${i}`, ms: 300 })),
+    );
+    for (const seen of burst) assert.equal(seen.error, undefined);
+    assert.equal(await processes(tag), 2);
+    assert.equal(new Set(pids).size, 2);
+    // Both idle now: two calls at once fit on one process, and both go there.
+    pids.length = 0;
+    const after = await Promise.all(
+      Array.from({ length: 2 }, (_, i) => callOn(upstream, "echo", { text: `${i}`, ms: 300 })),
+    );
+    for (const seen of after) assert.equal(seen.error, undefined);
+    assert.equal(pids.length, 2);
+    assert.equal(new Set(pids).size, 1, `calls went to processes ${pids.join(", ")}`);
+  } finally {
+    StdioTransport.prototype.send = original;
+    await upstream.close();
+  }
+});
