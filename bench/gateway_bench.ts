@@ -120,6 +120,19 @@ function procOf(child: Deno.ChildProcess): Proc {
   };
 }
 
+/** A floor forwarder of bench/gateway_floor.ts (`--proxy=mode`) in front of `upstream`: its URL. */
+function startFloor(mode: string, upstream: string): Promise<Proc & { url: string }> {
+  return startUpstream([
+    Deno.execPath(),
+    "run",
+    "-A",
+    "--quiet",
+    `${ROOT}bench/gateway_floor.ts`,
+    `--proxy=${mode}`,
+    `--upstream=${upstream}`,
+  ]);
+}
+
 /** The fixture upstream over HTTP (or a floor forwarder): its URL (the first line it prints). */
 async function startUpstream(
   args = [Deno.execPath(), "run", "-A", "--quiet", UPSTREAM, "--http", "0"],
@@ -527,15 +540,7 @@ try {
           ["listen", "floor: raw listen"],
         ]
       ) {
-        const floor = await startUpstream([
-          Deno.execPath(),
-          "run",
-          "-A",
-          "--quiet",
-          `${ROOT}bench/gateway_floor.ts`,
-          `--proxy=${mode}`,
-          `--upstream=${upstream.url}`,
-        ]);
+        const floor = await startFloor(mode, upstream.url);
         procs.push(floor);
         targets.push({
           name,
@@ -619,15 +624,7 @@ try {
           ["stdio-listen", "floor: stdio raw listen"],
         ]
       ) {
-        const floor = await startUpstream([
-          Deno.execPath(),
-          "run",
-          "-A",
-          "--quiet",
-          `${ROOT}bench/gateway_floor.ts`,
-          `--proxy=${mode}`,
-          `--upstream=${UPSTREAM}`,
-        ]);
+        const floor = await startFloor(mode, UPSTREAM);
         procs.push(floor);
         targets.push({
           name,

@@ -132,6 +132,20 @@ Deno.test("schemas whose references fan out: answered by the exact evaluation, w
   assert.equal(planned.check(wide), undefined);
 });
 
+/** A compiled schema over a given fast plan (no Hyperjump evaluation). */
+function compiledWith(schema: Record<string, unknown>, plan: FastPlan) {
+  return compiledSchema({
+    schema,
+    dialect: D2020,
+    evaluate: undefined,
+    planFast: undefined,
+    plan,
+    trusted: new Map(),
+    formatAssertion: false,
+    maxDepth: 64,
+  });
+}
+
 Deno.test("an invalid answer carries its failures, written once by code made at the first refusal", () => {
   const schema = {
     type: "object",
@@ -150,16 +164,7 @@ Deno.test("an invalid answer carries its failures, written once by code made at 
       return (value: unknown) => (runs++, code(value));
     },
   } as FastPlan;
-  const compiled = compiledSchema({
-    schema,
-    dialect: D2020,
-    evaluate: undefined,
-    planFast: undefined,
-    plan: counted,
-    trusted: new Map(),
-    formatAssertion: false,
-    maxDepth: 64,
-  });
+  const compiled = compiledWith(schema, counted);
   assert.equal(compiled.check({ a: 1, b: 2 }).valid, true);
   assert.equal(makes, 0, "a valid value makes no failures code");
   const result = compiled.check({ c: 1 });
@@ -199,16 +204,7 @@ Deno.test("an invalid answer whose generated failures code throws leaves them to
       };
     },
   } as FastPlan;
-  const compiled = compiledSchema({
-    schema,
-    dialect: D2020,
-    evaluate: undefined,
-    planFast: undefined,
-    plan: throwing,
-    trusted: new Map(),
-    formatAssertion: false,
-    maxDepth: 64,
-  });
+  const compiled = compiledWith(schema, throwing);
   const result = compiled.check({});
   assert.equal(result.valid, false);
   assert.equal(calls, 1);
