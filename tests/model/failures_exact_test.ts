@@ -213,3 +213,54 @@ Deno.test("a refused value walked by its named members: not JSON, inherited, pol
     delete proto.a;
   }
 });
+
+Deno.test("missing and extra members with odd names (quotes, line breaks, lone surrogates, prototype names): the fast path off's failures", async () => {
+  // Names a literal could get wrong: quotes, a backslash, line breaks (whose
+  // failures are looked at for repeats), lone surrogates (whose location
+  // cannot be URI-encoded: the same error), an astral character, a
+  // prototype's member, the empty name.
+  const odd = [
+    `q"uote`,
+    "back\\slash",
+    "it's",
+    "line\nbreak",
+    "line\nbreak ",
+    "\r",
+    "\u2028",
+    "\ud800",
+    "x\udc00",
+    "\u{1F600}",
+    "toString",
+    "__proto__",
+    "",
+    "a",
+  ];
+  const schemas = [
+    {
+      $schema: D2020,
+      required: odd,
+      properties: { a: true },
+      additionalProperties: false,
+    },
+    {
+      $schema: D2020,
+      properties: { n: { required: odd, additionalProperties: false } },
+      additionalProperties: false,
+    },
+    { $schema: D07, required: odd, additionalProperties: false },
+    { $schema: D07, type: "array", items: [true], additionalItems: false },
+  ];
+  for (const [s, schema] of schemas.entries()) {
+    const pair = await both(schema);
+    assert.ok(pair !== undefined, `schema ${s}`);
+    const values: unknown[] = [{}, { a: 1 }, [1, 2, 3], { n: {} }, { n: { a: 1, b: 2 } }];
+    for (const name of odd) {
+      // Each stray alone, beside its twin with a line break, and nested.
+      values.push({ [name]: 1 }, { [name]: 1, [name + "\n"]: 2, b: 3 }, { n: { [name]: 1 } });
+      // Each listed name present but one.
+      values.push(Object.fromEntries(odd.filter((n) => n !== name).map((n) => [n, 1])));
+      values.push({ n: Object.fromEntries(odd.filter((n) => n !== name).map((n) => [n, 1])) });
+    }
+    assert.ok(compare(pair, values, `schema ${s}`) > 0);
+  }
+});
