@@ -12,33 +12,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { mcpBackend, type Tool } from "../model/mod.ts";
 import { Runner } from "../run/mod.ts";
 import { Gateway, mcpUpstream, serveHttp } from "../serve/mod.ts";
-
-const ROOT = new URL("../", import.meta.url).pathname;
-
-async function startUpstream(): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", "tests/fixtures/serve/upstream.ts", "--http", "0"],
-    cwd: ROOT,
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const reader = child.stdout.getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("upstream exited");
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  return {
-    url: text.trim(),
-    async stop() {
-      child.kill("SIGTERM");
-      await child.status;
-      await child.stdout.cancel().catch(() => {});
-    },
-  };
-}
+import { startHttpFixture } from "../tests/serve/_direct_upstream.ts";
 
 async function gatewayFor(upstreamUrl: string): Promise<Gateway> {
   const upstream = mcpUpstream("up", { transport: "http", url: upstreamUrl }, {
@@ -119,7 +93,7 @@ if (import.meta.main) {
   const callsPerClient = Number(Deno.args[0] ?? 50);
   // Memory first, in a fresh process state.
   const memory = await memoryWithTools(1000);
-  const upstream = await startUpstream();
+  const upstream = await startHttpFixture("upstream.ts");
   const gateway = await gatewayFor(upstream.url);
   const serving = await serveHttp(gateway, { port: 0, maxConcurrentPerClient: 1000 });
   const rows: string[] = [
@@ -145,7 +119,7 @@ if (import.meta.main) {
   } finally {
     await serving.close();
     await gateway.close();
-    await upstream.stop();
+    await upstream.close();
   }
   console.log(rows.join("\n"));
   console.log(
